@@ -1,0 +1,45 @@
+# unokit: `make play` to play, `make test` to check everything.  Each target builds
+# .venv first if it is missing, so a fresh checkout needs nothing else.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+BENCH_VENV := .bench-venv
+
+.PHONY: play demo test lint typecheck unit bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+play: $(STAMP)
+	$(BIN)/unokit play $(ARGS)
+
+demo: $(STAMP)
+	$(BIN)/unokit demo --players 3 --seed 1
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+unit: $(STAMP)
+	$(BIN)/pytest
+
+test: lint typecheck unit
+
+# The reference (RLCard 1.2.0) lives in its own venv, only for the benchmark.
+$(BENCH_VENV)/.installed:
+	test -x $(BENCH_VENV)/bin/python || $(PYTHON) -m venv $(BENCH_VENV)
+	$(BENCH_VENV)/bin/python -m pip install --quiet rlcard==1.2.0 numpy==2.4.6 termcolor==3.3.0
+	touch $@
+
+bench: $(STAMP) $(BENCH_VENV)/.installed
+	$(BIN)/python benchmarks/bench_engine.py --reference-python $(BENCH_VENV)/bin/python $(ARGS)
+
+clean:
+	rm -rf $(VENV) $(BENCH_VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

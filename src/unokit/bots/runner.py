@@ -1,0 +1,48 @@
+"""Running bots at a table: who is asked, in which order.
+
+Out-of-turn seats are asked first (a catch must come before the next player begins),
+in seat order from the one after the current seat (the current seat last, since it
+may catch before it begins its turn), then the seat that must decide.
+Bots only ever receive views.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from unokit.bots.base import Bot
+from unokit.engine.game import Game
+from unokit.engine.view import view_of
+
+
+def step(game: Game, bots: Sequence[Bot]) -> None:
+    """One decision at the table: a reaction if any bot wants one, else the turn."""
+    n = game.n
+    cur = game.current
+    if game.vulnerable >= 0:
+        for k in range(1, n + 1):
+            seat = (cur + k) % n
+            view = view_of(game, seat)
+            if not view.legal:
+                continue
+            reaction = bots[seat].react(view)
+            if reaction is not None:
+                game.apply(seat, reaction)
+                return
+    game.apply(cur, bots[cur].act(view_of(game, cur)))
+
+
+def play_round(game: Game, bots: Sequence[Bot], max_steps: int = 100_000) -> None:
+    for _ in range(max_steps):
+        if game.round_over:
+            return
+        step(game, bots)
+    raise RuntimeError("round did not end")  # a property test proves this never fires
+
+
+def play_game(game: Game, bots: Sequence[Bot]) -> None:
+    while True:
+        play_round(game, bots)
+        if game.game_over:
+            return
+        game.start_round()

@@ -1,0 +1,55 @@
+"""The rules engine: state, actions, legal actions, apply, events, views and scoring."""
+
+from unokit.engine.actions import (
+    ACCEPT,
+    CATCH,
+    CHALLENGE,
+    COLOR,
+    DRAW,
+    KEEP,
+    PLAY,
+    UNO,
+    Action,
+)
+from unokit.engine.errors import ActionParseError, IllegalAction, ShuffleError, UnoError
+from unokit.engine.game import (
+    P_CHALLENGE,
+    P_DRAWN,
+    P_GAME_OVER,
+    P_PLAY,
+    P_ROUND_OVER,
+    P_START_COLOR,
+    PHASE_NAMES,
+    Event,
+    Game,
+    RoundLog,
+)
+from unokit.engine.view import View, view_of
+
+__all__ = [
+    "ACCEPT",
+    "CATCH",
+    "CHALLENGE",
+    "COLOR",
+    "DRAW",
+    "KEEP",
+    "P_CHALLENGE",
+    "P_DRAWN",
+    "P_GAME_OVER",
+    "P_PLAY",
+    "P_ROUND_OVER",
+    "P_START_COLOR",
+    "PHASE_NAMES",
+    "PLAY",
+    "UNO",
+    "Action",
+    "ActionParseError",
+    "Event",
+    "Game",
+    "IllegalAction",
+    "RoundLog",
+    "ShuffleError",
+    "UnoError",
+    "View",
+    "view_of",
+]

@@ -1,0 +1,214 @@
+"""Actions: a small tuple of ints with a text form and a record (JSON) form.
+
+The text form is what a player types in the terminal (``W+4 B uno``, ``draw``,
+``catch 2``); the JSON form is RECORD.md's action object.  Both round-trip, and
+``repr`` rebuilds the action.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from unokit.cards import (
+    CARD_CODE,
+    COLOR_CODES,
+    IS_WILD,
+    CardError,
+    parse_card,
+    parse_color,
+)
+from unokit.engine.errors import ActionParseError
+
+PLAY, DRAW, KEEP, UNO, CATCH, CHALLENGE, ACCEPT, COLOR = range(8)
+KIND_NAMES = ("play", "draw", "keep", "uno", "catch", "challenge", "accept", "color")
+
+
+class Action(NamedTuple):
+    """One decision of one seat.  ``-1`` means "not given"."""
+
+    kind: int
+    card: int = -1
+    color: int = -1
+    target: int = -1
+    uno: bool = False
+
+    # --- constructors --------------------------------------------------------------
+    @staticmethod
+    def play(card: int, color: int = -1, uno: bool = False, target: int = -1) -> Action:
+        return Action(PLAY, card, color, target, uno)
+
+    @staticmethod
+    def parse(text: str) -> Action:
+        """Parse the text form: ``R7``, ``R7 uno``, ``W G``, ``draw``, ``catch 2``..."""
+        words = text.replace(",", " ").split()
+        if not words:
+            raise ActionParseError("empty action: type a card code like R7, or 'draw'")
+        head = words[0].lower()
+        rest = words[1:]
+        simple = {"draw": DRAW, "d": DRAW, "keep": KEEP, "pass": KEEP, "k": KEEP,
+                  "uno": UNO, "u": UNO, "challenge": CHALLENGE, "accept": ACCEPT}
+        if head in simple and not rest:
+            return Action(simple[head])
+        if head in ("catch", "c") and len(rest) == 1 and rest[0].isdigit():
+            return Action(CATCH, target=int(rest[0]))
+        if head == "color" and len(rest) == 1:
+            try:
+                return Action(COLOR, color=parse_color(rest[0]))
+            except CardError as e:
+                raise ActionParseError(str(e)) from None
+        # A play: card code, then optional colour, optional 'uno', optional target.
+        uno = False
+        if rest and rest[-1].lower() == "uno":
+            uno = True
+            rest = rest[:-1]
+        try:
+            card = parse_card(words[0])
+        except CardError:
+            # long names such as "wild draw four blue" or "red 7"
+            card, rest = _parse_long(words, uno)
+        color = -1
+        target = -1
+        for w in rest:
+            if w.isdigit() and target == -1:
+                target = int(w)
+                continue
+            try:
+                color = parse_color(w)
+            except CardError:
+                raise ActionParseError(
+                    f"don't understand {w!r} in {text!r}: after a card give a colour "
+                    "(R, Y, G, B), a seat number, or 'uno'"
+                ) from None
+        return Action(PLAY, card, color, target, uno)
+
+    @staticmethod
+    def from_json(obj: Any) -> tuple[int, Action]:
+        """RECORD.md's action object to ``(seat, action)``; ActionParseError if malformed."""
+        if not isinstance(obj, dict):
+            raise ActionParseError(f"an action must be an object, not {obj!r}")
+        seat = obj.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise ActionParseError(f"action {obj} has no whole-number 'seat'")
+        known = {"seat", "play", "cards", "color", "target", "uno", "draw", "keep",
+                 "catch", "challenge", "accept"}
+        unknown = set(obj) - known
+        if unknown:
+            raise ActionParseError(f"action {obj} has unknown keys: {', '.join(sorted(unknown))}")
+
+        def flag(key: str) -> bool:
+            v = obj.get(key)
+            if v is None:
+                return False
+            if v is not True:
+                raise ActionParseError(f"in action {obj}, {key!r} must be true")
+            return True
+
+        color = -1
+        if "color" in obj:
+            if not isinstance(obj["color"], str):
+                raise ActionParseError(f"in action {obj}, 'color' must be R, Y, G or B")
+            try:
+                color = parse_color(obj["color"])
+            except CardError as e:
+                raise ActionParseError(f"in action {obj}: {e}") from None
+        target = -1
+        if "target" in obj:
+            t = obj["target"]
+            if not isinstance(t, int) or isinstance(t, bool):
+                raise ActionParseError(f"in action {obj}, 'target' must be a seat number")
+            target = t
+        uno = flag("uno")
+        if "cards" in obj:
+            raise ActionParseError(
+                f"action {obj}: multi-play ('cards') needs the multi_play rule, "
+                "which this engine does not play yet"
+            )
+        mains = [k for k in ("play", "draw", "keep", "catch", "challenge", "accept") if k in obj]
+        if len(mains) > 1:
+            raise ActionParseError(f"action {obj} mixes {' and '.join(mains)}")
+        if not mains:
+            if color >= 0:
+                return seat, Action(COLOR, color=color, target=target)
+            if uno:
+                return seat, Action(UNO)
+            raise ActionParseError(f"action {obj} says nothing to do")
+        main = mains[0]
+        if main == "play":
+            code = obj["play"]
+            if not isinstance(code, str):
+                raise ActionParseError(f"in action {obj}, 'play' must be a card code")
+            try:
+                card = parse_card(code)
+            except CardError as e:
+                raise ActionParseError(f"in action {obj}: {e}") from None
+            return seat, Action(PLAY, card, color, target, uno)
+        if color >= 0 or target >= 0 or uno:
+            raise ActionParseError(f"action {obj}: only a play takes color, target or uno")
+        if main == "catch":
+            t = obj["catch"]
+            if not isinstance(t, int) or isinstance(t, bool):
+                raise ActionParseError(f"in action {obj}, 'catch' must be a seat number")
+            return seat, Action(CATCH, target=t)
+        flag(main)
+        return seat, Action({"draw": DRAW, "keep": KEEP, "challenge": CHALLENGE,
+                             "accept": ACCEPT}[main])
+
+    # --- output ----------------------------------------------------------------------
+    def to_json(self, seat: int) -> dict[str, Any]:
+        out: dict[str, Any] = {"seat": seat}
+        k = self.kind
+        if k == PLAY:
+            out["play"] = CARD_CODE[self.card]
+            if self.color >= 0:
+                out["color"] = COLOR_CODES[self.color]
+            if self.target >= 0:
+                out["target"] = self.target
+            if self.uno:
+                out["uno"] = True
+        elif k == COLOR:
+            out["color"] = COLOR_CODES[self.color]
+            if self.target >= 0:
+                out["target"] = self.target
+        elif k == CATCH:
+            out["catch"] = self.target
+        else:
+            out[KIND_NAMES[k]] = True
+        return out
+
+    def __str__(self) -> str:
+        k = self.kind
+        if k == PLAY:
+            parts = [CARD_CODE[self.card]]
+            if self.color >= 0:
+                parts.append(COLOR_CODES[self.color])
+            if self.target >= 0:
+                parts.append(str(self.target))
+            if self.uno:
+                parts.append("uno")
+            return " ".join(parts)
+        if k == COLOR:
+            return f"color {COLOR_CODES[self.color]}"
+        if k == CATCH:
+            return f"catch {self.target}"
+        return KIND_NAMES[k]
+
+    def __repr__(self) -> str:
+        return f"Action.parse({str(self)!r})"
+
+    @property
+    def is_wild_play(self) -> bool:
+        return self.kind == PLAY and IS_WILD[self.card]
+
+
+def _parse_long(words: list[str], uno: bool) -> tuple[int, list[str]]:
+    """Long card names take several words; try the longest prefix that is a card."""
+    body = words[:-1] if uno else words
+    for cut in range(len(body), 0, -1):
+        try:
+            return parse_card(" ".join(body[:cut])), body[cut:]
+        except CardError:
+            continue
+    raise ActionParseError(
+        f"{' '.join(words)!r} is not an action: type a card code (R7, YS, G+2, W B), "
+        "'draw', 'keep', 'uno', 'catch SEAT', 'challenge' or 'accept'"
+    )

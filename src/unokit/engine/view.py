@@ -1,0 +1,105 @@
+"""What one seat may know: the only way state leaves the engine for players and bots.
+
+A view holds the seat's own hand, everyone's hand size, the public piles, the colour
+and direction, scores, and the seat's legal actions.  It never holds another hand, the
+draw pile's order or the RNG; cards the rules reveal to a seat (a challenged hand) come
+to it as events.  Bots receive views, never a ``Game``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from unokit.cards import CARD_CODE, COLOR_CODES
+from unokit.engine.actions import Action
+from unokit.engine.game import P_CHALLENGE, P_DRAWN, PHASE_NAMES, Game
+from unokit.rules import RuleSet
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    seat: int
+    names: tuple[str, ...]
+    rules: RuleSet
+    hand: tuple[int, ...]  # own cards, sorted
+    hand_sizes: tuple[int, ...]
+    discard: tuple[int, ...]  # bottom first; every card in it is public
+    draw_pile: int  # how many cards, never which
+    color: int  # colour in force, -1 before a Wild start card's colour is named
+    direction: int
+    current: int
+    phase: int
+    dealer: int
+    round_index: int
+    scores: tuple[int, ...]
+    vulnerable: int  # a seat with one card that may be caught, or -1
+    drawn: int  # the card this seat just drew, if it may play it; else -1
+    wd4_by: int  # who played the Wild Draw Four this seat must answer, or -1
+    round_winner: int
+    game_winner: int
+    legal: tuple[Action, ...]
+
+    @property
+    def top(self) -> int:
+        return self.discard[-1] if self.discard else -1
+
+    @property
+    def n(self) -> int:
+        return len(self.names)
+
+    @property
+    def my_turn(self) -> bool:
+        return self.current == self.seat and self.phase < 4
+
+    def to_json(self) -> dict[str, Any]:
+        """For a client: codes instead of ids, no engine types."""
+        return {
+            "seat": self.seat,
+            "names": list(self.names),
+            "hand": [CARD_CODE[c] for c in self.hand],
+            "hand_sizes": list(self.hand_sizes),
+            "top": CARD_CODE[self.top] if self.discard else None,
+            "discard": [CARD_CODE[c] for c in self.discard],
+            "draw_pile": self.draw_pile,
+            "color": COLOR_CODES[self.color] if self.color >= 0 else None,
+            "direction": self.direction,
+            "current": self.current,
+            "phase": PHASE_NAMES[self.phase],
+            "dealer": self.dealer,
+            "round": self.round_index,
+            "scores": list(self.scores),
+            "vulnerable": self.vulnerable if self.vulnerable >= 0 else None,
+            "drawn": CARD_CODE[self.drawn] if self.drawn >= 0 else None,
+            "wd4_by": self.wd4_by if self.wd4_by >= 0 else None,
+            "round_winner": self.round_winner if self.round_winner >= 0 else None,
+            "game_winner": self.game_winner if self.game_winner >= 0 else None,
+            "legal": [str(a) for a in self.legal],
+        }
+
+
+def view_of(game: Game, seat: int) -> View:
+    """The view of ``seat``.  Everything here is public or ``seat``'s own."""
+    mine = game.current == seat
+    return View(
+        seat=seat,
+        names=tuple(game.names),
+        rules=game.rules,
+        hand=tuple(sorted(game.hands[seat])),
+        hand_sizes=tuple(len(h) for h in game.hands),
+        discard=tuple(game.discard),
+        draw_pile=len(game.pile),
+        color=game.color,
+        direction=game.direction,
+        current=game.current,
+        phase=game.phase,
+        dealer=game.dealer,
+        round_index=game.round_index,
+        scores=tuple(game.scores),
+        vulnerable=game.vulnerable,
+        drawn=game.drawn if mine and game.phase == P_DRAWN else -1,
+        wd4_by=game.wd4_by if game.phase == P_CHALLENGE else -1,
+        round_winner=game.round_winner,
+        game_winner=game.game_winner,
+        legal=tuple(game.legal_actions(seat)),
+    )

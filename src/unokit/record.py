@@ -1,0 +1,250 @@
+"""Game records (shared/RECORD.md): write any game, read one, replay it checking every action.
+
+A record is the project's common language: bug reports, scenario tests, puzzles and
+saved games are all records.  Reading validates the *shape* (``RecordError``, exit 2);
+replaying validates the *play* (the first illegal action stops it, exit 1).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from unokit.cards import CARD_CODE, CardError, parse_card
+from unokit.engine.actions import Action
+from unokit.engine.errors import ActionParseError, IllegalAction, ShuffleError
+from unokit.engine.game import Game, RoundLog
+from unokit.rules import RuleSet, RulesError, from_preset
+
+FORMAT = "uno-record/1"
+
+
+class RecordError(ValueError):
+    """A record that is not valid JSON or not of RECORD.md's shape (exit status 2)."""
+
+    code = "bad_record"
+
+
+@dataclass
+class RoundSpec:
+    dealer: int
+    deck: list[int] | None
+    seed: int
+    shuffles: list[list[int]] | None
+    actions: list[tuple[int, Action]]
+    launches: list[int] | None = None
+
+
+@dataclass
+class Record:
+    rules: RuleSet
+    players: list[str]
+    rounds: list[RoundSpec] = field(default_factory=list)
+
+
+# --------------------------------------------------------------------- writing -----
+def record_of(game: Game) -> dict[str, Any]:
+    """The record of everything ``game`` has played so far, replayable anywhere."""
+    return {
+        "format": FORMAT,
+        "rules": game.rules.to_spec(),
+        "players": list(game.names),
+        "rounds": [_round_json(r) for r in game.rounds],
+    }
+
+
+def _round_json(r: RoundLog) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "dealer": r.dealer,
+        "deck": [CARD_CODE[c] for c in r.deck],
+        "seed": r.seed,
+    }
+    if r.shuffles:
+        out["shuffles"] = [[CARD_CODE[c] for c in s] for s in r.shuffles]
+    out["actions"] = [a.to_json(seat) for seat, a in r.actions]
+    return out
+
+
+def dumps(game: Game) -> str:
+    """A record as text: one action per line, so diffs of records read well."""
+    rec = record_of(game)
+    rounds_txt = []
+    for r in rec["rounds"]:
+        head = {k: v for k, v in r.items() if k != "actions"}
+        head_txt = json.dumps(head)[:-1]
+        acts = ",\n        ".join(json.dumps(a) for a in r["actions"])
+        rounds_txt.append(f'{head_txt}, "actions": [\n        {acts}\n      ]}}')
+    rounds_joined = ",\n    ".join(rounds_txt)
+    return (
+        "{\n"
+        f'  "format": {json.dumps(rec["format"])},\n'
+        f'  "rules": {json.dumps(rec["rules"])},\n'
+        f'  "players": {json.dumps(rec["players"])},\n'
+        f'  "rounds": [\n    {rounds_joined}\n  ]\n'
+        "}\n"
+    )
+
+
+# --------------------------------------------------------------------- reading -----
+def loads(text: str) -> Record:
+    """Parse a record; RecordError says what is wrong with its shape."""
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RecordError(f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    return parse(obj)
+
+
+def parse(obj: Any) -> Record:
+    if not isinstance(obj, dict):
+        raise RecordError("a record must be a JSON object")
+    fmt = obj.get("format", FORMAT)
+    if fmt != FORMAT:
+        raise RecordError(f"unknown format {fmt!r}; expected {FORMAT!r}")
+    rules_obj = obj.get("rules", {})
+    if not isinstance(rules_obj, dict):
+        raise RecordError("'rules' must be an object with 'preset' and 'options'")
+    preset = rules_obj.get("preset", "classic")
+    options = rules_obj.get("options", {})
+    if not isinstance(preset, str) or not isinstance(options, dict):
+        raise RecordError("'rules' needs a preset name and an 'options' object")
+    try:
+        rules = from_preset(preset, options)
+    except RulesError as e:
+        raise RecordError(f"bad rules: {e}") from None
+    except TypeError as e:  # a value of the wrong JSON type slipped past
+        raise RecordError(f"bad rules: {e}") from None
+    players = obj.get("players")
+    if (
+        not isinstance(players, list)
+        or not players
+        or not all(isinstance(p, str) for p in players)
+    ):
+        raise RecordError("'players' must be a list of names, one per seat")
+    try:
+        rules.check_players(len(players))
+    except RulesError as e:
+        raise RecordError(str(e)) from None
+    rounds = obj.get("rounds")
+    if not isinstance(rounds, list):
+        raise RecordError("'rounds' must be a list")
+    specs = [_parse_round(r, i, len(players)) for i, r in enumerate(rounds)]
+    return Record(rules=rules, players=list(players), rounds=specs)
+
+
+def _cards(value: Any, where: str) -> list[int]:
+    if not isinstance(value, list):
+        raise RecordError(f"{where} must be a list of card codes")
+    out = []
+    for i, code in enumerate(value):
+        if not isinstance(code, str):
+            raise RecordError(f"{where}[{i}] must be a card code, not {code!r}")
+        try:
+            out.append(parse_card(code))
+        except CardError as e:
+            raise RecordError(f"{where}[{i}]: {e}") from None
+    return out
+
+
+def _parse_round(r: Any, i: int, n: int) -> RoundSpec:
+    where = f"round {i}"
+    if not isinstance(r, dict):
+        raise RecordError(f"{where} must be an object")
+    dealer = r.get("dealer")
+    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
+        raise RecordError(f"{where}: 'dealer' must be a seat from 0 to {n - 1}")
+    deck = _cards(r["deck"], f"{where} deck") if "deck" in r else None
+    seed = r.get("seed", 0)
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise RecordError(f"{where}: 'seed' must be a whole number")
+    if deck is None and "seed" not in r:
+        raise RecordError(f"{where} needs a 'deck', a 'seed', or both")
+    shuffles = None
+    if "shuffles" in r:
+        if not isinstance(r["shuffles"], list):
+            raise RecordError(f"{where}: 'shuffles' must be a list of card lists")
+        shuffles = [_cards(s, f"{where} shuffles[{k}]") for k, s in enumerate(r["shuffles"])]
+    launches = None
+    if "launches" in r:
+        ls = r["launches"]
+        if not isinstance(ls, list) or not all(
+            isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= 12 for x in ls
+        ):
+            raise RecordError(f"{where}: 'launches' must be a list of numbers from 0 to 12")
+        launches = list(ls)
+    acts = r.get("actions", [])
+    if not isinstance(acts, list):
+        raise RecordError(f"{where}: 'actions' must be a list")
+    actions = []
+    for k, a in enumerate(acts):
+        try:
+            actions.append(Action.from_json(a))
+        except ActionParseError as e:
+            raise RecordError(f"{where} action {k}: {e}") from None
+    return RoundSpec(dealer, deck, seed, shuffles, actions, launches)
+
+
+# --------------------------------------------------------------------- replay ------
+@dataclass
+class ReplayResult:
+    ok: bool
+    game: Game | None
+    round: int
+    error_action: int | None = None
+    error_round: int | None = None
+    message: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        err = None
+        if not self.ok:
+            err = {"action": self.error_action, "round": self.error_round, "message": self.message}
+        return {
+            "ok": self.ok,
+            "error": err,
+            "round": self.round,
+            "state": self.game.state_json() if self.game is not None else None,
+        }
+
+
+def replay(record: Record) -> ReplayResult:
+    """Apply every action of every round with full checks.
+
+    Raises RecordError for a record whose cards do not fit its rules (a deck that is
+    not part of the rule set's deck, a shuffle that is not a reordering).
+    """
+    try:
+        game = Game(record.rules, record.players, seed=0, start=False)
+    except RulesError as e:
+        raise RecordError(f"bad rules: {e}") from None
+    if record.rounds and any(r.launches for r in record.rounds):
+        raise RecordError("'launches' needs the attack_launcher rule, not played by this engine")
+    for ri, spec in enumerate(record.rounds):
+        if ri > 0 and not game.round_over:
+            return ReplayResult(
+                False, game, ri - 1, len(record.rounds[ri - 1].actions), ri - 1,
+                f"round {ri - 1} is not over, but the record starts round {ri}",
+            )
+        if game.game_over:
+            raise RecordError(f"the game ended in round {ri - 1}, yet the record has round {ri}")
+        try:
+            game.start_round(spec.dealer, spec.deck, spec.seed, spec.shuffles)
+            for ai, (seat, action) in enumerate(spec.actions):
+                try:
+                    game.check(seat, action)
+                except IllegalAction as e:
+                    return ReplayResult(False, game, ri, ai, ri, e.message)
+                game.apply_trusted(seat, action)
+        except ShuffleError as e:
+            raise RecordError(f"round {ri}: {e}") from None
+    return ReplayResult(True, game, max(game.round_index, 0))
+
+
+def replay_text(text: str) -> tuple[int, dict[str, Any] | str]:
+    """``unokit replay``'s whole job: (exit status, JSON result or error message)."""
+    try:
+        rec = loads(text)
+        result = replay(rec)
+    except RecordError as e:
+        return 2, f"malformed record: {e}"
+    return (0 if result.ok else 1), result.to_json()

@@ -1,0 +1,292 @@
+"""The rule set: one frozen value with every option of RULES.md §9, and the presets of §10.
+
+A preset is only a named set of options, so a record can say ``{"preset": "party",
+"options": {...}}`` and the same ``RuleSet`` comes back.  Validation happens here, at
+construction, so a bad combination is refused before a game starts, never mid-game.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from unokit.cards import DECKS
+
+
+class RulesError(ValueError):
+    """A rule set that cannot be built: unknown option, bad value, bad combination."""
+
+    def __init__(self, message: str, code: str = "bad_rules") -> None:
+        super().__init__(message)
+        self.code = code
+
+
+CUSTOM_RULES = (
+    "none",
+    "next_draws_3",
+    "others_draw_2",
+    "others_discard_wilds",
+    "extra_turn",
+    "discard_color",
+)
+SCORINGS = ("standard", "low", "elimination", "teams", "first-out")
+STACKINGS = ("off", "pass", "progressive")
+WD4_GUILTY = ("draw4", "retract")
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    """Every option of RULES.md §9; the defaults are the official Mattel rules."""
+
+    deck: str = "classic"
+    custom_rule: str = "none"
+    custom_cards: int = 3
+    hand_size: int | None = None
+    target_score: int = 500
+    scoring: str = "standard"
+    wild_points: int = 50
+    uno_penalty: int = 2
+    false_uno_penalty: int = 0
+    wd4_bluffing: bool = True
+    wd4_guilty: str = "draw4"
+    draw_until_playable: bool = False
+    force_play_drawn: bool = False
+    stacking: str = "off"
+    stack_draw4_on_draw2: bool = False
+    multi_play: bool = False
+    jump_in: bool = False
+    seven_zero: bool = False
+    attack_launcher: bool = False
+    launcher_weights: tuple[int, ...] | None = None
+    preset: str = field(default="classic", compare=False)
+
+    def __post_init__(self) -> None:
+        _check_choice("deck", self.deck, DECKS)
+        _check_choice("custom_rule", self.custom_rule, CUSTOM_RULES)
+        _check_choice("scoring", self.scoring, SCORINGS)
+        _check_choice("stacking", self.stacking, STACKINGS)
+        _check_choice("wd4_guilty", self.wd4_guilty, WD4_GUILTY)
+        for name in ("wd4_bluffing", "draw_until_playable", "force_play_drawn",
+                     "stack_draw4_on_draw2", "multi_play", "jump_in", "seven_zero",
+                     "attack_launcher"):
+            if not isinstance(getattr(self, name), bool):
+                raise RulesError(f"option {name} must be true or false")
+        _check_int("custom_cards", self.custom_cards, 0, 3)
+        _check_int("target_score", self.target_score, 1, 1_000_000)
+        _check_int("wild_points", self.wild_points, 0, 1000)
+        _check_int("uno_penalty", self.uno_penalty, 0, 20)
+        _check_int("false_uno_penalty", self.false_uno_penalty, 0, 20)
+        if self.hand_size is None:
+            object.__setattr__(self, "hand_size", 5 if self.deck == "my-first-uno" else 7)
+        _check_int("hand_size", self.hand_size, 1, 20)
+        if self.launcher_weights is not None:
+            w = self.launcher_weights
+            if isinstance(w, list):
+                w = tuple(w)
+                object.__setattr__(self, "launcher_weights", w)
+            if (
+                not isinstance(w, tuple)
+                or len(w) != 13
+                or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in w)
+                or sum(w) == 0
+            ):
+                raise RulesError(
+                    "launcher_weights must be 13 non-negative whole numbers (for 0..12 "
+                    "cards), not all zero"
+                )
+        if self.stack_draw4_on_draw2 and self.stacking != "progressive":
+            raise RulesError("stack_draw4_on_draw2 needs stacking='progressive'")
+        if self.deck == "my-first-uno" and self.custom_rule != "none":
+            raise RulesError("custom_rule needs a deck with Wild Customizable cards")
+
+    @property
+    def deal_size(self) -> int:
+        """Cards dealt to each player (hand_size after its deck-dependent default)."""
+        assert self.hand_size is not None
+        return self.hand_size
+
+    def player_range(self) -> tuple[int, int]:
+        """How many players these rules allow (R-SETUP-1, R-SCORE-TEAM)."""
+        if self.deck == "my-first-uno":
+            return (2, 4)
+        if self.scoring == "teams":
+            return (4, 4)
+        return (2, 10)
+
+    def check_players(self, n: int) -> None:
+        lo, hi = self.player_range()
+        if not lo <= n <= hi:
+            raise RulesError(
+                f"these rules need {lo} to {hi} players, not {n}", code="bad_player_count"
+            )
+
+    # --- (de)serialisation --------------------------------------------------------
+    def options(self) -> dict[str, Any]:
+        """Every option by its RULES.md §9 name, as JSON values."""
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            if f.name == "preset":
+                continue
+            v = getattr(self, f.name)
+            out[f.name] = list(v) if isinstance(v, tuple) else v
+        return out
+
+    def to_spec(self) -> dict[str, Any]:
+        """``{"preset", "options"}`` as a record carries it: only what differs from the preset."""
+        base = from_preset(self.preset).options()
+        mine = self.options()
+        return {
+            "preset": self.preset,
+            "options": {k: v for k, v in mine.items() if base.get(k) != v},
+        }
+
+    def describe(self) -> str:
+        spec = self.to_spec()
+        extra = ", ".join(f"{k}={v}" for k, v in spec["options"].items())
+        return spec["preset"] + (f" ({extra})" if extra else "")
+
+
+def _check_choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
+    if value not in allowed:
+        raise RulesError(
+            f"option {name} cannot be {value!r}; choose one of {', '.join(allowed)}"
+        )
+
+
+def _check_int(name: str, value: object, lo: int, hi: int) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+        raise RulesError(f"option {name} must be a whole number from {lo} to {hi}, not {value!r}")
+
+
+PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
+    "classic": ("the official Mattel rules, 108 cards", {}),
+    "mattel-2018": (
+        "112 cards with Wild Swap Hands and Wild Customizable ('everyone else draws 2')",
+        {"deck": "mattel-2018-swap", "custom_rule": "others_draw_2"},
+    ),
+    "two-player": ("classic; the two-player rules apply whenever two players remain", {}),
+    "teams": ("two partnerships of two, partners opposite", {"scoring": "teams"}),
+    "seed-001-house": (
+        "pass-on stacking, multi-play, false-UNO penalty, retracted guilty W+4, low score to 200",
+        {
+            "stacking": "pass",
+            "multi_play": True,
+            "false_uno_penalty": 2,
+            "wd4_guilty": "retract",
+            "scoring": "low",
+            "target_score": 200,
+        },
+    ),
+    "my-first-uno": (
+        "the 36-card children's deck, 5 cards each, first out wins",
+        {"deck": "my-first-uno", "hand_size": 5, "scoring": "first-out"},
+    ),
+    "attack": ("UNO Attack: a card launcher instead of the draw pile", {"attack_launcher": True}),
+    "party": (
+        "progressive stacking, jump-in and seven-zero",
+        {"stacking": "progressive", "jump_in": True, "seven_zero": True},
+    ),
+}
+
+OPTION_HELP: dict[str, str] = {
+    "deck": "which deck: classic, mattel-2018-swap, mattel-2018-shuffle, my-first-uno",
+    "custom_rule": "the house rule of Wild Customizable cards",
+    "custom_cards": "how many Wild Customizable cards are in a 112-card deck (0-3)",
+    "hand_size": "cards dealt to each player (7; 5 for my-first-uno)",
+    "target_score": "points that end the game",
+    "scoring": "standard, low, elimination, teams or first-out",
+    "wild_points": "points of a plain Wild left in hand",
+    "uno_penalty": "cards drawn when caught not calling UNO",
+    "false_uno_penalty": "cards drawn for calling UNO without one card (0 = none)",
+    "wd4_bluffing": "may a Wild Draw Four be played while holding the colour in force",
+    "wd4_guilty": "what a guilty Wild Draw Four costs: draw4, or retract (take it back too)",
+    "draw_until_playable": "keep drawing until a playable card comes",
+    "force_play_drawn": "a playable drawn card must be played",
+    "stacking": "off, pass (pass the penalty on) or progressive (penalties add up)",
+    "stack_draw4_on_draw2": "progressive stacking: a W+4 may answer a Draw Two",
+    "multi_play": "play several cards of the same number at once",
+    "jump_in": "play an identical card out of turn",
+    "seven_zero": "a 7 swaps hands with a chosen player, a 0 passes all hands on",
+    "attack_launcher": "UNO Attack's launcher fires 0-12 cards instead of a draw",
+    "launcher_weights": "13 weights: how likely the launcher fires 0..12 cards",
+}
+
+# Options whose engine support lands with the variant issue; a RuleSet holding them is
+# valid, and the engine refuses it by name rather than playing different rules.
+ENGINE_SUPPORTED: dict[str, tuple[Any, ...]] = {
+    "deck": ("classic",),
+    "custom_rule": ("none",),
+    "scoring": ("standard",),
+    "stacking": ("off",),
+    "multi_play": (False,),
+    "jump_in": (False,),
+    "seven_zero": (False,),
+    "attack_launcher": (False,),
+}
+
+
+def unsupported_options(rules: RuleSet) -> list[str]:
+    """The options set to a value this engine does not play yet, as ``name=value``."""
+    return [
+        f"{name}={getattr(rules, name)!r}"
+        for name, ok in ENGINE_SUPPORTED.items()
+        if getattr(rules, name) not in ok
+    ]
+
+
+def _coerce(name: str, value: Any) -> Any:
+    if name == "launcher_weights" and isinstance(value, list):
+        return tuple(value)
+    return value
+
+
+def from_preset(preset: str = "classic", options: Mapping[str, Any] | None = None) -> RuleSet:
+    """Build a RuleSet from a preset name and option overrides (RECORD.md ``rules``)."""
+    if preset not in PRESETS:
+        raise RulesError(
+            f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}", code="bad_preset"
+        )
+    merged: dict[str, Any] = dict(PRESETS[preset][1])
+    valid = {f.name for f in dataclasses.fields(RuleSet)} - {"preset"}
+    for key, value in (options or {}).items():
+        if key not in valid:
+            raise RulesError(f"unknown option {key!r}", code="bad_option")
+        merged[key] = _coerce(key, value)
+    if "hand_size" not in (options or {}) and merged.get("deck") != "my-first-uno":
+        merged.pop("hand_size", None)
+    return RuleSet(preset=preset, **merged)
+
+
+def parse_option(text: str) -> tuple[str, Any]:
+    """``KEY=VALUE`` from the command line, with the value typed by the option."""
+    if "=" not in text:
+        raise RulesError(f"option {text!r} must look like KEY=VALUE")
+    key, raw = (s.strip() for s in text.split("=", 1))
+    names = {f.name for f in dataclasses.fields(RuleSet)} - {"preset"}
+    if key not in names:
+        raise RulesError(f"unknown option {key!r}; `unokit rules` lists them", code="bad_option")
+    default = getattr(RuleSet(), key)
+    value: Any
+    if isinstance(default, bool):
+        low = raw.lower()
+        if low in ("1", "true", "yes", "on"):
+            value = True
+        elif low in ("0", "false", "no", "off"):
+            value = False
+        else:
+            raise RulesError(f"option {key} must be true or false, not {raw!r}")
+    elif isinstance(default, int) or key == "hand_size":
+        try:
+            value = int(raw)
+        except ValueError:
+            raise RulesError(f"option {key} must be a whole number, not {raw!r}") from None
+    elif key == "launcher_weights":
+        try:
+            value = tuple(int(x) for x in raw.split(","))
+        except ValueError:
+            raise RulesError("launcher_weights must be 13 comma-separated numbers") from None
+    else:
+        value = raw
+    return key, value
