@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from unokit.record import loads, replay, replay_text
 from unokit.engine import Game
+from unokit.record import loads, replay, replay_text
 
 
 def deck_for(
@@ -48,9 +48,8 @@ def scenario(
     return {
         "format": "uno-record/1",
         "rules": {"preset": preset, "options": opts},
-        "players": names or ["Ana", "Ben", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo"][
-            : len(hands)
-        ],
+        "players": names
+        or ["Ana", "Ben", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo"][: len(hands)],
         "rounds": [rnd],
     }
 

@@ -82,7 +82,7 @@ def test_r_start_skip_first_player_skipped() -> None:
 def test_r_start_reverse_dealer_goes_first() -> None:
     st = state(scenario(H3, "GR", [], dealer=1))
     assert st["current"] == 1 and st["direction"] == -1
-    st = state(scenario(H3, "GR", [{"seat": 1, "play": "B6"}], dealer=1))
+    st = state(scenario(H3, "GR", [{"seat": 1, "draw": True}], dealer=1, then=["B1"]))
     assert st["current"] == 0, "play goes on counter-clockwise"
 
 
@@ -111,8 +111,9 @@ def test_r_start_wd4_returned_and_reshuffled() -> None:
     rec = scenario(H3, "W+4", [], then=["R2", "B2"])
     rec["rounds"][0]["deck"] = rec["rounds"][0]["deck"][:12]  # hands, W+4, R2, B2
     g0 = game_after(rec)
-    pile_top_first = g0.pile[::-1]
-    new_order = ["B2", *[c for c in _codes(pile_top_first) if c != "B2"]]
+    back_in = _codes(g0.pile[::-1] + g0.discard)  # the 99 cards that were shuffled
+    back_in.remove("B2")
+    new_order = ["B2", *back_in]
     rec["rounds"][0]["shuffles"] = [new_order]
     st = state(rec)
     assert st["top"] == "B2" and st["color"] == "B"
@@ -135,13 +136,24 @@ def test_r_turn_1_match_colour_number_symbol_or_wild() -> None:
     st = state(scenario(hands, "GS", [], dealer=2))  # start Skip: seat 0 skipped, seat 1
     assert st["current"] == 1
     hands2 = [["R1", "G2", "B3"], ["RS", "G5", "W"], ["G7", "YS", "B9"]]
-    st = state(scenario(hands2, "B7", [{"seat": 1, "play": "W", "color": "Y"},
-                                       {"seat": 2, "play": "YS"}, {"seat": 1, "play": "RS"}]))
+    st = state(
+        scenario(
+            hands2,
+            "B7",
+            [
+                {"seat": 1, "play": "W", "color": "Y"},
+                {"seat": 2, "play": "YS"},
+                {"seat": 1, "play": "RS"},
+            ],
+        )
+    )
     assert st["top"] == "RS", "Skip on Skip matches by symbol"
     status, out = run(scenario(hands, "B7", [{"seat": 1, "play": "R4"}]))
     assert status == 1
     assert out["error"] == {
-        "action": 0, "round": 0, "message": "R4 does not match B7 with B in force"
+        "action": 0,
+        "round": 0,
+        "message": "R4 does not match B7 with B in force",
     }
 
 
@@ -151,21 +163,24 @@ def test_r_turn_2_may_draw_with_a_playable_card() -> None:
 
 
 def test_r_turn_3_play_the_drawn_card() -> None:
-    st = state(scenario(H3, "R5", [{"seat": 1, "draw": True}, {"seat": 1, "play": "R9"}],
-                        then=["R9"]))
+    st = state(
+        scenario(H3, "R5", [{"seat": 1, "draw": True}, {"seat": 1, "play": "R9"}], then=["R9"])
+    )
     assert st["top"] == "R9" and st["current"] == 2
     assert sorted(st["hands"][1]) == ["B6", "R4", "Y5"]
 
 
 def test_r_turn_3_keep_the_drawn_card() -> None:
-    st = state(scenario(H3, "R5", [{"seat": 1, "draw": True}, {"seat": 1, "keep": True}],
-                        then=["R9"]))
+    st = state(
+        scenario(H3, "R5", [{"seat": 1, "draw": True}, {"seat": 1, "keep": True}], then=["R9"])
+    )
     assert st["top"] == "R5" and st["current"] == 2 and "R9" in st["hands"][1]
 
 
 def test_r_turn_3_only_the_drawn_card_may_be_played() -> None:
-    status, out = run(scenario(H3, "R5", [{"seat": 1, "draw": True},
-                                          {"seat": 1, "play": "R4"}], then=["R9"]))
+    status, out = run(
+        scenario(H3, "R5", [{"seat": 1, "draw": True}, {"seat": 1, "play": "R4"}], then=["R9"])
+    )
     assert status == 1 and out["error"]["action"] == 1
     assert "only the drawn card" in out["error"]["message"]
 
@@ -173,21 +188,34 @@ def test_r_turn_3_only_the_drawn_card_may_be_played() -> None:
 def test_r_turn_3_unplayable_drawn_card_ends_the_turn() -> None:
     st = state(scenario(H3, "R5", [{"seat": 1, "draw": True}], then=["G9"]))
     assert st["current"] == 2 and "G9" in st["hands"][1]
-    status, _ = run(scenario(H3, "R5", [{"seat": 1, "draw": True}, {"seat": 1, "keep": True}],
-                             then=["G9"]))
+    status, _ = run(
+        scenario(H3, "R5", [{"seat": 1, "draw": True}, {"seat": 1, "keep": True}], then=["G9"])
+    )
     assert status == 1
 
 
 def test_r_turn_3_option_draw_until_playable() -> None:
-    st = state(scenario(H3, "R5", [{"seat": 1, "draw": True}, {"seat": 1, "play": "R2"}],
-                        then=["G9", "Y1", "R2"], options={"draw_until_playable": True}))
+    st = state(
+        scenario(
+            H3,
+            "R5",
+            [{"seat": 1, "draw": True}, {"seat": 1, "play": "R2"}],
+            then=["G9", "Y1", "R2"],
+            options={"draw_until_playable": True},
+        )
+    )
     assert st["top"] == "R2"
     assert sorted(st["hands"][1]) == ["B6", "G9", "R4", "Y1", "Y5"]
 
 
 def test_r_turn_3_option_force_play_drawn() -> None:
-    rec = scenario(H3, "R5", [{"seat": 1, "draw": True}, {"seat": 1, "keep": True}],
-                   then=["R9"], options={"force_play_drawn": True})
+    rec = scenario(
+        H3,
+        "R5",
+        [{"seat": 1, "draw": True}, {"seat": 1, "keep": True}],
+        then=["R9"],
+        options={"force_play_drawn": True},
+    )
     status, out = run(rec)
     assert status == 1 and "must be played" in out["error"]["message"]
     rec["rounds"][0]["actions"][1] = {"seat": 1, "play": "R9"}
@@ -237,7 +265,7 @@ def test_r_turn_6_nothing_to_reshuffle_turn_goes_on() -> None:
     [
         ({"seat": 2, "play": "G7"}, "not_your_turn"),
         ({"seat": 1, "play": "R9"}, "card_not_held"),
-        ({"seat": 1, "play": "Y5"}, "card_does_not_match"),
+        ({"seat": 1, "play": "Y6"}, "card_does_not_match"),
         ({"seat": 1, "play": "W"}, "color_required"),
         ({"seat": 1, "play": "R4", "color": "G"}, "bad_color"),
         ({"seat": 0, "catch": 1}, "no_catch"),
@@ -249,7 +277,7 @@ def test_r_turn_6_nothing_to_reshuffle_turn_goes_on() -> None:
 def test_r_turn_7_illegal_actions_refused_and_change_nothing(
     action: dict[str, object], code: str
 ) -> None:
-    hands = [["R1", "G2", "B3"], ["R4", "Y5", "W"], ["G7", "Y8", "B9"]]
+    hands = [["R1", "G2", "B3"], ["R4", "Y6", "W"], ["G7", "Y8", "B9"]]
     g = game_after(scenario(hands, "R5", []))
     before = (g.state_json(), [list(h) for h in g.hands], list(g.pile))
     seat, act = Action.from_json(action)
@@ -300,8 +328,9 @@ def test_r_act_draw2() -> None:
 
 def test_r_act_wild_chooses_colour() -> None:
     hands = [["R1", "G2", "B3"], ["W", "Y5", "B6"], ["G7", "Y8", "B9"]]
-    st = state(scenario(hands, "R5", [{"seat": 1, "play": "W", "color": "B"},
-                                      {"seat": 2, "play": "B9"}]))
+    st = state(
+        scenario(hands, "R5", [{"seat": 1, "play": "W", "color": "B"}, {"seat": 2, "play": "B9"}])
+    )
     assert st["top"] == "B9" and st["current"] == 0
 
 
@@ -314,12 +343,18 @@ def test_r_act_wd4_bluff_is_allowed_and_accepting_draws_four() -> None:
 
 def test_r_act_wd4_bluffing_off_forbids_the_bluff() -> None:
     hands = [["R1", "G2", "B3"], ["W+4", "R7", "B6"], ["G7", "Y8", "B9"]]
-    status, out = run(scenario(hands, "R5", [{"seat": 1, "play": "W+4", "color": "G"}],
-                               options={"wd4_bluffing": False}))
+    status, out = run(
+        scenario(
+            hands, "R5", [{"seat": 1, "play": "W+4", "color": "G"}], options={"wd4_bluffing": False}
+        )
+    )
     assert status == 1 and "only allowed when you hold no R" in out["error"]["message"]
     hands[1] = ["W+4", "G7", "B6"]  # no red: legal, and matches by neither colour nor number
-    st = state(scenario(hands, "R5", [{"seat": 1, "play": "W+4", "color": "G"}],
-                        options={"wd4_bluffing": False}))
+    st = state(
+        scenario(
+            hands, "R5", [{"seat": 1, "play": "W+4", "color": "G"}], options={"wd4_bluffing": False}
+        )
+    )
     assert st["top"] == "W+4"
 
 
@@ -333,8 +368,8 @@ def test_r_act_challenge_guilty() -> None:
 
 
 def test_r_act_challenge_not_guilty() -> None:
-    hands = [["R1", "G2", "B3"], ["W+4", "G7", "R5"], ["G8", "Y8", "B9"]]
-    # holds R5 of the same *number* as the top card: that does not make a bluff
+    hands = [["R1", "G2", "B3"], ["W+4", "G7", "Y5"], ["G8", "Y8", "B9"]]
+    # holds Y5 of the same *number* as the top card: that does not make a bluff
     acts = [{"seat": 1, "play": "W+4", "color": "B"}, {"seat": 2, "challenge": True}]
     st = state(scenario(hands, "R5", acts))
     assert len(st["hands"][2]) == 9 and st["current"] == 0
@@ -353,8 +388,11 @@ def test_r_act_challenge_only_by_the_player_hit() -> None:
 
 def test_r_act_challenge_reveals_hand_to_challenger_alone() -> None:
     hands = [["R1", "G2", "B3"], ["W+4", "R7", "B6"], ["G7", "Y8", "B9"]]
-    g = game_after(scenario(hands, "R5", [{"seat": 1, "play": "W+4", "color": "G"},
-                                          {"seat": 2, "challenge": True}]))
+    g = game_after(
+        scenario(
+            hands, "R5", [{"seat": 1, "play": "W+4", "color": "G"}, {"seat": 2, "challenge": True}]
+        )
+    )
     reveals = [e for e in g.events or [] if e.kind == "reveal"]
     assert len(reveals) == 1 and reveals[0].only == 2
     assert sorted(reveals[0].cards) == sorted(parse_card(c) for c in ("R7", "B6"))
@@ -379,8 +417,11 @@ def test_r_2p_draw_play_returns_to_player() -> None:
     st = state(scenario(H2, "R5", [{"seat": 1, "play": "R+2"}]))
     assert st["current"] == 1 and len(st["hands"][0]) == 5
     hands = [["R1", "G2", "B3"], ["W+4", "G7", "B6"]]
-    st = state(scenario(hands, "R5", [{"seat": 1, "play": "W+4", "color": "G"},
-                                      {"seat": 0, "accept": True}]))
+    st = state(
+        scenario(
+            hands, "R5", [{"seat": 1, "play": "W+4", "color": "G"}, {"seat": 0, "accept": True}]
+        )
+    )
     assert st["current"] == 1 and len(st["hands"][0]) == 7
 
 
@@ -404,7 +445,8 @@ def test_r_uno_1_call_again_each_time_down_to_one() -> None:
     hands = [["R1", "G2", "B3"], ["R4", "R6", "B5"], ["G7", "Y8", "B9"]]
     acts = [
         {"seat": 1, "play": "R4"},
-        {"seat": 2, "draw": True}, {"seat": 0, "play": "R1"},  # Y1: unplayable on R1
+        {"seat": 2, "draw": True},
+        {"seat": 0, "play": "R1"},  # Y1: unplayable on R1
         {"seat": 1, "play": "R6", "uno": True},  # back down to one? no: 2 left (drew? no)
     ]
     # Ben: R6, B5 left after R4; plays R6 -> one card, calls: safe
@@ -463,14 +505,23 @@ def test_r_uno_3_false_uno_penalty() -> None:
 # ---------------------------------------------------------------- R-END -----------
 def test_r_end_1_round_ends_when_a_hand_is_empty() -> None:
     hands = [["R1", "G2"], ["R4", "Y5"], ["G7", "Y8"]]
-    acts = [{"seat": 1, "play": "R4", "uno": True}, {"seat": 2, "draw": True},
-            {"seat": 0, "play": "R1", "uno": True}, {"seat": 1, "draw": True},
-            {"seat": 2, "draw": True}, {"seat": 0, "draw": True}]
+    acts = [
+        {"seat": 1, "play": "R4", "uno": True},
+        {"seat": 2, "draw": True},
+        {"seat": 0, "play": "R1", "uno": True},
+        {"seat": 1, "draw": True},
+        {"seat": 2, "draw": True},
+        {"seat": 0, "draw": True},
+    ]
     st = state(scenario(hands, "R5", acts, then=["B1", "B2", "B3", "B4"]))
     assert not st["round_over"]
     hands = [["R1", "G2"], ["R4", "R6"], ["G7", "Y8"]]
-    acts = [{"seat": 1, "play": "R4", "uno": True}, {"seat": 2, "draw": True},
-            {"seat": 0, "play": "R1", "uno": True}, {"seat": 1, "play": "R6"}]
+    acts = [
+        {"seat": 1, "play": "R4", "uno": True},
+        {"seat": 2, "draw": True},
+        {"seat": 0, "play": "R1", "uno": True},
+        {"seat": 1, "play": "R6"},
+    ]
     st = state(scenario(hands, "R5", acts, then=["B1"]))
     assert st["round_over"] and st["round_winner"] == 1
     status, out = run(scenario(hands, "R5", [*acts, {"seat": 2, "draw": True}], then=["B1"]))
@@ -479,8 +530,12 @@ def test_r_end_1_round_ends_when_a_hand_is_empty() -> None:
 
 def test_r_end_2_last_card_draw_two_still_draws_and_counts() -> None:
     hands = [["R1", "G2"], ["R4", "R+2"], ["G7", "Y8"]]
-    acts = [{"seat": 1, "play": "R4", "uno": True}, {"seat": 2, "draw": True},
-            {"seat": 0, "play": "R1", "uno": True}, {"seat": 1, "play": "R+2"}]
+    acts = [
+        {"seat": 1, "play": "R4", "uno": True},
+        {"seat": 2, "draw": True},
+        {"seat": 0, "play": "R1", "uno": True},
+        {"seat": 1, "play": "R+2"},
+    ]
     st = state(scenario(hands, "R5", acts, then=["B1", "B7", "B8"]))
     assert st["round_over"] and len(st["hands"][2]) == 5
     # Ana: G2 (2); Cy: G7 Y8 B1 B7 B8 = 7+8+1+7+8
@@ -489,8 +544,12 @@ def test_r_end_2_last_card_draw_two_still_draws_and_counts() -> None:
 
 def test_r_end_3_last_card_wd4_challenge_resolved_before_scoring() -> None:
     hands = [["R1", "G2"], ["R4", "W+4"], ["G7", "Y8"]]
-    base = [{"seat": 1, "play": "R4", "uno": True}, {"seat": 2, "draw": True},
-            {"seat": 0, "play": "R1", "uno": True}, {"seat": 1, "play": "W+4", "color": "Y"}]
+    base = [
+        {"seat": 1, "play": "R4", "uno": True},
+        {"seat": 2, "draw": True},
+        {"seat": 0, "play": "R1", "uno": True},
+        {"seat": 1, "play": "W+4", "color": "Y"},
+    ]
     then = ["B1", "B2", "B3", "B4", "B5", "B6", "B7"]
     st = state(scenario(hands, "R5", base, then=then))
     assert not st["round_over"] and st["current"] == 2
@@ -504,20 +563,30 @@ def test_r_end_3_last_card_wd4_challenge_resolved_before_scoring() -> None:
 
 def test_r_end_3_catch_resolved_before_scoring() -> None:
     # Ben goes to one card without calling, Ana catches him; the 2 cards count for Cy
-    hands = [["R1", "G2"], ["R4", "R6"], ["G7", "R8"]]
-    acts = [{"seat": 1, "play": "R4"}, {"seat": 0, "catch": 1},
-            {"seat": 2, "play": "R8", "uno": True}, {"seat": 0, "draw": True},
-            {"seat": 1, "draw": True}, {"seat": 2, "play": "G7"}]
+    hands = [["R1", "G2"], ["R4", "R6"], ["R7", "R8"]]
+    acts = [
+        {"seat": 1, "play": "R4"},
+        {"seat": 0, "catch": 1},
+        {"seat": 2, "play": "R8", "uno": True},
+        {"seat": 0, "draw": True},
+        {"seat": 1, "draw": True},
+        {"seat": 2, "play": "R7"},
+    ]
     st = state(scenario(hands, "R5", acts, then=["Y1", "Y2", "B3", "B4"]))
     assert st["round_winner"] == 2
+    # Ana: R1 G2 B3; Ben: R6 and the caught Y1 Y2, then B4
     assert st["scores"][2] == (1 + 2 + 3) + (6 + 1 + 2 + 4)
 
 
 # ---------------------------------------------------------------- R-SCORE ---------
 def test_r_score_1_winner_scores_opponents_cards() -> None:
     hands = [["W", "W+4"], ["R4", "R6"], ["GS", "B+2"]]
-    acts = [{"seat": 1, "play": "R4", "uno": True}, {"seat": 2, "draw": True},
-            {"seat": 0, "draw": True}, {"seat": 1, "play": "R6"}]
+    acts = [
+        {"seat": 1, "play": "R4", "uno": True},
+        {"seat": 2, "draw": True},
+        {"seat": 0, "draw": True},
+        {"seat": 1, "play": "R6"},
+    ]
     st = state(scenario(hands, "R5", acts, then=["G1", "Y9"]))
     # Ana: W 50 + W+4 50 + Y9 9; Cy: GS 20 + B+2 20 + G1 1
     assert st["scores"] == [0, 150, 0] and not st["game_over"]
@@ -525,16 +594,24 @@ def test_r_score_1_winner_scores_opponents_cards() -> None:
 
 def test_r_score_1_wild_points_option() -> None:
     hands = [["W", "W+4"], ["R4", "R6"], ["GS", "B+2"]]
-    acts = [{"seat": 1, "play": "R4", "uno": True}, {"seat": 2, "draw": True},
-            {"seat": 0, "draw": True}, {"seat": 1, "play": "R6"}]
+    acts = [
+        {"seat": 1, "play": "R4", "uno": True},
+        {"seat": 2, "draw": True},
+        {"seat": 0, "draw": True},
+        {"seat": 1, "play": "R6"},
+    ]
     st = state(scenario(hands, "R5", acts, then=["G1", "Y9"], options={"wild_points": 20}))
     assert st["scores"] == [0, 120, 0]
 
 
 def test_r_score_1_target_score_ends_the_game() -> None:
     hands = [["W", "W+4"], ["R4", "R6"], ["GS", "B+2"]]
-    acts = [{"seat": 1, "play": "R4", "uno": True}, {"seat": 2, "draw": True},
-            {"seat": 0, "draw": True}, {"seat": 1, "play": "R6"}]
+    acts = [
+        {"seat": 1, "play": "R4", "uno": True},
+        {"seat": 2, "draw": True},
+        {"seat": 0, "draw": True},
+        {"seat": 1, "play": "R6"},
+    ]
     st = state(scenario(hands, "R5", acts, then=["G1", "Y9"], options={"target_score": 150}))
     assert st["game_over"] and st["game_winner"] == 1
 
@@ -547,7 +624,7 @@ def test_r_score_1_scores_accumulate_over_rounds() -> None:
     total = 0
     for e in g.events or []:
         if e.kind == "round_over":
-            total += e.count
+            total += e.amount
     assert sum(g.scores) == total and max(g.scores) >= 300
     assert g.scores[g.game_winner] == max(g.scores)
 

@@ -48,13 +48,10 @@ def card_id(color: int, rank: int) -> int:
     return color * NUM_RANKS + rank
 
 
-CARD_COLOR: tuple[int, ...] = tuple(
-    [c // NUM_RANKS for c in range(52)] + [WILD_COLOR] * 5
-)
+CARD_COLOR: tuple[int, ...] = tuple([c // NUM_RANKS for c in range(52)] + [WILD_COLOR] * 5)
 CARD_RANK: tuple[int, ...] = tuple([c % NUM_RANKS for c in range(52)] + list(range(13, 18)))
 CARD_CODE: tuple[str, ...] = tuple(
-    [COLOR_CODES[c // NUM_RANKS] + RANK_CODES[c % NUM_RANKS] for c in range(52)]
-    + list(WILD_CODES)
+    [COLOR_CODES[c // NUM_RANKS] + RANK_CODES[c % NUM_RANKS] for c in range(52)] + list(WILD_CODES)
 )
 CARD_NAME: tuple[str, ...] = tuple(
     [f"{COLOR_NAMES[c // NUM_RANKS]} {RANK_NAMES[c % NUM_RANKS]}" for c in range(52)]

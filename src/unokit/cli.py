@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from unokit.rules import OPTION_HELP, PRESETS, RuleSet, RulesError, from_preset, parse_option
+from unokit.rules import OPTION_HELP, PRESETS, RulesError, RuleSet, from_preset, parse_option
 
 
 def _rules_from_args(preset: str, options: Sequence[str]) -> RuleSet:
@@ -80,7 +80,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     from unokit.tui.app import run_play
 
     rules = _rules_from_args(args.rules, args.option)
-    return run_play(args, rules)
+    status: int = run_play(args, rules)
+    return status
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -99,7 +100,10 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--players", type=int, default=players, help="2 to 10 players")
         sp.add_argument("--rules", default="classic", help="a preset (see `unokit rules`)")
         sp.add_argument(
-            "--option", action="append", default=[], metavar="KEY=VALUE",
+            "--option",
+            action="append",
+            default=[],
+            metavar="KEY=VALUE",
             help="override one rule option (repeatable)",
         )
         sp.add_argument("--seed", type=int, default=None, help="seed for a reproducible game")

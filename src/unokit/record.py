@@ -15,7 +15,7 @@ from unokit.cards import CARD_CODE, CardError, parse_card
 from unokit.engine.actions import Action
 from unokit.engine.errors import ActionParseError, IllegalAction, ShuffleError
 from unokit.engine.game import Game, RoundLog
-from unokit.rules import RuleSet, RulesError, from_preset
+from unokit.rules import RulesError, RuleSet, from_preset
 
 FORMAT = "uno-record/1"
 
@@ -116,11 +116,7 @@ def parse(obj: Any) -> Record:
     except TypeError as e:  # a value of the wrong JSON type slipped past
         raise RecordError(f"bad rules: {e}") from None
     players = obj.get("players")
-    if (
-        not isinstance(players, list)
-        or not players
-        or not all(isinstance(p, str) for p in players)
-    ):
+    if not isinstance(players, list) or not players or not all(isinstance(p, str) for p in players):
         raise RecordError("'players' must be a list of names, one per seat")
     try:
         rules.check_players(len(players))
@@ -222,7 +218,11 @@ def replay(record: Record) -> ReplayResult:
     for ri, spec in enumerate(record.rounds):
         if ri > 0 and not game.round_over:
             return ReplayResult(
-                False, game, ri - 1, len(record.rounds[ri - 1].actions), ri - 1,
+                False,
+                game,
+                ri - 1,
+                len(record.rounds[ri - 1].actions),
+                ri - 1,
                 f"round {ri - 1} is not over, but the record starts round {ri}",
             )
         if game.game_over:

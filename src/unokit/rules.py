@@ -68,9 +68,16 @@ class RuleSet:
         _check_choice("scoring", self.scoring, SCORINGS)
         _check_choice("stacking", self.stacking, STACKINGS)
         _check_choice("wd4_guilty", self.wd4_guilty, WD4_GUILTY)
-        for name in ("wd4_bluffing", "draw_until_playable", "force_play_drawn",
-                     "stack_draw4_on_draw2", "multi_play", "jump_in", "seven_zero",
-                     "attack_launcher"):
+        for name in (
+            "wd4_bluffing",
+            "draw_until_playable",
+            "force_play_drawn",
+            "stack_draw4_on_draw2",
+            "multi_play",
+            "jump_in",
+            "seven_zero",
+            "attack_launcher",
+        ):
             if not isinstance(getattr(self, name), bool):
                 raise RulesError(f"option {name} must be true or false")
         _check_int("custom_cards", self.custom_cards, 0, 3)
@@ -145,14 +152,12 @@ class RuleSet:
     def describe(self) -> str:
         spec = self.to_spec()
         extra = ", ".join(f"{k}={v}" for k, v in spec["options"].items())
-        return spec["preset"] + (f" ({extra})" if extra else "")
+        return self.preset + (f" ({extra})" if extra else "")
 
 
 def _check_choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
     if value not in allowed:
-        raise RulesError(
-            f"option {name} cannot be {value!r}; choose one of {', '.join(allowed)}"
-        )
+        raise RulesError(f"option {name} cannot be {value!r}; choose one of {', '.join(allowed)}")
 
 
 def _check_int(name: str, value: object, lo: int, hi: int) -> None:

@@ -45,8 +45,17 @@ class Action(NamedTuple):
             raise ActionParseError("empty action: type a card code like R7, or 'draw'")
         head = words[0].lower()
         rest = words[1:]
-        simple = {"draw": DRAW, "d": DRAW, "keep": KEEP, "pass": KEEP, "k": KEEP,
-                  "uno": UNO, "u": UNO, "challenge": CHALLENGE, "accept": ACCEPT}
+        simple = {
+            "draw": DRAW,
+            "d": DRAW,
+            "keep": KEEP,
+            "pass": KEEP,
+            "k": KEEP,
+            "uno": UNO,
+            "u": UNO,
+            "challenge": CHALLENGE,
+            "accept": ACCEPT,
+        }
         if head in simple and not rest:
             return Action(simple[head])
         if head in ("catch", "c") and len(rest) == 1 and rest[0].isdigit():
@@ -89,8 +98,19 @@ class Action(NamedTuple):
         seat = obj.get("seat")
         if not isinstance(seat, int) or isinstance(seat, bool):
             raise ActionParseError(f"action {obj} has no whole-number 'seat'")
-        known = {"seat", "play", "cards", "color", "target", "uno", "draw", "keep",
-                 "catch", "challenge", "accept"}
+        known = {
+            "seat",
+            "play",
+            "cards",
+            "color",
+            "target",
+            "uno",
+            "draw",
+            "keep",
+            "catch",
+            "challenge",
+            "accept",
+        }
         unknown = set(obj) - known
         if unknown:
             raise ActionParseError(f"action {obj} has unknown keys: {', '.join(sorted(unknown))}")
@@ -150,8 +170,9 @@ class Action(NamedTuple):
                 raise ActionParseError(f"in action {obj}, 'catch' must be a seat number")
             return seat, Action(CATCH, target=t)
         flag(main)
-        return seat, Action({"draw": DRAW, "keep": KEEP, "challenge": CHALLENGE,
-                             "accept": ACCEPT}[main])
+        return seat, Action(
+            {"draw": DRAW, "keep": KEEP, "challenge": CHALLENGE, "accept": ACCEPT}[main]
+        )
 
     # --- output ----------------------------------------------------------------------
     def to_json(self, seat: int) -> dict[str, Any]:

@@ -52,7 +52,7 @@ from unokit.engine.actions import (
     Action,
 )
 from unokit.engine.errors import IllegalAction, ShuffleError
-from unokit.rules import RuleSet, RulesError, unsupported_options
+from unokit.rules import RulesError, RuleSet, unsupported_options
 
 # Phases: what the seat in ``current`` must decide.
 P_PLAY = 0  # play a card or draw
@@ -76,7 +76,7 @@ class Event(NamedTuple):
     kind: str
     seat: int
     cards: tuple[int, ...] = ()
-    count: int = 0
+    amount: int = 0
     color: int = -1
     target: int = -1
     only: int = -1
@@ -219,7 +219,8 @@ class Game:
         self.rounds.append(self._log)
         self.round_index += 1
         self.dealer = dealer
-        self.hands = hands = [[] for _ in range(n)]
+        hands: list[list[int]] = [[] for _ in range(n)]
+        self.hands = hands
         self.pile = pile = order[::-1]
         self.discard = []
         self.direction = 1
@@ -232,7 +233,7 @@ class Game:
                 hands[(dealer + k) % n].append(pile.pop())
         ev = self.events
         if ev is not None:
-            ev.append(Event("round_start", dealer, count=self.round_index))
+            ev.append(Event("round_start", dealer, amount=self.round_index))
             for seat in range(n):
                 ev.append(Event("deal", seat, tuple(hands[seat]), len(hands[seat]), only=seat))
                 ev.append(Event("deal", seat, (), len(hands[seat]), hide=seat))
@@ -283,7 +284,7 @@ class Game:
             self.round_rng.shuffle(pile)
         if self._log is not None:
             self._log.shuffles.append(pile[::-1])
-        self._emit(Event("reshuffle", -1, count=len(pile)))
+        self._emit(Event("reshuffle", -1, amount=len(pile)))
 
     def _refill(self) -> bool:
         """R-TURN-6: rebuild the draw pile from the discards; False if there is nothing."""
@@ -383,7 +384,7 @@ class Game:
             return []
         out: list[Action] = []
         if seat == self.current:
-            if phase == P_PLAY or phase == P_DRAWN:
+            if phase in (P_PLAY, P_DRAWN):
                 left = len(self.hands[seat]) - 1
                 for card in self.playable(seat):
                     colors: Iterable[int] = range(4) if card >= WILD else (-1,)
@@ -460,9 +461,7 @@ class Game:
                 code="must_answer_challenge",
             )
         if kind == COLOR:
-            raise IllegalAction(
-                "a colour is chosen with the wild card you play", code="not_now"
-            )
+            raise IllegalAction("a colour is chosen with the wild card you play", code="not_now")
         if kind in (CHALLENGE, ACCEPT):
             raise IllegalAction("there is no Wild Draw Four to answer", code="not_challenged")
         if kind == DRAW:
@@ -474,7 +473,9 @@ class Game:
             return
         if kind == KEEP:
             if phase != P_DRAWN:
-                raise IllegalAction("you can only keep a card you just drew", code="nothing_to_keep")
+                raise IllegalAction(
+                    "you can only keep a card you just drew", code="nothing_to_keep"
+                )
             if self.rules.force_play_drawn:
                 raise IllegalAction(
                     f"the drawn card must be played: play {CARD_CODE[self.drawn]}",
@@ -615,7 +616,7 @@ class Game:
         """R-UNO-3: calling UNO without exactly one card costs ``false_uno_penalty``."""
         penalty = self.rules.false_uno_penalty
         if self.events is not None:
-            self.events.append(Event("false_uno", seat, count=penalty))
+            self.events.append(Event("false_uno", seat, amount=penalty))
         if penalty:
             self._draw(seat, penalty)
 
@@ -668,7 +669,7 @@ class Game:
         """R-UNO-2: ``target`` did not call UNO in time and draws ``uno_penalty``."""
         self._log_action(seat, Action(CATCH, target=target))
         self.vulnerable = -1
-        self._emit(Event("catch", seat, target=target, count=self.rules.uno_penalty))
+        self._emit(Event("catch", seat, target=target, amount=self.rules.uno_penalty))
         self._draw(target, self.rules.uno_penalty)
 
     def challenge(self, seat: int) -> None:
@@ -678,7 +679,7 @@ class Game:
         by = self.wd4_by
         ev = self.events
         if ev is not None:
-            ev.append(Event("challenge", seat, target=by, count=int(self.wd4_guilty)))
+            ev.append(Event("challenge", seat, target=by, amount=int(self.wd4_guilty)))
             ev.append(Event("reveal", by, tuple(self.hands[by]), len(self.hands[by]), only=seat))
         if self.wd4_guilty:
             if self.rules.wd4_guilty == "retract":
@@ -721,11 +722,11 @@ class Game:
         self.round_winner = winner
         gained = self.round_points(winner)
         self.scores[winner] += gained
-        self._emit(Event("round_over", winner, count=gained))
+        self._emit(Event("round_over", winner, amount=gained))
         if self.scores[winner] >= self.rules.target_score:
             self.game_winner = winner
             self.phase = P_GAME_OVER
-            self._emit(Event("game_over", winner, count=self.scores[winner]))
+            self._emit(Event("game_over", winner, amount=self.scores[winner]))
         else:
             self.phase = P_ROUND_OVER
 
@@ -782,13 +783,13 @@ class Game:
 
 __all__ = [
     "NUM_RANKS",
+    "PHASE_NAMES",
     "P_CHALLENGE",
     "P_DRAWN",
     "P_GAME_OVER",
     "P_PLAY",
     "P_ROUND_OVER",
     "P_START_COLOR",
-    "PHASE_NAMES",
     "Event",
     "Game",
     "RoundLog",
