@@ -1,0 +1,637 @@
+"""``unokit play``: UNO in the terminal against bots, built with Textual.
+
+The screen shows only what the human seat may know: its view (``view_of``) and the
+events it may see (``game.events_for``).  Bots move on Textual timers, ``--speed``
+seconds apart, so the interface never blocks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import tempfile
+import time
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.timer import Timer
+from textual.widgets import Button, Footer, Input, RichLog, Static
+
+from unokit.cards import CARD_CODE, IS_WILD
+from unokit.engine import (
+    ACCEPT,
+    CATCH,
+    CHALLENGE,
+    COLOR,
+    DRAW,
+    KEEP,
+    PLAY,
+    UNO,
+    Action,
+    ActionParseError,
+    Game,
+    IllegalAction,
+    View,
+)
+from unokit.record import dumps
+from unokit.rules import RuleSet
+from unokit.tui.screens import (
+    ChallengeScreen,
+    ColorScreen,
+    HelpScreen,
+    QuitScreen,
+    RevealScreen,
+    RoundScreen,
+)
+from unokit.tui.table import Narrator, Table, action_hint, make_bots, seat_names
+from unokit.tui.widgets import HandView, PileView, PlayersView
+
+CATCH_WINDOW = 1.2  # seconds a forgotten UNO stays catchable before the bots look
+
+
+class UnoApp(App[int]):
+    """One human seat against bots, round after round, game after game."""
+
+    TITLE = "unokit"
+    CSS = """
+    Screen { layout: vertical; }
+    #topbar { height: 1; background: $panel; padding: 0 1; }
+    #middle { height: 1fr; min-height: 4; }
+    #players { width: 31; height: 100%; padding: 0 0 0 1; overflow-y: auto; }
+    #pile { width: 12; height: 100%; }
+    #log {
+        width: 1fr; height: 100%; padding: 0 1;
+        border-left: vkey $panel; background: $surface; scrollbar-size-vertical: 1;
+    }
+    #status { height: 1; padding: 0 1; background: $boost; }
+    #status.error { color: $text-error; }
+    #hand { max-height: 12; }
+    #actions { height: 1; padding: 0 1; }
+    #actions Button { height: 1; min-width: 0; width: auto; margin: 0 1 0 0; border: none; }
+    #b-uno.armed { background: $warning; color: $text; text-style: bold reverse; }
+    #entry { width: 1fr; min-width: 12; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("d", "draw", "Draw"),
+        Binding("u", "uno", "UNO"),
+        Binding("c", "catch", "Catch"),
+        Binding("k", "keep", "Keep"),
+        Binding("p", "play_drawn", "Play drawn", show=False),
+        Binding("slash", "type", "Type"),
+        Binding("question_mark,f1", "help", "Help"),
+        Binding("q", "request_quit", "Quit"),
+        Binding("ctrl+c", "request_quit", "Quit", show=False, priority=True),
+        Binding("escape", "focus_hand", show=False),
+    ]
+
+    def __init__(
+        self,
+        table: Table,
+        *,
+        speed: float = 0.6,
+        record: str | None = None,
+        new_table: Callable[[int], Table] | None = None,
+    ) -> None:
+        super().__init__()
+        self.table = table
+        self.speed = max(0.0, speed)
+        self.record = record
+        self._new_table = new_table
+        self.game_no = 0
+        self.narrator = Narrator(table.game.names, table.human)
+        self.uno_armed = False
+        self.message: Text | None = None
+        self.message_version = -1
+        self.saved: list[str] = []  # record files written
+        self._timer: Timer | None = None
+        self._prompted = -1  # version for which a dialog was opened by itself
+        self._round_shown = (-1, -1)
+        self._reveal: list[tuple[int, tuple[int, ...], bool]] = []
+        self._last_gain = 0
+        self._crash_note = ""
+
+    # ------------------------------------------------------------------ layout --------
+    def compose(self) -> ComposeResult:
+        yield Static(id="topbar")
+        with Horizontal(id="middle"):
+            yield PlayersView(id="players")
+            yield PileView(id="pile")
+            yield RichLog(id="log", wrap=True, markup=False, min_width=20, max_lines=2000)
+        yield Static(id="status")
+        yield HandView(id="hand")
+        with Horizontal(id="actions"):
+            for bid, label in (
+                ("b-draw", "Draw d"),
+                ("b-uno", "UNO u"),
+                ("b-catch", "Catch c"),
+                ("b-play", "Play p"),
+                ("b-keep", "Keep k"),
+                ("b-challenge", "Challenge"),
+                ("b-accept", "Accept"),
+                ("b-color", "Colour"),
+            ):
+                button = Button(label, id=bid, compact=True)
+                button.can_focus = False  # clicks must not take the keys from the hand
+                yield button
+            yield Input(placeholder="type a move: R7, W G, draw…", id="entry", compact=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(HandView).focus()
+        self._after_change()
+
+    # ------------------------------------------------------------------ state ---------
+    @property
+    def human(self) -> int:
+        return self.table.human
+
+    def view(self) -> View:
+        return self.table.view()
+
+    def _dialog_open(self) -> bool:
+        return len(self.screen_stack) > 1
+
+    def _after_change(self) -> None:
+        """Log new events, redraw, then let bots move or wait for the human."""
+        self._pump_events()
+        self._refresh_ui()
+        self._schedule()
+
+    def _pump_events(self) -> None:
+        log = self.query_one(RichLog)
+        for e in self.table.new_events():
+            if e.kind == "reveal" and e.only == self.human:
+                last = self.narrator.last_challenge
+                guilty = bool(last.amount) if last is not None else False
+                self._reveal.append((e.seat, e.cards, guilty))
+            if e.kind == "round_over":
+                self._last_gain = e.amount
+            line = self.narrator.describe(e)
+            if line is not None:
+                log.write(line)
+        for note in self.table.notes:
+            log.write(Text(note, style="dim italic"))
+        self.table.notes.clear()
+
+    def _refresh_ui(self) -> None:
+        view = self.view()
+        mine = view.current == self.human and view.phase < 4
+        if len(view.hand) != 2 or view.phase >= 4:
+            self.uno_armed = False
+        if self.message is not None and self.message_version != self.table.version:
+            self.message = None
+        turn = (
+            "round over"
+            if view.phase >= 4
+            else ("your turn" if mine else f"{view.names[view.current]}'s turn")
+        )
+        self.query_one("#topbar", Static).update(
+            f"UNO · round {view.round_index + 1} · first to {view.rules.target_score} points"
+            f" · {turn}"
+        )
+        self.query_one(PlayersView).show(view)
+        self.query_one(PileView).show(view)
+        playable = frozenset(a.card for a in view.legal if a.kind == PLAY) if mine else frozenset()
+        self.query_one(HandView).set_hand(view.hand, playable, view.drawn)
+        status = self.query_one("#status", Static)
+        if self.message is not None:
+            status.update(self.message)
+        else:
+            hint = Text(action_hint(view))
+            if mine and view.phase in (0, 1) and any(a.uno for a in view.legal):
+                hint = Text("Last but one card! ", style="bold")
+                hint.append(
+                    "UNO armed: it is called with your play"
+                    if self.uno_armed
+                    else "Press u to call UNO with your play, then play."
+                )
+            status.update(hint)
+        status.set_class(self.message is not None and self.message.style == "error", "error")
+        self._refresh_buttons(view, mine)
+        self.refresh_bindings()
+
+    def _refresh_buttons(self, view: View, mine: bool) -> None:
+        kinds = {a.kind for a in view.legal}
+        catch = next((a for a in view.legal if a.kind == CATCH), None)
+        shown = {
+            "b-draw": True,
+            "b-uno": True,
+            "b-catch": catch is not None,
+            "b-play": mine and view.phase == 1,
+            "b-keep": mine and view.phase == 1 and KEEP in kinds,
+            "b-challenge": mine and view.phase == 3,
+            "b-accept": mine and view.phase == 3,
+            "b-color": mine and view.phase == 2,
+        }
+        for bid, show in shown.items():
+            self.query_one(f"#{bid}", Button).display = show
+        self.query_one("#b-draw", Button).disabled = not (mine and view.phase == 0)
+        if catch is not None:
+            self.query_one("#b-catch", Button).label = f"Catch {view.names[catch.target]} c"
+        if view.phase == 1 and view.drawn >= 0:
+            self.query_one("#b-play", Button).label = f"Play {CARD_CODE[view.drawn]} p"
+        uno = self.query_one("#b-uno", Button)
+        uno.label = "UNO ✓ u" if self.uno_armed else "UNO u"
+        uno.set_class(self.uno_armed, "armed")
+        wants = view.vulnerable == self.human or (mine and any(a.uno for a in view.legal))
+        uno.variant = "warning" if wants and not self.uno_armed else "default"
+
+    def say(self, text: str | Text, error: bool = False) -> None:
+        """A message in the status line until the game moves on."""
+        msg = Text(text) if isinstance(text, str) else text
+        if error:
+            msg.style = "error"
+        self.message = msg
+        self.message_version = self.table.version
+        self._refresh_ui()
+
+    # ------------------------------------------------------------------ pacing --------
+    def _delay(self) -> float:
+        if self.speed <= 0:
+            return 0.0
+        g = self.table.game
+        if g.vulnerable >= 0 and g.vulnerable != self.human:
+            return max(self.speed, CATCH_WINDOW)
+        return self.speed
+
+    def _schedule(self) -> None:
+        if self._dialog_open():
+            return  # a dialog is up: everything waits for it
+        if self._reveal:
+            seat, cards, guilty = self._reveal.pop(0)
+            name = self.table.game.names[seat]
+            self.push_screen(RevealScreen(name, cards, guilty, True), self._dialog_closed)
+            return
+        g = self.table.game
+        if g.round_over:
+            key = (self.game_no, g.round_index)
+            if self._round_shown != key:
+                self._round_shown = key
+                self._show_round()
+            return
+        if self.table.bots_pending():
+            if self._timer is None:
+                self._timer = self.set_timer(self._delay(), self._tick)
+            return
+        view = self.view()
+        if view.current == self.human and self._prompted != self.table.version:
+            if view.phase == 3:
+                self._prompted = self.table.version
+                self._ask_challenge(view)
+            elif view.phase == 2:
+                self._prompted = self.table.version
+                self._ask_start_color()
+
+    def _tick(self) -> None:
+        self._timer = None
+        if self._dialog_open():
+            return
+        self.table.bot_step()
+        self._after_change()
+
+    def _stop_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+
+    def _dialog_closed(self, _result: object = None) -> None:
+        self._after_change()
+
+    @property
+    def waiting_for_human(self) -> bool:
+        """True when nothing will happen until the human acts (for tests and tools)."""
+        return self._timer is None and not self.table.bots_pending()
+
+    # ------------------------------------------------------------------ acting --------
+    def act(self, action: Action) -> bool:
+        """Apply the human's action; an illegal one shows the engine's message."""
+        try:
+            self.table.apply_human(action)
+        except IllegalAction as e:
+            self.say(e.message, error=True)
+            return False
+        if action.kind == PLAY:
+            self.uno_armed = False
+        self._stop_timer()
+        self._after_change()
+        return True
+
+    def play_card(self, card: int, color: int = -1, uno: bool | None = None) -> None:
+        """Play ``card``; a wild without a colour asks for one first."""
+        view = self.view()
+        if view.current == self.human and view.phase == 2:
+            self._ask_start_color()
+            return
+        if view.current == self.human and view.phase == 3:
+            self._ask_challenge(view)
+            return
+        if IS_WILD[card] and color < 0:
+            if not any(a.kind == PLAY and a.card == card for a in view.legal):
+                self.act(Action.play(card, 0))  # not playable now: the engine says why
+                return
+
+            def chosen(c: int | None) -> None:
+                if c is not None:
+                    self.play_card(card, c, uno)
+                else:
+                    self._after_change()
+
+            self.push_screen(ColorScreen(f"Choose a colour for your {CARD_CODE[card]}"), chosen)
+            return
+        call = self.uno_armed if uno is None else uno
+        if uno is None and call and Action.play(card, color, uno=True) not in view.legal:
+            call = False
+        self.act(Action.play(card, color, uno=call))
+
+    def _ask_start_color(self) -> None:
+        def chosen(c: int | None) -> None:
+            if c is not None:
+                self.act(Action(COLOR, color=c))
+            else:
+                self._after_change()
+
+        self.push_screen(
+            ColorScreen("The start card is a Wild: choose the colour", cancellable=False), chosen
+        )
+
+    def _ask_challenge(self, view: View) -> None:
+        def answered(answer: str | None) -> None:
+            if answer == "challenge":
+                self.act(Action(CHALLENGE))
+            elif answer == "accept":
+                self.act(Action(ACCEPT))
+            else:
+                self._after_change()
+
+        by = view.names[view.wd4_by] if view.wd4_by >= 0 else "Someone"
+        self.push_screen(ChallengeScreen(by, self.narrator.wd4_prev_color), answered)
+
+    @on(HandView.Chosen)
+    def _hand_chosen(self, event: HandView.Chosen) -> None:
+        self.play_card(event.card)
+
+    # --- keys and buttons -------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("keep", "play_drawn", "catch"):
+            view = self.view()
+            if action == "catch":
+                return any(a.kind == CATCH for a in view.legal)
+            return view.current == self.human and view.phase == 1
+        return True
+
+    def action_draw(self) -> None:
+        view = self.view()
+        if view.current == self.human and view.phase == 3:
+            self._ask_challenge(view)
+            return
+        self.act(Action(DRAW))
+
+    def action_uno(self) -> None:
+        view = self.view()
+        if view.vulnerable == self.human:
+            self.act(Action(UNO))
+            return
+        if len(view.hand) == 2 and view.phase < 4:
+            self.uno_armed = not self.uno_armed
+            self.say(
+                "UNO armed: your next play calls UNO." if self.uno_armed else "UNO call cancelled."
+            )
+            return
+        if len(view.hand) == 1:
+            self.say("You already called UNO.")
+            return
+        self.say(
+            f"Call UNO as you play your last but one card (you hold {len(view.hand)}).",
+            error=True,
+        )
+
+    def action_catch(self) -> None:
+        view = self.view()
+        catch = next((a for a in view.legal if a.kind == CATCH), None)
+        if catch is None:
+            self.say(
+                "Nobody to catch: only a player with one card who did not call UNO, "
+                "before the next move.",
+                error=True,
+            )
+            return
+        self.act(catch)
+
+    def action_keep(self) -> None:
+        self.act(Action(KEEP))
+
+    def action_play_drawn(self) -> None:
+        view = self.view()
+        if view.phase == 1 and view.drawn >= 0 and view.current == self.human:
+            self.play_card(view.drawn)
+        else:
+            self.say("You can play a drawn card right after drawing it.", error=True)
+
+    def action_type(self) -> None:
+        self.query_one("#entry", Input).focus()
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen(), self._dialog_closed)
+
+    @on(Button.Pressed)
+    def _button(self, event: Button.Pressed) -> None:
+        bid = event.button.id
+        view = self.view()
+        if bid == "b-draw":
+            self.action_draw()
+        elif bid == "b-uno":
+            self.action_uno()
+        elif bid == "b-catch":
+            self.action_catch()
+        elif bid == "b-play":
+            self.action_play_drawn()
+        elif bid == "b-keep":
+            self.action_keep()
+        elif bid in ("b-challenge", "b-accept"):
+            self.act(Action(CHALLENGE if bid == "b-challenge" else ACCEPT))
+        elif bid == "b-color" and view.phase == 2:
+            self._ask_start_color()
+
+    @on(Input.Submitted, "#entry")
+    def _typed(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        event.input.value = ""
+        if not text:
+            self.query_one(HandView).focus()
+            return
+        low = text.lower()
+        if low in ("uno", "u"):
+            self.action_uno()
+            return
+        if low in ("catch", "c"):
+            self.action_catch()
+            return
+        if low in ("help", "?"):
+            self.action_help()
+            return
+        try:
+            action = Action.parse(text)
+        except ActionParseError as e:
+            self.say(e.message, error=True)
+            return
+        if action.kind == PLAY:
+            self.play_card(action.card, action.color, True if action.uno else None)
+        else:
+            self.act(action)
+
+    def action_focus_hand(self) -> None:
+        self.query_one(HandView).focus()
+
+    # ------------------------------------------------------------------ rounds --------
+    def _show_round(self) -> None:
+        view = self.view()
+        g_over = view.phase == 5
+        w = view.round_winner
+        who = "You" if w == self.human else view.names[w]
+        verb = "win" if w == self.human else "wins"
+        title = f"{who} {verb} the {'game' if g_over else 'round'}!"
+        t = Text()
+        t.append(f"{who} {verb} {self._last_gain} points this round.\n\n")
+        t.append(f"{'Player':<16}{'cards left':>11}{'score':>8}\n", style="bold")
+        order = sorted(range(view.n), key=lambda s: -view.scores[s]) if g_over else range(view.n)
+        for s in order:
+            name = view.names[s] + (" (you)" if s == self.human else "")
+            line = f"{name[:16]:<16}{view.hand_sizes[s]:>11}{view.scores[s]:>8}"
+            t.append(line + "\n", style="bold" if s == w else "")
+        t.append(f"\nFirst to {view.rules.target_score} points wins.")
+        if g_over:
+            t.append(f"  {view.round_index + 1} rounds played.")
+            if self.record:
+                t.append("\n" + self.save_record(self.record_path()))
+        self.push_screen(RoundScreen(title, t, g_over), self._round_done)
+
+    def _round_done(self, choice: str | None) -> None:
+        if choice == "next":
+            self.table.next_round()
+            self._after_change()
+        elif choice == "again":
+            self.new_game()
+        elif choice == "quit":
+            self.exit(0)
+        else:
+            self._after_change()
+
+    def new_game(self) -> None:
+        self._stop_timer()
+        self.game_no += 1
+        old = self.table
+        if self._new_table is not None:
+            self.table = self._new_table(self.game_no)
+        else:
+            g = old.game
+            self.table = Table(Game(g.rules, g.names, seed=None), old.bots, old.human)
+        self.narrator = Narrator(self.table.game.names, self.table.human)
+        self.uno_armed = False
+        self.message = None
+        self._prompted = -1
+        self._reveal.clear()
+        self.query_one(RichLog).clear()
+        self._after_change()
+
+    # ------------------------------------------------------------------ records -------
+    def record_path(self) -> str:
+        """Where this game's record goes: ``--record`` (game 2 on: name-2.json, ...)."""
+        if self.record:
+            if self.game_no == 0:
+                return self.record
+            p = Path(self.record)
+            return str(p.with_name(f"{p.stem}-{self.game_no + 1}{p.suffix}"))
+        return time.strftime("unokit-game-%Y%m%d-%H%M%S.json")
+
+    def save_record(self, path: str) -> str:
+        """Write the record; the result as a sentence."""
+        try:
+            Path(path).write_text(dumps(self.table.game), "utf-8")
+        except OSError as e:
+            return f"Could not save the record to {path}: {e.strerror or e}"
+        if path not in self.saved:
+            self.saved.append(path)
+        return f"Record saved to {path}"
+
+    def action_request_quit(self) -> None:
+        if any(isinstance(s, QuitScreen) for s in self.screen_stack):
+            return
+
+        def answered(choice: str | None) -> None:
+            if choice == "save":
+                msg = self.save_record(target)
+                if msg.startswith("Could not"):
+                    self.say(msg, error=True)
+                    self._after_change()
+                    return
+                self.exit(0)
+            elif choice == "quit":
+                self.exit(0)
+            else:
+                self._after_change()
+
+        target = self.record_path()
+        self.push_screen(QuitScreen(target), answered)
+
+    # ------------------------------------------------------------------ crashes -------
+    def _handle_exception(self, error: Exception) -> None:
+        """No traceback on the terminal: it goes to a file, with the game record."""
+        try:
+            fd, path = tempfile.mkstemp(prefix="unokit-crash-", suffix=".txt")
+            with open(fd, "w", encoding="utf-8") as f:
+                f.write("".join(traceback.format_exception(error)))
+                f.write("\n--- game record ---\n")
+                f.write(dumps(self.table.game))
+            self._crash_note = (
+                f"unokit play: an internal error stopped the game ({error}); "
+                f"details and the game record are in {path}"
+            )
+        except Exception:
+            self._crash_note = f"unokit play: an internal error stopped the game ({error})"
+        super()._handle_exception(error)
+
+    def _fatal_error(self) -> None:
+        self.bell()
+        self.panic(Text(self._crash_note or "unokit play: an internal error stopped the game"))
+
+
+# ---------------------------------------------------------------------- entry ---------
+def run_play(args: argparse.Namespace, rules: RuleSet) -> int:
+    """``unokit play``: build the table from the command line and run the app."""
+    players: int = args.players
+    seed: int | None = args.seed
+    names = seat_names(args.name, players - 1)
+    kind: str | None = args.bots
+    level: str = args.level
+    speed: float = args.speed
+    if speed < 0:
+        print("unokit play: --speed must be 0 or more seconds", file=sys.stderr)
+        return 2
+    try:
+        make_bots(kind, level, 0, seed)  # checks the kind before the screen opens
+    except ValueError as e:
+        print(f"unokit play: {e}", file=sys.stderr)
+        return 2
+
+    def new_table(game_no: int) -> Table:
+        s = seed + game_no if seed is not None else random.randrange(2**31)
+        game = Game(rules, names, seed=s)
+        bots = make_bots(kind, level, players - 1, s)
+        return Table(game, [None, *bots], human=0)
+
+    table = new_table(0)  # a RulesError here is reported by the CLI
+    app = UnoApp(table, speed=speed, record=args.record, new_table=new_table)
+    app.run()
+    for path in app.saved:
+        print(f"Game record saved to {path}")
+    code = app.return_code
+    return code if code is not None else 0

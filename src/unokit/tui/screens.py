@@ -1,0 +1,307 @@
+"""Dialogs: colour chooser, Wild Draw Four answer, revealed hand, scores, quitting, help."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from unokit.cards import COLOR_NAMES
+from unokit.tui.table import card_text, color_text
+
+DIALOG_CSS = """
+{name} {{
+    align: center middle;
+    background: $background 60%;
+}}
+{name} > Vertical {{
+    width: 64;
+    max-width: 100%;
+    height: auto;
+    max-height: 100%;
+    border: thick $accent;
+    background: $surface;
+    padding: 0 1;
+}}
+{name} .title {{
+    text-style: bold;
+    width: 100%;
+    content-align: center middle;
+}}
+{name} .body {{
+    width: 100%;
+    margin: 1 0;
+}}
+{name} Horizontal {{
+    height: auto;
+    align: center middle;
+}}
+{name} Button {{
+    margin: 0 1;
+    min-width: 10;
+}}
+"""
+
+
+def _css(name: str) -> str:
+    return DIALOG_CSS.format(name=name)
+
+
+class ColorScreen(ModalScreen[int | None]):
+    """Choose a colour: R, Y, G, B (or 1-4); Escape cancels when allowed."""
+
+    DEFAULT_CSS = (
+        _css("ColorScreen")
+        + """
+    ColorScreen #color-0 { background: #c62828; color: white; }
+    ColorScreen #color-1 { background: #f9a825; color: black; }
+    ColorScreen #color-2 { background: #2e7d32; color: white; }
+    ColorScreen #color-3 { background: #1565c0; color: white; }
+    """
+    )
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r,1", "pick(0)", "Red"),
+        Binding("y,2", "pick(1)", "Yellow"),
+        Binding("g,3", "pick(2)", "Green"),
+        Binding("b,4", "pick(3)", "Blue"),
+        Binding("escape", "cancel", "Cancel"),
+        Binding("left", "app.focus_previous", show=False),
+        Binding("right", "app.focus_next", show=False),
+    ]
+
+    def __init__(self, title: str, cancellable: bool = True) -> None:
+        super().__init__()
+        self.title_text = title
+        self.cancellable = cancellable
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.title_text, classes="title")
+            hint = "Escape: back" if self.cancellable else "The colour must be chosen now"
+            yield Static(f"Press R, Y, G or B, or click a colour.  {hint}", classes="body")
+            with Horizontal():
+                for c, name in enumerate(COLOR_NAMES):
+                    yield Button(f"{name[0].upper()} {name.capitalize()}", id=f"color-{c}")
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        if event.button.id and event.button.id.startswith("color-"):
+            self.dismiss(int(event.button.id[-1]))
+
+    def action_pick(self, color: int) -> None:
+        self.dismiss(color)
+
+    def action_cancel(self) -> None:
+        if self.cancellable:
+            self.dismiss(None)
+
+
+class ChallengeScreen(ModalScreen[str | None]):
+    """Hit by a Wild Draw Four: Challenge (c) or Accept (a)."""
+
+    DEFAULT_CSS = _css("ChallengeScreen")
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("c", "answer('challenge')", "Challenge"),
+        Binding("a", "answer('accept')", "Accept"),
+        Binding("escape", "answer('')", "Later"),
+        Binding("left", "app.focus_previous", show=False),
+        Binding("right", "app.focus_next", show=False),
+    ]
+
+    def __init__(self, by: str, prev_color: int) -> None:
+        super().__init__()
+        self.by = by
+        self.prev_color = prev_color
+
+    def compose(self) -> ComposeResult:
+        body = Text()
+        body.append(f"{self.by} played a Wild Draw Four on you.\n\n")
+        body.append("Challenge (c): ", style="bold")
+        if 0 <= self.prev_color < 4:
+            body.append(f"if {self.by} held a ")
+            body.append_text(color_text(self.prev_color))
+            body.append(" card, ")
+        else:
+            body.append(f"if {self.by} held a card of the colour in force, ")
+        body.append(f"{self.by} draws 4; if not, you draw 6.  You see their hand.\n")
+        body.append("Accept (a): ", style="bold")
+        body.append("draw 4 and lose your turn.")
+        with Vertical():
+            yield Static("Wild Draw Four!", classes="title")
+            yield Static(body, classes="body")
+            with Horizontal():
+                yield Button("Challenge (c)", id="challenge", variant="warning")
+                yield Button("Accept (a)", id="accept", variant="primary")
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id)
+
+    def action_answer(self, answer: str) -> None:
+        self.dismiss(answer or None)
+
+
+class RevealScreen(ModalScreen[None]):
+    """The challenged hand, shown only to the challenger."""
+
+    DEFAULT_CSS = _css("RevealScreen")
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,escape,space", "close", "OK"),
+    ]
+
+    def __init__(self, name: str, cards: Sequence[int], guilty: bool, human: bool) -> None:
+        super().__init__()
+        self.owner = name
+        self.cards = list(cards)
+        self.guilty = guilty
+        self.human = human
+
+    def compose(self) -> ComposeResult:
+        body = Text()
+        body.append(f"{self.owner}'s hand:  ")
+        for c in self.cards:
+            body.append_text(card_text(c))
+            body.append(" ")
+        body.append("\n\n")
+        if self.guilty:
+            body.append("Guilty! ", style="bold")
+            body.append(f"{self.owner} held a card of the colour in force and draws 4.")
+        else:
+            body.append("Not guilty. ", style="bold")
+            body.append("The Wild Draw Four was legal: you draw 6.")
+        with Vertical():
+            yield Static("Challenge", classes="title")
+            yield Static(body, classes="body")
+            with Horizontal():
+                yield Button("OK", id="ok", variant="primary")
+
+    @on(Button.Pressed)
+    def _pressed(self) -> None:
+        self.dismiss(None)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class RoundScreen(ModalScreen[str]):
+    """Scores after a round; at the end of the game, the summary and Play again."""
+
+    DEFAULT_CSS = _css("RoundScreen")
+
+    def __init__(self, title: str, table: Text, game_over: bool) -> None:
+        super().__init__()
+        self.title_text = title
+        self.table = table
+        self.game_over = game_over
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.title_text, classes="title")
+            yield Static(self.table, classes="body")
+            with Horizontal():
+                if self.game_over:
+                    yield Button("Play again (n)", id="again", variant="primary")
+                    yield Button("Quit (q)", id="quit")
+                else:
+                    yield Button("Next round (Enter)", id="next", variant="primary")
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "choose('')", "Continue"),
+        Binding("n", "choose('again')", "Play again", show=False),
+        Binding("q", "choose('quit')", "Quit", show=False),
+    ]
+
+    def on_mount(self) -> None:
+        self.query_one(Button).focus()
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id or "next")
+
+    async def action_choose(self, choice: str) -> None:
+        if not choice:
+            choice = "again" if self.game_over else "next"
+        if choice == "again" and not self.game_over:
+            return
+        if choice == "quit" and not self.game_over:
+            await self.app.run_action("request_quit")
+            return
+        self.dismiss(choice)
+
+
+class QuitScreen(ModalScreen[str]):
+    """Quit?  Save the record (s), quit (y/q) or go back (n, Escape)."""
+
+    DEFAULT_CSS = _css("QuitScreen")
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "choose('save')", "Save & quit"),
+        Binding("y,q", "choose('quit')", "Quit"),
+        Binding("n,escape", "choose('cancel')", "Cancel"),
+        Binding("ctrl+c", "choose('quit')", "Quit", show=False, priority=True),
+        Binding("left", "app.focus_previous", show=False),
+        Binding("right", "app.focus_next", show=False),
+    ]
+
+    def __init__(self, record_to: str) -> None:
+        super().__init__()
+        self.record_to = record_to
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("Quit the game?", classes="title")
+            yield Static(
+                f"s: save the game record to {self.record_to} and quit\n"
+                "y: quit without saving    n / Escape: keep playing",
+                classes="body",
+            )
+            with Horizontal():
+                yield Button("Save & quit (s)", id="save", variant="primary")
+                yield Button("Quit (y)", id="quit", variant="error")
+                yield Button("Cancel (n)", id="cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#cancel", Button).focus()
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id or "cancel")
+
+    def action_choose(self, choice: str) -> None:
+        self.dismiss(choice)
+
+
+HELP = """\
+Your cards are at the bottom; cards you can play now stand one line higher.
+
+  ← →  ↑ ↓    choose a card          Enter / click   play it
+  d           draw a card            k / p           keep / play a drawn card
+  u           call UNO: press it before playing your second-to-last card
+              (the UNO button lights up), or right after, before anyone catches you
+  c           catch a player who has one card and did not call UNO
+  /           type a move: R7, W G, W+4 B uno, draw, keep, uno, catch 2
+  q, Ctrl+C   quit (you can save the game record)
+
+A Wild asks for a colour (R, Y, G, B).  Hit by a Wild Draw Four you may
+challenge it (c) or accept it (a)."""
+
+
+class HelpScreen(ModalScreen[None]):
+    DEFAULT_CSS = _css("HelpScreen").replace("width: 64;", "width: 80;")
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,enter,question_mark,f1,space", "close", "Close"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("Keys", classes="title")
+            yield Static(HELP, classes="body")
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,384 @@
+"""The table behind the terminal game: seats, bots, pacing decisions and the readable log.
+
+Nothing here knows about Textual, so it is tested without a screen.  The human's seat
+sees the game only through ``view_of(game, human)`` and ``game.events_for(human, ...)``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+
+from rich.text import Text
+
+from unokit.bots import BOTS, Bot
+from unokit.cards import CARD_CODE, CARD_COLOR, COLOR_CODES, COLOR_NAMES, WILD_DRAW4
+from unokit.engine import (
+    CATCH,
+    PLAY,
+    UNO,
+    Action,
+    Event,
+    Game,
+    IllegalAction,
+    View,
+    view_of,
+)
+
+BOT_NAMES = ("Ana", "Ben", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kim")
+
+# Card colours for the terminal: (foreground, background).  The code is always printed
+# too, so nothing depends on seeing colour.
+CARD_FG = ("bold white", "bold black", "bold white", "bold white", "bold white")
+CARD_BG = ("#c62828", "#f9a825", "#2e7d32", "#1565c0", "#424242")
+TEXT_COLOR = ("bold #ef5350", "bold #fdd835", "bold #66bb6a", "bold #42a5f5", "bold")
+
+
+def card_style(card: int) -> str:
+    """The rich style of a card face."""
+    c = CARD_COLOR[card]
+    return f"{CARD_FG[c]} on {CARD_BG[c]}"
+
+
+def color_style(color: int) -> str:
+    """The rich style of a colour swatch (``-1``: no colour yet)."""
+    if not 0 <= color < 4:
+        return "bold"
+    return f"{CARD_FG[color]} on {CARD_BG[color]}"
+
+
+def card_text(card: int) -> Text:
+    """A card code coloured like its card, for the log and dialogs."""
+    return Text(CARD_CODE[card], style=TEXT_COLOR[CARD_COLOR[card]])
+
+
+def color_text(color: int) -> Text:
+    if not 0 <= color < 4:
+        return Text("none yet")
+    return Text(COLOR_NAMES[color].capitalize(), style=TEXT_COLOR[color])
+
+
+# --------------------------------------------------------------------- bots ---------
+class ForgetfulBot:
+    """An easy opponent: sometimes forgets to call UNO and lets catches pass."""
+
+    def __init__(
+        self, inner: Bot, seed: int | None = None, forget: float = 0.4, skip: float = 0.5
+    ) -> None:
+        self.inner = inner
+        self.name = f"{inner.name} (easy)"
+        self.rng = random.Random(seed)
+        self.forget = forget
+        self.skip = skip
+
+    def act(self, view: View) -> Action:
+        action = self.inner.act(view)
+        if action.kind == PLAY and action.uno and self.rng.random() < self.forget:
+            action = action._replace(uno=False)
+        return action
+
+    def react(self, view: View) -> Action | None:
+        action = self.inner.react(view)
+        if action is not None and self.rng.random() < self.skip:
+            return None
+        return action
+
+
+def bot_kind(level: str, kinds: Mapping[str, object]) -> str:
+    """The bot kind a level means when ``--bots`` is not given (the best one installed)."""
+    wanted = {
+        "easy": ("random",),
+        "normal": ("greedy", "random"),
+        "hard": ("heuristic", "greedy", "random"),
+    }.get(level, ("random",))
+    for kind in wanted:
+        if kind in kinds:
+            return kind
+    return next(iter(kinds))
+
+
+def make_bots(kind: str | None, level: str, count: int, seed: int | None) -> list[Bot]:
+    """``count`` opponents of ``kind`` (or the level's kind); easy ones forget UNO.
+
+    Raises ValueError for a kind that is not installed.
+    """
+    kinds: dict[str, Callable[..., Bot]] = dict(BOTS)
+    if not kinds:
+        raise ValueError("no bots are installed")
+    if kind is None:
+        kind = bot_kind(level, kinds)
+    elif kind not in kinds:
+        raise ValueError(f"unknown bot kind {kind!r}; choose one of {', '.join(sorted(kinds))}")
+    rng = random.Random(seed)
+    bots: list[Bot] = []
+    for i in range(count):
+        s = seed * 100 + i + 1 if seed is not None else rng.getrandbits(32)
+        bot: Bot = kinds[kind](seed=s)
+        if level == "easy":
+            bot = ForgetfulBot(bot, seed=s + 7)
+        bots.append(bot)
+    return bots
+
+
+def seat_names(human: str, count: int) -> list[str]:
+    """The human's name first, then ``count`` bot names that differ from it."""
+    human = " ".join(human.split())[:16] or "You"
+    others = [n for n in BOT_NAMES if n.lower() != human.lower()]
+    while len(others) < count:
+        others.append(f"Bot{len(others) + 1}")
+    return [human, *others[:count]]
+
+
+# --------------------------------------------------------------------- table --------
+class Table:
+    """One game with one human seat and a bot for every other seat."""
+
+    def __init__(self, game: Game, bots: Sequence[Bot | None], human: int = 0) -> None:
+        if len(bots) != game.n:
+            raise ValueError("one bot entry per seat (None for the human)")
+        self.game = game
+        self.bots = list(bots)
+        self.human = human
+        self.version = 0  # bumps on every applied action
+        self._asked = -1  # the version at which bots last declined to react
+        self.cursor = 0  # index into game.events already shown
+        self.notes: list[str] = []  # bot mishaps to show in the log
+
+    # --- what the human may know -----------------------------------------------
+    def view(self) -> View:
+        return view_of(self.game, self.human)
+
+    def new_events(self) -> list[Event]:
+        """Events the human may see that were not returned before."""
+        events = self.game.events
+        if events is None:
+            return []
+        out = self.game.events_for(self.human, self.cursor)
+        self.cursor = len(events)
+        return out
+
+    # --- acting -------------------------------------------------------------------
+    def apply_human(self, action: Action) -> None:
+        """Apply the human's action; IllegalAction (nothing changed) if not allowed."""
+        self.game.apply(self.human, action)
+        self.version += 1
+
+    def next_round(self) -> None:
+        self.game.start_round()
+        self.version += 1
+
+    def bots_pending(self) -> bool:
+        """Whether a bot has something to do now (a turn, or a chance to react)."""
+        g = self.game
+        if g.round_over:
+            return False
+        if g.vulnerable >= 0 and self._asked != self.version:
+            return True
+        return g.current != self.human
+
+    def bot_step(self) -> bool:
+        """One bot decision, as ``bots.runner.step`` orders them; False if none was made.
+
+        Reactions first (from the seat after the current one round to the current one);
+        bots that let a moment pass are not asked again until something changes.
+        """
+        g = self.game
+        if g.round_over:
+            return False
+        n = g.n
+        cur = g.current
+        if g.vulnerable >= 0 and self._asked != self.version:
+            for k in range(1, n + 1):
+                seat = (cur + k) % n
+                bot = self.bots[seat]
+                if bot is None or seat == self.human:
+                    continue
+                view = view_of(g, seat)
+                if not view.legal:
+                    continue
+                try:
+                    reaction = bot.react(view)
+                except Exception as e:  # a broken bot must not stop the game
+                    self.notes.append(f"{g.names[seat]}'s bot failed to react: {e}")
+                    reaction = None
+                if reaction is None:
+                    continue
+                try:
+                    g.apply(seat, reaction)
+                except IllegalAction as e:
+                    self.notes.append(f"{g.names[seat]}'s bot tried {reaction}: {e.message}")
+                    continue
+                self.version += 1
+                return True
+            self._asked = self.version
+        if cur == self.human:
+            return False
+        bot = self.bots[cur]
+        view = view_of(g, cur)
+        turn = [a for a in view.legal if a.kind not in (CATCH, UNO)]
+        if not turn:
+            return False
+        action: Action | None
+        try:
+            action = bot.act(view) if bot is not None else None
+        except Exception as e:
+            self.notes.append(f"{g.names[cur]}'s bot failed: {e}")
+            action = None
+        if action is not None:
+            try:
+                g.apply(cur, action)
+                self.version += 1
+                return True
+            except IllegalAction as e:
+                self.notes.append(f"{g.names[cur]}'s bot tried {action}: {e.message}")
+        g.apply(cur, turn[0])  # a fallback that the engine says is legal
+        self.version += 1
+        return True
+
+
+# --------------------------------------------------------------------- the log ------
+class Narrator:
+    """Turns events into lines of the log, from the human's point of view."""
+
+    def __init__(self, names: Sequence[str], human: int) -> None:
+        self.names = list(names)
+        self.human = human
+        self.color = -1  # colour in force as the events tell it
+        self.wd4_prev_color = -1  # the colour before the last Wild Draw Four
+        self.last_challenge: Event | None = None
+
+    def who(self, seat: int) -> str:
+        return "You" if seat == self.human else self.names[seat]
+
+    def s(self, seat: int, verb: str, verb_s: str) -> str:
+        """``You draw`` / ``Ben draws``."""
+        return f"{self.who(seat)} {verb if seat == self.human else verb_s}"
+
+    def describe(self, e: Event) -> Text | None:
+        """One log line for ``e``, or None for events not worth a line."""
+        k = e.kind
+        t = Text()
+        if k == "round_start":
+            self.color = -1
+            t.append(f"── Round {e.amount + 1}: {self.who(e.seat)} ", style="bold")
+            t.append("deal ──" if e.seat == self.human else "deals ──", style="bold")
+            return t
+        if k == "deal":
+            if e.cards:
+                t.append(f"You were dealt {len(e.cards)} cards")
+                return t
+            return None
+        if k == "dealer_draw":
+            return None
+        if k == "start_card":
+            self.color = CARD_COLOR[e.cards[0]] if e.cards and e.cards[0] < 52 else -1
+            t.append("Start card: ")
+            t.append_text(card_text(e.cards[0]))
+            return t
+        if k == "start_return":
+            t.append("The Wild Draw Four goes back into the pile")
+            return t
+        if k == "reshuffle":
+            t.append(f"The discards are shuffled into a new draw pile ({e.amount} cards)")
+            return t
+        if k == "play":
+            card = e.cards[0]
+            if card == WILD_DRAW4:
+                self.wd4_prev_color = self.color
+            self.color = e.color
+            t.append(f"{self.s(e.seat, 'play', 'plays')} ")
+            t.append_text(card_text(card))
+            if card >= 52 and 0 <= e.color < 4:
+                t.append(" and names ")
+                t.append_text(color_text(e.color))
+            return t
+        if k == "draw":
+            if e.cards:
+                t.append(f"{self.s(e.seat, 'draw', 'draws')} ")
+                for i, c in enumerate(e.cards):
+                    if i:
+                        t.append(" ")
+                    t.append_text(card_text(c))
+                return t
+            if e.amount == 0:
+                t.append(f"{self.who(e.seat)}: no card left to draw")
+                return t
+            n = e.amount
+            t.append(f"{self.s(e.seat, 'draw', 'draws')} {n} card{'s' if n != 1 else ''}")
+            return t
+        if k == "keep":
+            t.append(f"{self.s(e.seat, 'keep', 'keeps')} the drawn card")
+            return t
+        if k == "color":
+            self.color = e.color
+            t.append(f"{self.s(e.seat, 'name', 'names')} ")
+            t.append_text(color_text(e.color))
+            return t
+        if k == "uno":
+            t.append(f"{self.who(e.seat)} called UNO!", style="bold")
+            return t
+        if k == "false_uno":
+            t.append(f"{self.who(e.seat)} called UNO without one card")
+            if e.amount:
+                t.append(f": +{e.amount} cards")
+            return t
+        if k == "catch":
+            target = "you" if e.target == self.human else self.names[e.target]
+            t.append(f"{self.who(e.seat)} caught {target} without UNO: +{e.amount} cards", "bold")
+            return t
+        if k == "challenge":
+            self.last_challenge = e
+            target = "your" if e.target == self.human else f"{self.names[e.target]}'s"
+            verdict = "guilty" if e.amount else "not guilty"
+            t.append(f"{self.s(e.seat, 'challenge', 'challenges')} {target} Wild Draw Four: ")
+            t.append(verdict, style="bold")
+            return t
+        if k == "reveal":
+            t.append(f"{self.names[e.seat]}'s hand was: ")
+            for i, c in enumerate(e.cards):
+                if i:
+                    t.append(" ")
+                t.append_text(card_text(c))
+            return t
+        if k == "retract":
+            self.color = e.color
+            t.append(f"{self.s(e.seat, 'take', 'takes')} the Wild Draw Four back")
+            return t
+        if k == "skip":
+            t.append(f"{self.who(e.seat)} {'are' if e.seat == self.human else 'is'} skipped")
+            return t
+        if k == "reverse":
+            t.append(f"{self.s(e.seat, 'reverse', 'reverses')} the direction")
+            return t
+        if k == "round_over":
+            won = "win" if e.seat == self.human else "wins"
+            t.append(f"{self.who(e.seat)} {won} the round: +{e.amount} points", style="bold")
+            return t
+        if k == "game_over":
+            won = "win" if e.seat == self.human else "wins"
+            t.append(f"{self.who(e.seat)} {won} the game with {e.amount} points!", style="bold")
+            return t
+        t.append(f"{k} ({self.who(e.seat) if e.seat >= 0 else 'table'})")
+        return t
+
+
+def action_hint(view: View) -> str:
+    """A short prompt saying what the human may do now."""
+    if view.phase >= 4:
+        return "The round is over."
+    if view.current != view.seat:
+        return f"{view.names[view.current]} to play…"
+    if view.phase == 2:
+        return "The start card is a Wild: choose the colour."
+    if view.phase == 3:
+        return f"{view.names[view.wd4_by]} hit you with a Wild Draw Four: challenge or accept."
+    if view.phase == 1:
+        return f"You drew {CARD_CODE[view.drawn]}: play it (Enter/p) or keep it (k)."
+    playable = {a.card for a in view.legal if a.kind == PLAY}
+    if not playable:
+        return "Nothing matches: draw a card (d)."
+    return "Your turn: play a raised card (←→ Enter, click, or type /) or draw (d)."
+
+
+def colour_code(color: int) -> str:
+    return COLOR_CODES[color] if 0 <= color < 4 else "-"

@@ -1,0 +1,251 @@
+"""Widgets of the table: the hand, the players list, the discard pile."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from rich.text import Text
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.geometry import Size
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import Static
+
+from unokit.cards import CARD_CODE
+from unokit.engine import View
+from unokit.tui.table import card_style, color_style, color_text
+
+CARD_H = 3  # lines of a card face
+ROW_H = CARD_H + 1  # a playable card is raised by one line
+MAX_ROWS = 2  # before cards get narrower
+
+
+class HandView(Widget, can_focus=True):
+    """Your cards, side by side; playable ones stand one line higher.
+
+    Left/right (and up/down between rows) move the cursor, Enter or a click plays.
+    """
+
+    DEFAULT_CSS = """
+    HandView {
+        height: auto;
+        padding: 0 1;
+    }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "move(-1)", "Select", show=False),
+        Binding("right", "move(1)", "Select", show=False),
+        Binding("up", "row(-1)", show=False),
+        Binding("down", "row(1)", show=False),
+        Binding("home", "jump(0)", show=False),
+        Binding("end", "jump(-1)", show=False),
+        Binding("enter", "play", "Play card", priority=False),
+        Binding("space", "play", "Play", show=False),
+    ]
+
+    class Chosen(Message):
+        """The player chose the card at ``index`` (by Enter or a click)."""
+
+        def __init__(self, index: int, card: int) -> None:
+            super().__init__()
+            self.index = index
+            self.card = card
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.cards: tuple[int, ...] = ()
+        self.playable: frozenset[int] = frozenset()
+        self.cursor = 0
+
+    # --- data ----------------------------------------------------------------------
+    def set_hand(
+        self, cards: Sequence[int], playable: frozenset[int], focus_card: int = -1
+    ) -> None:
+        """Show ``cards``; keep the cursor on the same card, or move it to ``focus_card``.
+
+        When cards become playable (your turn begins) and the cursor is on one that is
+        not, it moves to the nearest playable card.
+        """
+        old = self.selected
+        was_playable = self.playable
+        self.cards = tuple(cards)
+        self.playable = playable
+        if focus_card >= 0 and focus_card in self.cards:
+            self.cursor = self.cards.index(focus_card)
+        elif old >= 0 and old in self.cards and self.cards[self.cursor : self.cursor + 1] != (old,):
+            self.cursor = self.cards.index(old)
+        self.cursor = max(0, min(self.cursor, len(self.cards) - 1))
+        if playable and not was_playable and self.selected not in playable:
+            nearest = sorted(
+                (i for i, c in enumerate(self.cards) if c in playable),
+                key=lambda i: abs(i - self.cursor),
+            )
+            self.cursor = nearest[0]
+        self.refresh(layout=True)
+
+    @property
+    def selected(self) -> int:
+        return self.cards[self.cursor] if 0 <= self.cursor < len(self.cards) else -1
+
+    # --- geometry ------------------------------------------------------------------
+    def _geometry(self, width: int) -> tuple[int, int]:
+        """(card width, cards per row) for a content ``width``."""
+        n = max(1, len(self.cards))
+        for card_w in (6, 5, 4):
+            per_row = max(1, (width + 1) // (card_w + 1))
+            if -(-n // per_row) <= MAX_ROWS:
+                return card_w, per_row
+        return 4, max(1, (width + 1) // 5)
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        _, per_row = self._geometry(width)
+        rows = max(1, -(-len(self.cards) // per_row))
+        return rows * ROW_H
+
+    # --- drawing -------------------------------------------------------------------
+    def render(self) -> Text:
+        width = self.content_region.width or self.size.width
+        if not self.cards:
+            return Text("\n(no cards)")
+        card_w, per_row = self._geometry(width)
+        lines: list[Text] = []
+        focused = self.has_focus
+        for start in range(0, len(self.cards), per_row):
+            row = list(enumerate(self.cards))[start : start + per_row]
+            out = [Text() for _ in range(ROW_H)]
+            for i, card in row:
+                raised = card in self.playable
+                top = 0 if raised else 1
+                style = card_style(card)
+                code = CARD_CODE[card][:card_w]
+                is_cursor = i == self.cursor
+                code_style = style + (" reverse" if is_cursor else "")
+                for y in range(ROW_H):
+                    if top <= y < top + CARD_H:
+                        if y == top + 1:
+                            pad = card_w - len(code)
+                            left = pad // 2
+                            out[y].append(" " * left, style)
+                            out[y].append(code, code_style)
+                            out[y].append(" " * (pad - left), style)
+                        else:
+                            out[y].append(" " * card_w, style)
+                    elif is_cursor:
+                        mark = "▲" if raised else "▼"
+                        pad = card_w - 1
+                        out[y].append(" " * (pad // 2))
+                        out[y].append(mark, "bold" if focused else "dim")
+                        out[y].append(" " * (pad - pad // 2))
+                    else:
+                        out[y].append(" " * card_w)
+                    out[y].append(" ")
+            lines.extend(out)
+        return Text("\n").join(lines)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.refresh(layout=True)
+
+    # --- input ---------------------------------------------------------------------
+    def action_move(self, step: int) -> None:
+        if self.cards:
+            self.cursor = (self.cursor + step) % len(self.cards)
+            self.refresh()
+
+    def action_row(self, step: int) -> None:
+        if self.cards:
+            _, per_row = self._geometry(self.content_region.width)
+            self.cursor = max(0, min(len(self.cards) - 1, self.cursor + step * per_row))
+            self.refresh()
+
+    def action_jump(self, where: int) -> None:
+        if self.cards:
+            self.cursor = where % len(self.cards)
+            self.refresh()
+
+    def action_play(self) -> None:
+        if self.cards:
+            self.post_message(self.Chosen(self.cursor, self.cards[self.cursor]))
+
+    def index_at(self, x: int, y: int) -> int:
+        """The card under content offset (x, y), or -1."""
+        card_w, per_row = self._geometry(self.content_region.width)
+        col, gap = divmod(x, card_w + 1)
+        if gap == card_w or col >= per_row or x < 0 or y < 0:
+            return -1
+        index = (y // ROW_H) * per_row + col
+        return index if index < len(self.cards) else -1
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        index = self.index_at(offset.x, offset.y)
+        if index >= 0:
+            self.cursor = index
+            self.refresh()
+            self.post_message(self.Chosen(index, self.cards[index]))
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
+
+
+def players_text(view: View, human_label: str = "you") -> Text:
+    """The players in seat order: turn marker, name, cards, score; order of play by arrow."""
+    t = Text()
+    arrow = "↓" if view.direction > 0 else "↑"
+    t.append(f"  {'Players ' + arrow:<12}cards score\n", style="bold")
+    for seat, name in enumerate(view.names):
+        now = seat == view.current and view.phase < 4
+        mark = "▶ " if now else "  "
+        label = name
+        if seat == view.seat and name.lower() != human_label:
+            label = f"{name} ({human_label})"
+        size = view.hand_sizes[seat]
+        line = Text(f"{mark}{label[:11]:<11}{size:>4} {view.scores[seat]:>5}")
+        if now:
+            line.stylize("bold reverse")
+        t.append_text(line)
+        if size == 1:
+            t.append(" UNO!" if seat != view.vulnerable else " 1!", style="bold yellow")
+        if seat != len(view.names) - 1:
+            t.append("\n")
+    return t
+
+
+def pile_text(view: View) -> Text:
+    """The discard pile's top card, large, and the colour in force."""
+    t = Text()
+    top = view.top
+    w = 9
+    if top < 0:
+        t.append("(no card)\n")
+    else:
+        style = card_style(top)
+        code = CARD_CODE[top]
+        rows = [code.ljust(w), "", code.center(w), "", code.rjust(w)]
+        for r in rows:
+            t.append(" ")
+            t.append(r.ljust(w), style)
+            t.append("\n")
+    t.append(" ")
+    t.append("  ", style=color_style(view.color))
+    t.append(" ")
+    t.append_text(color_text(view.color))
+    t.append(f"\n draw {view.draw_pile:>3}")
+    return t
+
+
+class PlayersView(Static):
+    def show(self, view: View) -> None:
+        self.update(players_text(view))
+
+
+class PileView(Static):
+    def show(self, view: View) -> None:
+        self.update(pile_text(view))

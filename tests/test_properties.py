@@ -1,0 +1,206 @@
+"""Property tests over random games and random rule sets (2-10 players).
+
+Invariants checked on every step: every card is somewhere; every offered action passes
+the checks; every refused action changes nothing; every game ends; a written record
+replays to the same final state; no view or event shows a seat another seat's cards.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from unokit.cards import NUM_CARDS, build_deck
+from unokit.engine import (
+    ACCEPT,
+    CATCH,
+    CHALLENGE,
+    COLOR,
+    DRAW,
+    KEEP,
+    PLAY,
+    UNO,
+    Action,
+    Game,
+    IllegalAction,
+    view_of,
+)
+from unokit.record import dumps, loads, replay
+from unokit.rules import RuleSet
+
+PUBLIC_CARD_EVENTS = {"play", "start_card", "start_return", "dealer_draw", "retract"}
+
+
+@st.composite
+def rule_sets(draw: st.DrawFn) -> RuleSet:
+    return RuleSet(
+        hand_size=draw(st.integers(1, 9)),
+        target_score=draw(st.sampled_from([1, 60, 150, 500])),
+        wild_points=draw(st.sampled_from([50, 20])),
+        uno_penalty=draw(st.integers(0, 4)),
+        false_uno_penalty=draw(st.integers(0, 3)),
+        wd4_bluffing=draw(st.booleans()),
+        wd4_guilty=draw(st.sampled_from(["draw4", "retract"])),
+        draw_until_playable=draw(st.booleans()),
+        force_play_drawn=draw(st.booleans()),
+    )
+
+
+def snapshot(g: Game) -> Any:
+    return (
+        [list(h) for h in g.hands], list(g.pile), list(g.discard), g.color, g.direction,
+        g.current, g.phase, g.drawn, g.vulnerable, g.wd4_by, list(g.scores),
+        g.round_winner, g.game_winner, g.rng.getstate(),
+    )  # fmt: skip
+
+
+def random_action(rng: random.Random, n: int) -> Action:
+    """Anything at all, legal or not, to probe the checks."""
+    kind = rng.choice([PLAY, PLAY, DRAW, KEEP, UNO, CATCH, CHALLENGE, ACCEPT, COLOR])
+    return Action(
+        kind,
+        rng.randrange(NUM_CARDS),
+        rng.choice([-1, 0, 1, 2, 3, 4]),
+        rng.choice([-1, rng.randrange(n + 1)]),
+        rng.random() < 0.3,
+    )
+
+
+def assert_no_leak(g: Game, seat: int, rng: random.Random) -> None:
+    """The view of ``seat`` is the same whatever the hidden cards are."""
+    hidden = [c for s, h in enumerate(g.hands) if s != seat for c in h] + list(g.pile)
+    rng.shuffle(hidden)
+    other = g.copy()
+    it = iter(hidden)
+    for s in range(g.n):
+        if s != seat:
+            other.hands[s] = [next(it) for _ in g.hands[s]]
+    other.pile = list(it)
+    if g.drawn >= 0 and g.current != seat:  # the drawn card is the drawer's secret
+        other.drawn = other.hands[g.current][-1]
+        other.hands[g.current][-1] = other.drawn
+    # the W+4 guilt flag is hidden state too: it is part of what a challenge reveals
+    assert view_of(other, seat) == view_of(g, seat)
+
+
+def assert_events_private(g: Game) -> None:
+    for seat in range(g.n):
+        for e in g.events_for(seat):
+            if not e.cards or e.kind in PUBLIC_CARD_EVENTS:
+                continue
+            if e.kind == "reveal":
+                assert e.only == seat
+            else:
+                assert e.seat == seat, f"seat {seat} sees {e}"
+
+
+def play_checked(g: Game, rng: random.Random, deep: bool, max_steps: int = 20_000) -> int:
+    """Random play to the end of the game, checking invariants; returns steps taken."""
+    deck_size = len(build_deck(g.rules.deck, g.rules.custom_cards))
+    steps = 0
+    while not g.game_over:
+        assert steps < max_steps, "game did not end"
+        if g.round_over:
+            g.start_round()
+        assert g.card_count() == deck_size
+        actors = g.actors()
+        assert actors, "a live round always has someone to act"
+        seat = rng.choice(actors)
+        legal = g.legal_actions(seat)
+        for a in legal:
+            g.check(seat, a)  # every offered action passes the checks
+        if deep:
+            probe = random_action(rng, g.n)
+            before = snapshot(g)
+            try:
+                g.check(seat, probe)
+            except IllegalAction:
+                assert snapshot(g) == before
+            if rng.random() < 0.2:
+                assert_no_leak(g, rng.randrange(g.n), rng)
+        if not legal:
+            continue
+        if g.current != seat and rng.random() < 0.5:
+            continue  # an optional catch or call may also pass unused
+        plays = [a for a in legal if a.kind == PLAY]
+        # mostly play when possible, so rounds end in reasonable time; sometimes anything
+        action = rng.choice(plays if plays and rng.random() < 0.85 else legal)
+        g.apply(seat, action)
+        steps += 1
+    assert g.card_count() == deck_size
+    return steps
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=rule_sets(), players=st.integers(2, 10), seed=st.integers(0, 2**32),
+       policy=st.integers(0, 2**32))  # fmt: skip
+def test_random_games_keep_every_invariant(
+    rules: RuleSet, players: int, seed: int, policy: int
+) -> None:
+    g = Game(rules, players, seed=seed)
+    play_checked(g, random.Random(policy), deep=True)
+    assert_events_private(g)
+    # a written record replays to the same final state
+    result = replay(loads(dumps(g)))
+    assert result.ok, result.message
+    assert result.game is not None
+    assert result.game.state_json() == g.state_json()
+    assert result.game.hands == g.hands
+
+
+def test_thousands_of_random_rounds_end_and_conserve_cards() -> None:
+    rng = random.Random(2024)
+    rounds = 0
+    for i in range(2000):
+        n = 2 + i % 9
+        rules = RuleSet(target_score=1, draw_until_playable=(i % 7 == 0))
+        g = Game(rules, n, seed=i, events=False)
+        play_checked(g, rng, deep=False)
+        rounds += g.round_index + 1
+    assert rounds >= 2000
+
+
+def test_refused_random_actions_change_nothing_even_in_replay() -> None:
+    """Replay stops at an illegal action with the state before it."""
+    rng = random.Random(7)
+    for i in range(200):
+        g = Game(RuleSet(hand_size=3, target_score=1), 3, seed=i)
+        for _ in range(rng.randrange(1, 20)):
+            if g.round_over:
+                break
+            seat = rng.choice(g.actors())
+            legal = g.legal_actions(seat)
+            if legal:
+                g.apply(seat, rng.choice(legal))
+        if g.round_over:
+            continue
+        seat = rng.randrange(3)
+        bad = random_action(rng, 3)
+        if bad.color > 3:  # not expressible in a record
+            bad = bad._replace(color=-1)
+        try:
+            g.check(seat, bad)
+            continue
+        except IllegalAction:
+            pass
+        rec = json.loads(dumps(g))
+        rec["rounds"][-1]["actions"].append(bad.to_json(seat))
+        result = replay(loads(json.dumps(rec)))
+        assert not result.ok
+        assert result.error_action == len(rec["rounds"][-1]["actions"]) - 1
+        assert result.game is not None and result.game.state_json() == g.state_json()
+
+
+def test_same_seed_same_game() -> None:
+    from unokit.bots import RandomBot, play_game
+
+    records = []
+    for _ in range(2):
+        g = Game(RuleSet(), 4, seed=99)
+        play_game(g, [RandomBot(seed=i) for i in range(4)])
+        records.append(dumps(g))
+    assert records[0] == records[1]
