@@ -136,9 +136,7 @@ def run_pair(
     deals = max(1, games // players)
     chunks = max(1, workers * 8)
     step = -(-deals // chunks)
-    jobs = [
-        (hero, other, players, seed, a, min(a + step, deals)) for a in range(0, deals, step)
-    ]
+    jobs = [(hero, other, players, seed, a, min(a + step, deals)) for a in range(0, deals, step)]
     total = Tally()
     t0 = time.perf_counter()
     if workers > 1:

@@ -63,9 +63,12 @@ def test_r_setup_3_deal_order_and_size() -> None:
 
 
 def test_r_setup_3_default_hand_is_seven() -> None:
-    g = Game(RuleSet(), 4, seed=3)
-    assert [len(h) for h in g.hands] == [7, 7, 7, 7]
-    assert g.card_count() == 108
+    for seed in range(20):
+        g = Game(RuleSet(), 4, seed=seed)
+        deals = [e.amount for e in g.events_for(0) if e.kind == "deal"]
+        assert deals == [7, 7, 7, 7]
+        assert g.card_count() == 108
+        assert len(g.pile) == 108 - 28 - len(g.discard) - (2 if g.top % 13 == 12 else 0)
 
 
 def test_r_setup_4_left_of_dealer_starts() -> None:

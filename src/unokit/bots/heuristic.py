@@ -48,7 +48,6 @@ from unokit.engine.actions import (
     ACCEPT,
     CATCH,
     CHALLENGE,
-    COLOR,
     DRAW,
     KEEP,
     PLAY,

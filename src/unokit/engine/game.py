@@ -66,6 +66,21 @@ PHASE_NAMES = ("play", "drawn", "start_color", "challenge", "round_over", "game_
 _TOP_RANKS = 18  # must match cards._TOP_RANKS
 
 
+def shuffle(rng: random.Random, cards: list[int]) -> None:
+    """Shuffle in place, uniformly, fast: sort by 64-bit random keys made in one C call.
+
+    ``random.shuffle`` costs a Python-level call per card, which made dealing the most
+    expensive step of a simulated round.  Ties between keys are astronomically rare and
+    broken by the stable sort, so the order stays a pure function of the RNG.
+    """
+    m = len(cards)
+    if m < 2:
+        return
+    keys = memoryview(rng.randbytes(8 * m)).cast("Q")
+    order = sorted(range(m), key=keys.__getitem__)
+    cards[:] = [cards[i] for i in order]
+
+
 class Event(NamedTuple):
     """Something that happened.  ``only``/``hide`` say who may see it (-1: nobody special).
 
@@ -97,6 +112,9 @@ class RoundLog:
     actions: list[tuple[int, Action]] = field(default_factory=list)
 
 
+_DRAW = Action(DRAW)
+
+
 class Game:
     """A game of UNO in rounds, for 2 to 10 players."""
 
@@ -108,6 +126,7 @@ class Game:
         *,
         dealer: int | None = None,
         events: bool = True,
+        record: bool = True,
         start: bool = True,
     ) -> None:
         self.rules = rules = rules or RuleSet()
@@ -122,6 +141,11 @@ class Game:
         else:
             names = [str(p) for p in players]
         rules.check_players(len(names))
+        if len(names) * rules.deal_size >= len(build_deck(rules.deck, rules.custom_cards)):
+            raise RulesError(
+                f"{len(names)} hands of {rules.deal_size} leave no card to start the round",
+                code="bad_hand_size",
+            )
         self.names: list[str] = names
         self.n = n = len(names)
         self.rng = random.Random(seed)
@@ -145,6 +169,8 @@ class Game:
         self.dealer = -1
         self.rounds: list[RoundLog] = []
         self.events: list[Event] | None = [] if events else None
+        self.recording = record
+        self._deck = build_deck(rules.deck, rules.custom_cards)
         self._forced: list[list[int]] = []  # shuffles given by a record, next first
         self._log: RoundLog | None = None
         if start:
@@ -161,7 +187,7 @@ class Game:
         deck = build_deck(self.rules.deck, self.rules.custom_cards)
         contenders = list(range(self.n))
         while True:
-            self.rng.shuffle(deck)
+            shuffle(self.rng, deck)
             it = iter(deck)
             draws: dict[int, int] = {}
             for seat in contenders:
@@ -199,10 +225,10 @@ class Game:
         if seed is None:
             seed = self.rng.getrandbits(48)
         rng = random.Random(seed)
-        full = build_deck(self.rules.deck, self.rules.custom_cards)
+        full = list(self._deck)
         if deck is None:
             order = full
-            rng.shuffle(order)
+            shuffle(rng, order)
         else:
             prefix = list(deck)
             if not is_submultiset(prefix, full):
@@ -210,27 +236,32 @@ class Game:
             rest = Counter(full)
             rest.subtract(prefix)
             remaining = sorted(rest.elements())
-            rng.shuffle(remaining)
+            shuffle(rng, remaining)
             order = prefix + remaining
         self.round_rng = rng
         self._forced = [list(s) for s in shuffles] if shuffles is not None else []
         self._forced.reverse()  # pop() takes the next
-        self._log = RoundLog(dealer=dealer, deck=list(order), seed=seed)
-        self.rounds.append(self._log)
+        if self.recording:
+            self._log = RoundLog(dealer=dealer, deck=list(order), seed=seed)
+            self.rounds.append(self._log)
+        else:
+            self._log = None
         self.round_index += 1
         self.dealer = dealer
+        # R-SETUP-3, one card at a time from the dealer's left: seat dealer+1+j gets
+        # every n-th card from position j of the top-first order.
+        dealt = n * self.rules.deal_size
         hands: list[list[int]] = [[] for _ in range(n)]
+        for j in range(n):
+            hands[(dealer + 1 + j) % n] = order[j:dealt:n]
         self.hands = hands
-        self.pile = pile = order[::-1]
+        self.pile = pile = order[: dealt - 1 : -1] if dealt < len(order) else []
         self.discard = []
         self.direction = 1
         self.drawn = -1
         self.vulnerable = -1
         self.round_winner = -1
         self.wd4_by = -1
-        for _ in range(self.rules.deal_size):
-            for k in range(1, n + 1):
-                hands[(dealer + k) % n].append(pile.pop())
         ev = self.events
         if ev is not None:
             ev.append(Event("round_start", dealer, amount=self.round_index))
@@ -281,7 +312,7 @@ class Game:
                 )
             pile[:] = given[::-1]
         else:
-            self.round_rng.shuffle(pile)
+            shuffle(self.round_rng, pile)
         if self._log is not None:
             self._log.shuffles.append(pile[::-1])
         self._emit(Event("reshuffle", -1, amount=len(pile)))
@@ -367,6 +398,24 @@ class Game:
             if any(CARD_COLOR[c] == color for c in hand):
                 out.remove(WILD_DRAW4)
         out.sort()
+        return out
+
+    def playable_cards(self, seat: int) -> list[int]:
+        """Trusted fast path: ``seat``'s playable cards in the play phase, repeats kept.
+
+        No phase or turn checks and no W+4 restriction under ``wd4_bluffing=False``
+        beyond what ``_can_play`` adds; use ``playable`` unless you are a simulation
+        loop that already knows it is ``seat``'s play phase.
+        """
+        hand = self.hands[seat]
+        mask = PLAYABLE_MASK[self.color * _TOP_RANKS + CARD_RANK[self.discard[-1]]]
+        out = [c for c in hand if mask >> c & 1]
+        if (
+            not self.rules.wd4_bluffing
+            and WILD_DRAW4 in out
+            and not self._can_play(hand, WILD_DRAW4)
+        ):
+            out = [c for c in out if c != WILD_DRAW4]
         return out
 
     def actors(self) -> list[int]:
@@ -551,7 +600,9 @@ class Game:
 
     def play(self, seat: int, card: int, color: int = -1, uno: bool = False) -> None:
         """Play ``card`` from ``seat``'s hand (trusted: the caller checked legality)."""
-        self._log_action(seat, Action(PLAY, card, color, -1, uno))
+        log = self._log
+        if log is not None:
+            log.actions.append((seat, Action(PLAY, card, color, -1, uno)))
         self.vulnerable = -1
         hand = self.hands[seat]
         hand.remove(card)
@@ -622,9 +673,21 @@ class Game:
 
     def draw(self, seat: int) -> None:
         """Draw on your turn (R-TURN-2/3); with ``draw_until_playable``, until one fits."""
-        self._log_action(seat, Action(DRAW))
+        log = self._log
+        if log is not None:
+            log.actions.append((seat, _DRAW))
         self.vulnerable = -1
         hand = self.hands[seat]
+        pile = self.pile
+        if pile and self.events is None and not self.rules.draw_until_playable:
+            card = pile.pop()  # the common case, without the general machinery
+            hand.append(card)
+            if self._can_play(hand, card):
+                self.phase = P_DRAWN
+                self.drawn = card
+            else:
+                self.current = (seat + self.direction) % self.n
+            return
         until = self.rules.draw_until_playable
         while True:
             got = self._draw(seat, 1)

@@ -61,11 +61,12 @@ class UnoApp(App[int]):
     """One human seat against bots, round after round, game after game."""
 
     TITLE = "unokit"
+    ENABLE_COMMAND_PALETTE = False
     CSS = """
     Screen { layout: vertical; }
     #topbar { height: 1; background: $panel; padding: 0 1; }
     #middle { height: 1fr; min-height: 4; }
-    #players { width: 31; height: 100%; padding: 0 0 0 1; overflow-y: auto; }
+    #players { width: 30; height: 100%; padding: 0 0 0 1; overflow-y: auto; }
     #pile { width: 12; height: 100%; }
     #log {
         width: 1fr; height: 100%; padding: 0 1;

@@ -250,18 +250,14 @@ class Narrator:
     def who(self, seat: int) -> str:
         return "You" if seat == self.human else self.names[seat]
 
-    def s(self, seat: int, verb: str, verb_s: str) -> str:
-        """``You draw`` / ``Ben draws``."""
-        return f"{self.who(seat)} {verb if seat == self.human else verb_s}"
-
     def describe(self, e: Event) -> Text | None:
         """One log line for ``e``, or None for events not worth a line."""
         k = e.kind
         t = Text()
         if k == "round_start":
             self.color = -1
-            t.append(f"── Round {e.amount + 1}: {self.who(e.seat)} ", style="bold")
-            t.append("deal ──" if e.seat == self.human else "deals ──", style="bold")
+            dealer = "you deal" if e.seat == self.human else f"{self.names[e.seat]} deals"
+            t.append(f"── Round {e.amount + 1}: {dealer} ──", style="bold")
             return t
         if k == "deal":
             if e.cards:
@@ -286,15 +282,15 @@ class Narrator:
             if card == WILD_DRAW4:
                 self.wd4_prev_color = self.color
             self.color = e.color
-            t.append(f"{self.s(e.seat, 'play', 'plays')} ")
+            t.append(f"{self.who(e.seat)} played ")
             t.append_text(card_text(card))
             if card >= 52 and 0 <= e.color < 4:
-                t.append(" and names ")
+                t.append(" and named ")
                 t.append_text(color_text(e.color))
             return t
         if k == "draw":
             if e.cards:
-                t.append(f"{self.s(e.seat, 'draw', 'draws')} ")
+                t.append(f"{self.who(e.seat)} drew ")
                 for i, c in enumerate(e.cards):
                     if i:
                         t.append(" ")
@@ -304,14 +300,14 @@ class Narrator:
                 t.append(f"{self.who(e.seat)}: no card left to draw")
                 return t
             n = e.amount
-            t.append(f"{self.s(e.seat, 'draw', 'draws')} {n} card{'s' if n != 1 else ''}")
+            t.append(f"{self.who(e.seat)} drew {n} card{'s' if n != 1 else ''}")
             return t
         if k == "keep":
-            t.append(f"{self.s(e.seat, 'keep', 'keeps')} the drawn card")
+            t.append(f"{self.who(e.seat)} kept the drawn card")
             return t
         if k == "color":
             self.color = e.color
-            t.append(f"{self.s(e.seat, 'name', 'names')} ")
+            t.append(f"{self.who(e.seat)} named ")
             t.append_text(color_text(e.color))
             return t
         if k == "uno":
@@ -330,7 +326,7 @@ class Narrator:
             self.last_challenge = e
             target = "your" if e.target == self.human else f"{self.names[e.target]}'s"
             verdict = "guilty" if e.amount else "not guilty"
-            t.append(f"{self.s(e.seat, 'challenge', 'challenges')} {target} Wild Draw Four: ")
+            t.append(f"{self.who(e.seat)} challenged {target} Wild Draw Four: ")
             t.append(verdict, style="bold")
             return t
         if k == "reveal":
@@ -342,21 +338,19 @@ class Narrator:
             return t
         if k == "retract":
             self.color = e.color
-            t.append(f"{self.s(e.seat, 'take', 'takes')} the Wild Draw Four back")
+            t.append(f"{self.who(e.seat)} took the Wild Draw Four back")
             return t
         if k == "skip":
-            t.append(f"{self.who(e.seat)} {'are' if e.seat == self.human else 'is'} skipped")
+            t.append(f"{self.who(e.seat)} {'were' if e.seat == self.human else 'was'} skipped")
             return t
         if k == "reverse":
-            t.append(f"{self.s(e.seat, 'reverse', 'reverses')} the direction")
+            t.append(f"{self.who(e.seat)} reversed the direction")
             return t
         if k == "round_over":
-            won = "win" if e.seat == self.human else "wins"
-            t.append(f"{self.who(e.seat)} {won} the round: +{e.amount} points", style="bold")
+            t.append(f"{self.who(e.seat)} won the round: +{e.amount} points", style="bold")
             return t
         if k == "game_over":
-            won = "win" if e.seat == self.human else "wins"
-            t.append(f"{self.who(e.seat)} {won} the game with {e.amount} points!", style="bold")
+            t.append(f"{self.who(e.seat)} won the game with {e.amount} points!", style="bold")
             return t
         t.append(f"{k} ({self.who(e.seat) if e.seat >= 0 else 'table'})")
         return t
