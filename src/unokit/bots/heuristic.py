@@ -79,6 +79,8 @@ class Weights:
     prior_bluff: float = 0.5  # how much likelier a W+4 is without the colour in force
     bluff_when: int = 2  # bluff a W+4 only when the next player has this many or fewer
     search_nodes: int = 400  # node budget of the chain search
+    high: float = 0.0  # per rank point of number cards kept (shed high numbers first)
+    keep_drawn: bool = True  # may keep a playable drawn card
 
 
 def urgency(cards: int) -> float:
@@ -330,6 +332,8 @@ class HeuristicBot:
             elif CARD_RANK[c] >= SKIP:
                 actions += 1
         value = -w.card * len(hand) + self._colour_score(view, hand, colour, nxt)
+        if w.high:
+            value -= w.high * sum(CARD_RANK[c] for c in hand if CARD_RANK[c] <= 9)
         if not hurry:
             value += w.wild_hold * wilds
         if view.n == 2:
@@ -358,7 +362,7 @@ class HeuristicBot:
                 best = a
         # Not playing: draw (on the turn) or keep the drawn card.
         other = next((a for a in turn if a.kind in (DRAW, KEEP)), None)
-        if other is not None:
+        if other is not None and (self.w.keep_drawn or not drawn):
             nxt = (me + view.direction) % n
             if drawn:
                 v = self._end_value(view, view.hand, view.color, nxt, hurry)

@@ -14,6 +14,7 @@ import tempfile
 import time
 import traceback
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import ClassVar
 
@@ -113,7 +114,10 @@ class UnoApp(App[int]):
         self.message: Text | None = None
         self.message_version = -1
         self.saved: list[str] = []  # record files written
+        self.history: list[str] = []  # the log's lines as plain text
         self._timer: Timer | None = None
+        self._tick_gen = 0  # ticks of an older generation were cancelled
+        self._tick_pending = False
         self._prompted = -1  # version for which a dialog was opened by itself
         self._round_shown = (-1, -1)
         self._reveal: list[tuple[int, tuple[int, ...], bool]] = []
@@ -143,7 +147,7 @@ class UnoApp(App[int]):
                 button = Button(label, id=bid, compact=True)
                 button.can_focus = False  # clicks must not take the keys from the hand
                 yield button
-            yield Input(placeholder="type a move: R7, W G, draw…", id="entry", compact=True)
+            yield Input(placeholder="type a move (/), ? for help", id="entry", compact=True)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -179,8 +183,10 @@ class UnoApp(App[int]):
             line = self.narrator.describe(e)
             if line is not None:
                 log.write(line)
+                self.history.append(line.plain)
         for note in self.table.notes:
             log.write(Text(note, style="dim italic"))
+            self.history.append(note)
         self.table.notes.clear()
 
     def _refresh_ui(self) -> None:
@@ -241,7 +247,7 @@ class UnoApp(App[int]):
         if view.phase == 1 and view.drawn >= 0:
             self.query_one("#b-play", Button).label = f"Play {CARD_CODE[view.drawn]} p"
         uno = self.query_one("#b-uno", Button)
-        uno.label = "UNO ✓ u" if self.uno_armed else "UNO u"
+        uno.label = "UNO armed" if self.uno_armed else "UNO u"
         uno.set_class(self.uno_armed, "armed")
         wants = view.vulnerable == self.human or (mine and any(a.uno for a in view.legal))
         uno.variant = "warning" if wants and not self.uno_armed else "default"
@@ -280,8 +286,14 @@ class UnoApp(App[int]):
                 self._show_round()
             return
         if self.table.bots_pending():
-            if self._timer is None:
-                self._timer = self.set_timer(self._delay(), self._tick)
+            if not self._tick_pending:
+                self._tick_pending = True
+                gen = self._tick_gen
+                delay = self._delay()
+                if delay <= 0:
+                    self.call_later(self._tick, gen)  # after pending input and redraws
+                else:
+                    self._timer = self.set_timer(delay, partial(self._tick, gen))
             return
         view = self.view()
         if view.current == self.human and self._prompted != self.table.version:
@@ -292,14 +304,19 @@ class UnoApp(App[int]):
                 self._prompted = self.table.version
                 self._ask_start_color()
 
-    def _tick(self) -> None:
+    def _tick(self, gen: int) -> None:
+        if gen != self._tick_gen:
+            return  # cancelled
         self._timer = None
+        self._tick_pending = False
         if self._dialog_open():
             return
         self.table.bot_step()
         self._after_change()
 
     def _stop_timer(self) -> None:
+        self._tick_gen += 1
+        self._tick_pending = False
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
@@ -310,7 +327,7 @@ class UnoApp(App[int]):
     @property
     def waiting_for_human(self) -> bool:
         """True when nothing will happen until the human acts (for tests and tools)."""
-        return self._timer is None and not self.table.bots_pending()
+        return not self._tick_pending and not self.table.bots_pending()
 
     # ------------------------------------------------------------------ acting --------
     def act(self, action: Action) -> bool:
@@ -505,7 +522,9 @@ class UnoApp(App[int]):
         t.append(f"{'Player':<16}{'cards left':>11}{'score':>8}\n", style="bold")
         order = sorted(range(view.n), key=lambda s: -view.scores[s]) if g_over else range(view.n)
         for s in order:
-            name = view.names[s] + (" (you)" if s == self.human else "")
+            name = view.names[s]
+            if s == self.human and name.lower() != "you":
+                name += " (you)"
             line = f"{name[:16]:<16}{view.hand_sizes[s]:>11}{view.scores[s]:>8}"
             t.append(line + "\n", style="bold" if s == w else "")
         t.append(f"\nFirst to {view.rules.target_score} points wins.")

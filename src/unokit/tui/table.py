@@ -320,7 +320,7 @@ class Narrator:
             return t
         if k == "catch":
             target = "you" if e.target == self.human else self.names[e.target]
-            t.append(f"{self.who(e.seat)} caught {target} without UNO: +{e.amount} cards", "bold")
+            t.append(f"{self.who(e.seat)} caught {target}: +{e.amount} cards", "bold")
             return t
         if k == "challenge":
             self.last_challenge = e

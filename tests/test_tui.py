@@ -1,0 +1,458 @@
+"""The terminal game (`unokit play`), driven headless through Textual's pilot.
+
+Situations are built as records (helpers.scenario) so every deal is known; opponents
+are scripted bots, and bots move with ``speed=0`` unless a test is about pacing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import RichLog
+
+from helpers import game_after, scenario
+from unokit.bots import BOTS, RandomBot
+from unokit.cards import CARD_CODE, parse_card
+from unokit.engine import CATCH, PLAY, UNO, Action, Game, View
+from unokit.record import loads, replay
+from unokit.rules import RuleSet
+from unokit.tui.app import UnoApp, run_play
+from unokit.tui.screens import ChallengeScreen, ColorScreen, QuitScreen, RevealScreen, RoundScreen
+from unokit.tui.table import ForgetfulBot, Narrator, Table, bot_kind, make_bots, seat_names
+from unokit.tui.widgets import HandView
+
+SIZE = (80, 24)
+
+
+class ScriptBot:
+    """Plays the moves it is given (text form), then the first legal move; never reacts."""
+
+    name = "script"
+
+    def __init__(self, moves: list[str] | None = None) -> None:
+        self.moves = list(moves or [])
+
+    def act(self, view: View) -> Action:
+        if self.moves:
+            return Action.parse(self.moves.pop(0))
+        plays = [a for a in view.legal if a.kind == PLAY and not a.uno]
+        others = [a for a in view.legal if a.kind not in (CATCH, UNO)]
+        return (plays or others)[0]
+
+    def react(self, view: View) -> Action | None:
+        return None
+
+
+def make_app(
+    hands: list[list[str]],
+    start: str,
+    bot_moves: list[list[str]] | None = None,
+    *,
+    dealer: int = 1,
+    then: list[str] | None = None,
+    options: dict[str, Any] | None = None,
+    speed: float = 0.0,
+    record: str | None = None,
+) -> UnoApp:
+    names = ["You", "Ben", "Cy", "Di"][: len(hands)]
+    game = game_after(scenario(hands, start, [], dealer=dealer, then=then, options=options,
+                               names=names))  # fmt: skip
+    moves = bot_moves or [[] for _ in hands[1:]]
+    bots: list[Any] = [None, *(ScriptBot(m) for m in moves)]
+    return UnoApp(Table(game, bots, human=0), speed=speed, record=record)
+
+
+async def settle(pilot: Pilot[int], app: UnoApp) -> None:
+    """Let bots move until the human must act (or a dialog is up)."""
+    for _ in range(400):
+        await pilot.pause()
+        if len(app.screen_stack) > 1 or app.waiting_for_human:
+            return
+    raise AssertionError("the table never waited for the human")
+
+
+def log_text(app: UnoApp) -> str:
+    """The log as written (one line per event)."""
+    return "\n".join(app.history)
+
+
+def rendered_log(app: UnoApp) -> str:
+    """The log as drawn, scrolled-out lines included."""
+    return "\n".join(line.text for line in app.query_one(RichLog).lines)
+
+
+def screen_text(app: UnoApp) -> str:
+    """Every line of every screen on the stack, as the terminal would show it."""
+    out = []
+    for screen in app.screen_stack:
+        out.extend(strip.text for strip in screen._compositor.render_strips())
+    return "\n".join(out)
+
+
+def hand_codes(app: UnoApp) -> list[str]:
+    return [CARD_CODE[c] for c in app.table.view().hand]
+
+
+# ------------------------------------------------------------------ playing cards -----
+@pytest.mark.asyncio
+async def test_play_a_card_with_the_keyboard() -> None:
+    app = make_app([["R1", "G2", "B3"], ["R4", "Y5", "B6"]], "R5", [["R4"]])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        hand = app.query_one(HandView)
+        assert hand.playable == {parse_card("R1")}  # raised: only R1 matches R5
+        assert CARD_CODE[hand.selected] == "R1"  # the cursor starts on a playable card
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert hand_codes(app) == ["G2", "B3"]
+        assert "You played R1" in log_text(app)
+        assert "Ben played R4" in log_text(app)
+        assert app.table.view().current == 0
+        # an unplayable card: the engine's message, nothing changes
+        await pilot.press("right")
+        assert CARD_CODE[hand.selected] == "B3"
+        await pilot.press("enter")
+        await pilot.pause()
+        status = str(app.query_one("#status").render())
+        assert "B3 does not match R4" in status
+        assert hand_codes(app) == ["G2", "B3"]
+
+
+@pytest.mark.asyncio
+async def test_click_a_card_and_type_a_card() -> None:
+    app = make_app([["R1", "R2", "B3"], ["R4", "R6", "B6"]], "R5", [["R4", "R6"]])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        hand = app.query_one(HandView)
+        # cards are 6 wide with a gap, after one column of padding; R2 is the 2nd card
+        await pilot.click(HandView, offset=(1 + 7 + 2, 1))
+        await settle(pilot, app)
+        assert hand.cards == tuple(parse_card(c) for c in ("R1", "B3"))
+        assert "You played R2" in log_text(app)
+        # type a code into the input
+        await pilot.press("slash", "r", "1", "enter")
+        await settle(pilot, app)
+        assert hand_codes(app) == ["B3"]
+        assert "You played R1" in log_text(app)
+        await pilot.press("slash", "z", "z", "enter")
+        await pilot.pause()
+        assert "not an action" in str(app.query_one("#status").render())
+        await pilot.press("escape")
+        assert hand.has_focus
+
+
+@pytest.mark.asyncio
+async def test_wild_asks_for_a_colour() -> None:
+    app = make_app([["W", "G2", "B3"], ["R4", "Y5", "G6"]], "R5", [["G6"]])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        assert CARD_CODE[app.query_one(HandView).selected] == "W"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ColorScreen)
+        await pilot.press("g")
+        await settle(pilot, app)
+        assert "You played W and named Green" in log_text(app)
+        assert "Ben played G6" in log_text(app)
+        assert app.table.view().color == 2
+
+
+@pytest.mark.asyncio
+async def test_wild_start_card_colour_is_asked() -> None:
+    app = make_app([["R1", "G2"], ["R4", "Y5"]], "W")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        assert isinstance(app.screen, ColorScreen)
+        await pilot.press("escape")  # not allowed to skip
+        assert isinstance(app.screen, ColorScreen)
+        await pilot.press("b")
+        await pilot.pause()
+        assert "You named Blue" in log_text(app)
+        assert app.table.view().color == 3
+
+
+@pytest.mark.asyncio
+async def test_drawn_card_play_or_keep() -> None:
+    app = make_app([["G2", "B3"], ["G4", "Y5"]], "R5", then=["R9", "R7"])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("d")
+        await settle(pilot, app)
+        view = app.table.view()
+        assert view.phase == 1 and CARD_CODE[view.drawn] == "R9"
+        assert app.query_one("#b-keep").display and app.query_one("#b-play").display
+        assert "You drew R9" in str(app.query_one("#status").render())
+        await pilot.press("k")
+        await settle(pilot, app)
+        assert "You kept the drawn card" in log_text(app)
+        assert sorted(hand_codes(app)) == ["B3", "G2", "R9"]
+        assert app.table.view().current == 0
+
+
+# ------------------------------------------------------------------ UNO --------------
+@pytest.mark.asyncio
+async def test_call_uno_with_the_play() -> None:
+    app = make_app([["R1", "R2"], ["Y4", "Y5"]], "R5")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        assert "press u" in str(app.query_one("#status").render()).lower()
+        await pilot.press("u")
+        assert app.uno_armed
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert "You called UNO!" in log_text(app)
+        assert app.table.game.vulnerable == -1
+        assert not app.uno_armed
+
+
+@pytest.mark.asyncio
+async def test_late_uno_call_and_the_button() -> None:
+    # a slow table: the bot waits, so there is time to call after the play
+    app = make_app([["R1", "R2"], ["Y4", "Y5"]], "R5", speed=30)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.table.game.vulnerable == 0  # forgot: catchable
+        await pilot.click("#b-uno")
+        await pilot.pause()
+        assert "You called UNO!" in log_text(app)
+        assert app.table.game.vulnerable == -1
+
+
+@pytest.mark.asyncio
+async def test_catch_a_bot_that_forgot_uno() -> None:
+    # Ben (seat 1) goes first and plays his last but one card without calling UNO
+    app = make_app([["G2", "B3"], ["R4", "Y5"]], "R5", [["R4"]], dealer=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        assert app.table.game.vulnerable == 1
+        catch = app.query_one("#b-catch")
+        assert catch.display and "Catch Ben" in str(catch.render())
+        await pilot.press("c")
+        await settle(pilot, app)
+        assert "You caught Ben +2 cards" in log_text(app)
+        assert app.table.view().hand_sizes[1] == 3
+        assert not app.query_one("#b-catch").display
+
+
+@pytest.mark.asyncio
+async def test_bots_catch_a_human_who_forgot() -> None:
+    names = ["You", "Ben"]
+    game = game_after(scenario([["R1", "R2"], ["Y4", "Y5"]], "R5", [], dealer=1, names=names))
+    app = UnoApp(Table(game, [None, RandomBot(seed=1)], human=0), speed=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert "Ben caught you +2 cards" in log_text(app)
+
+
+# ------------------------------------------------------------------ Wild Draw Four ----
+@pytest.mark.asyncio
+async def test_challenge_a_wild_draw_four_and_see_the_hand() -> None:
+    # Ben holds R4 while red is in force: his Wild Draw Four is a bluff
+    app = make_app([["G2", "B3", "G7"], ["W+4", "R4", "Y5"]], "R5", [["W+4 B"]], dealer=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        assert isinstance(app.screen, ChallengeScreen)
+        await pilot.press("enter")  # a stray Enter decides nothing
+        assert isinstance(app.screen, ChallengeScreen)
+        await pilot.press("c")
+        await settle(pilot, app)
+        assert isinstance(app.screen, RevealScreen)
+        shown = screen_text(app)
+        assert "Ben's hand:" in shown and "R4" in shown and "Y5" in shown
+        assert "Guilty" in shown
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert app.table.view().hand_sizes == (3, 6)
+        assert "challenged Ben's Wild Draw Four: guilty" in log_text(app)
+
+
+@pytest.mark.asyncio
+async def test_accept_a_wild_draw_four() -> None:
+    app = make_app([["G2", "B3", "G7"], ["W+4", "B4", "Y5"]], "R5", [["W+4 B"]], dealer=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        assert isinstance(app.screen, ChallengeScreen)
+        await pilot.press("a")
+        await settle(pilot, app)
+        assert app.table.view().hand_sizes[0] == 7
+        assert "You drew" in log_text(app) and "You were skipped" in log_text(app)
+
+
+# ------------------------------------------------------------------ rounds, games -----
+@pytest.mark.asyncio
+async def test_round_is_scored_then_next_round() -> None:
+    app = make_app([["R1"], ["Y5"]], "R5")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert isinstance(app.screen, RoundScreen)
+        shown = screen_text(app)
+        assert "You win the round!" in shown and "5 points this round" in shown
+        assert re.search(r"Ben\s+1\s+0", shown)
+        await pilot.press("enter")
+        await settle(pilot, app)
+        view = app.table.view()
+        assert view.round_index == 1 and view.scores == (5, 0)
+        assert "Round 2" in log_text(app)
+
+
+@pytest.mark.asyncio
+async def test_game_over_saves_record_and_plays_again(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    app = make_app([["R1"], ["Y5"]], "R5", options={"target_score": 5}, record=str(path))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("enter")
+        await settle(pilot, app)
+        shown = screen_text(app)
+        assert "You win the game!" in shown and "Play again" in shown
+        assert f"Record saved to {path}" in shown
+        result = replay(loads(path.read_text()))
+        assert result.ok and result.game is not None and result.game.game_over
+        await pilot.press("n")
+        await settle(pilot, app)
+        assert app.game_no == 1
+        view = app.table.view()
+        assert view.scores == (0, 0) and view.round_index == 0 and len(view.hand) == 1
+        assert app.record_path() == str(tmp_path / "game-2.json")
+
+
+# ------------------------------------------------------------------ quitting ----------
+@pytest.mark.asyncio
+async def test_quit_asks_and_saves_the_record(tmp_path: Path) -> None:
+    path = tmp_path / "saved.json"
+    app = make_app([["R1", "G2"], ["Y4", "Y5"]], "R5", record=str(path))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("ctrl+c")
+        assert isinstance(app.screen, QuitScreen)
+        await pilot.press("n")
+        assert not isinstance(app.screen, QuitScreen)
+        await pilot.press("q")
+        assert isinstance(app.screen, QuitScreen)
+        await pilot.press("s")
+        await pilot.pause()
+    assert app.return_code == 0
+    rec = json.loads(path.read_text())
+    assert rec["players"] == ["You", "Ben"]
+
+
+# ------------------------------------------------------------------ secrecy -----------
+TOKEN = re.compile(r"(?<![A-Za-z0-9+])(W\+4|[RYGB]\+2|[RYGB][0-9SR]|W)(?![A-Za-z0-9+])")
+
+
+def leaked(app: UnoApp) -> set[str]:
+    """Card codes on screen (or in the whole log) that only an opponent's hand explains."""
+    g = app.table.game
+    me = app.table.human
+    seen = {CARD_CODE[c] for e in g.events_for(me) for c in e.cards}
+    seen |= {CARD_CODE[c] for c in g.hands[me]} | {CARD_CODE[c] for c in g.discard}
+    secret = {CARD_CODE[c] for s, h in enumerate(g.hands) if s != me for c in h} - seen
+    shown = set(TOKEN.findall(screen_text(app) + "\n" + rendered_log(app)))
+    return shown & secret
+
+
+@pytest.mark.asyncio
+async def test_screen_never_shows_opponents_cards() -> None:
+    # opponents hold cards nobody else has, none of them ever played here
+    app = make_app(
+        [["R1", "R2", "G2"], ["B9", "Y8", "W+4"], ["G9", "BS", "Y+2"]], "R5", dealer=2
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        assert leaked(app) == set()
+        assert {"B9", "Y8", "W+4", "G9", "BS", "Y+2"}.isdisjoint(TOKEN.findall(screen_text(app)))
+    # and through a whole seeded game against random bots, at every decision
+    game = Game(RuleSet(target_score=60), ["You", "Ana", "Ben", "Cy"], seed=7)
+    bots: list[Any] = [None, *(RandomBot(seed=s) for s in (1, 2, 3))]
+    app = UnoApp(Table(game, bots, human=0), speed=0)
+    async with app.run_test(size=SIZE) as pilot:
+        checks = 0
+        for _ in range(150):
+            await settle(pilot, app)
+            assert leaked(app) == set()
+            checks += 1
+            screen = app.screen
+            if isinstance(screen, RoundScreen):
+                if screen.game_over:
+                    break
+                await pilot.press("enter")
+            elif isinstance(screen, ColorScreen):
+                await pilot.press("r")
+            elif isinstance(screen, ChallengeScreen):
+                await pilot.press("c")
+            elif isinstance(screen, RevealScreen):
+                await pilot.press("enter")
+            else:
+                view = app.table.view()
+                if view.phase == 1:
+                    await pilot.press("p")
+                elif any(a.kind == PLAY for a in view.legal):
+                    await pilot.press("u" if len(view.hand) == 2 else "home", "enter")
+                else:
+                    await pilot.press("d")
+        assert checks > 20
+
+
+# ------------------------------------------------------------------ layout -----------
+@pytest.mark.asyncio
+async def test_fits_80x24_with_ten_players() -> None:
+    game = Game(RuleSet(), seat_names("You", 9), seed=3)
+    bots: list[Any] = [None, *make_bots("random", "normal", 9, 3)]
+    app = UnoApp(Table(game, bots, human=0), speed=30)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        for wid in ("#topbar", "#players", "#log", "#status", "#hand", "#actions"):
+            region = app.query_one(wid).region
+            assert region.height > 0 and region.bottom <= 23, wid
+        shown = screen_text(app)
+        for code in hand_codes(app):
+            assert code in shown
+
+
+# ------------------------------------------------------------------ plain parts ------
+def test_levels_choose_bots_and_easy_bots_forget() -> None:
+    assert bot_kind("easy", BOTS) == "random"
+    assert bot_kind("hard", {"random": 1, "greedy": 2}) == "greedy"
+    assert bot_kind("normal", {"random": 1}) == "random"
+    bots = make_bots(None, "easy", 3, seed=1)
+    assert len(bots) == 3 and all(isinstance(b, ForgetfulBot) for b in bots)
+    with pytest.raises(ValueError, match="unknown bot kind"):
+        make_bots("nosuch", "normal", 1, seed=1)
+    forgetful = ForgetfulBot(RandomBot(seed=1), seed=1, forget=1.0, skip=1.0)
+    g = game_after(scenario([["R1", "R2"], ["Y4", "Y5"]], "R5", [], dealer=1))
+    from unokit.engine import view_of
+
+    act = forgetful.act(view_of(g, 0))
+    assert act.kind == PLAY and not act.uno
+    g.apply(0, act)
+    assert forgetful.react(view_of(g, 1)) is None
+    assert seat_names("Ben", 3) == ["Ben", "Ana", "Cy", "Di"]
+
+
+def test_narrator_lines() -> None:
+    g = game_after(scenario([["R1", "R2"], ["Y4", "Y5"]], "R5", [{"seat": 0, "play": "R1"}],
+                            dealer=1, names=["You", "Ben"]))  # fmt: skip
+    n = Narrator(g.names, 0)
+    lines = [str(t) for e in g.events_for(0) if (t := n.describe(e)) is not None]
+    assert lines[0] == "── Round 1: Ben deals ──"
+    assert "Start card: R5" in lines and "You played R1" in lines
+
+
+def test_run_play_refuses_unknown_bots(capsys: pytest.CaptureFixture[str]) -> None:
+    args = argparse.Namespace(
+        players=3, seed=1, name="You", bots="nosuch", level="normal", speed=0, record=None
+    )
+    assert run_play(args, RuleSet()) == 2
+    assert "unknown bot kind" in capsys.readouterr().err
