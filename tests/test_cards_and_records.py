@@ -23,8 +23,8 @@ from unokit.cards import (
     parse_card,
 )
 from unokit.engine import Action, ActionParseError, Game
-from unokit.record import dumps, loads, replay_text
-from unokit.rules import PRESETS, RuleSet, RulesError, from_preset, parse_option
+from unokit.record import dumps, replay_text
+from unokit.rules import PRESETS, RulesError, RuleSet, from_preset, parse_option
 
 
 def test_r_deck_1_classic_deck() -> None:
