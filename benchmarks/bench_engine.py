@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from unokit.engine import P_CHALLENGE, P_DRAWN, P_PLAY, P_START_COLOR, Game
+from unokit.engine import P_CHALLENGE, P_DRAWN, P_PLAY, P_ROUND_OVER, P_START_COLOR, Game
 from unokit.rules import RuleSet
 
 HERE = Path(__file__).resolve().parent
@@ -33,7 +33,7 @@ def random_round(game: Game, rng: random.Random) -> int:
     """Play one round with the benchmark policy on the fast path; return decisions."""
     decisions = 0
     rand = rng.random
-    while game.phase < 4:
+    while game.phase < P_ROUND_OVER:
         seat = game.current
         phase = game.phase
         if phase == P_PLAY:

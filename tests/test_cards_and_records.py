@@ -106,10 +106,15 @@ def test_bad_rule_sets_are_refused_at_construction(options: dict[str, Any], mess
         from_preset("classic", options)
 
 
-def test_unplayed_variants_are_refused_by_name_not_played_wrong() -> None:
-    with pytest.raises(RulesError, match="stacking='progressive'") as err:
-        Game(from_preset("party"), 4)
-    assert err.value.code == "unsupported_option"
+def test_nonsense_combinations_are_refused_at_construction() -> None:
+    with pytest.raises(RulesError, match="Wild Customizable"):
+        RuleSet(custom_rule="extra_turn")
+    with pytest.raises(RulesError, match="cannot be combined"):
+        RuleSet(attack_launcher=True, draw_until_playable=True)
+    with pytest.raises(RulesError, match="4, 6 or 8"):
+        Game(from_preset("teams"), 5)
+    with pytest.raises(RulesError, match="2 to 4"):
+        Game(from_preset("my-first-uno"), 5)
 
 
 def test_parse_option_types_values() -> None:
@@ -146,7 +151,7 @@ def _mut(fn: Any) -> dict[str, Any]:
         (lambda r: r["rounds"][0].update(shuffles=[["R1"]]), "reordering"),
         (lambda r: r["rules"].update(preset="chaos"), "unknown preset"),
         (lambda r: r["rules"].update(options={"uno_penalty": "two"}), "uno_penalty"),
-        (lambda r: r["rules"].update(preset="party"), "does not play"),
+        (lambda r: r["rules"].update(options={"custom_rule": "extra_turn"}), "Customizable"),
     ],
 )
 def test_malformed_records_exit_2_with_a_message(mutate: Any, message: str) -> None:

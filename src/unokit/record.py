@@ -62,6 +62,8 @@ def _round_json(r: RoundLog) -> dict[str, Any]:
     }
     if r.shuffles:
         out["shuffles"] = [[CARD_CODE[c] for c in s] for s in r.shuffles]
+    if r.launches:
+        out["launches"] = list(r.launches)
     out["actions"] = [a.to_json(seat) for seat, a in r.actions]
     return out
 
@@ -213,8 +215,8 @@ def replay(record: Record) -> ReplayResult:
         game = Game(record.rules, record.players, seed=0, start=False)
     except RulesError as e:
         raise RecordError(f"bad rules: {e}") from None
-    if record.rounds and any(r.launches for r in record.rounds):
-        raise RecordError("'launches' needs the attack_launcher rule, not played by this engine")
+    if any(r.launches for r in record.rounds) and not record.rules.attack_launcher:
+        raise RecordError("'launches' needs the attack_launcher rule")
     for ri, spec in enumerate(record.rounds):
         if ri > 0 and not game.round_over:
             return ReplayResult(
@@ -228,7 +230,10 @@ def replay(record: Record) -> ReplayResult:
         if game.game_over:
             raise RecordError(f"the game ended in round {ri - 1}, yet the record has round {ri}")
         try:
-            game.start_round(spec.dealer, spec.deck, spec.seed, spec.shuffles)
+            try:
+                game.start_round(spec.dealer, spec.deck, spec.seed, spec.shuffles, spec.launches)
+            except IllegalAction as e:
+                raise RecordError(f"round {ri}: {e}") from None
             for ai, (seat, action) in enumerate(spec.actions):
                 try:
                     game.check(seat, action)

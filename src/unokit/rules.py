@@ -33,6 +33,8 @@ CUSTOM_RULES = (
 )
 SCORINGS = ("standard", "low", "elimination", "teams", "first-out")
 STACKINGS = ("off", "pass", "progressive")
+# UNO Attack's launcher when no weights are given: mostly nothing, sometimes a burst.
+DEFAULT_LAUNCHER_WEIGHTS = (40, 20, 12, 8, 6, 4, 3, 2, 1, 1, 1, 1, 1)
 WD4_GUILTY = ("draw4", "retract")
 
 
@@ -105,8 +107,18 @@ class RuleSet:
                 )
         if self.stack_draw4_on_draw2 and self.stacking != "progressive":
             raise RulesError("stack_draw4_on_draw2 needs stacking='progressive'")
-        if self.deck == "my-first-uno" and self.custom_rule != "none":
-            raise RulesError("custom_rule needs a deck with Wild Customizable cards")
+        if self.custom_rule != "none" and not self.deck.startswith("mattel-2018"):
+            raise RulesError(
+                f"custom_rule={self.custom_rule!r} needs a deck with Wild Customizable cards "
+                "(mattel-2018-swap or mattel-2018-shuffle)"
+            )
+        if self.attack_launcher and self.draw_until_playable:
+            raise RulesError(
+                "attack_launcher and draw_until_playable cannot be combined: the launcher "
+                "replaces drawing"
+            )
+        if self.launcher_weights is not None and not self.attack_launcher:
+            raise RulesError("launcher_weights needs attack_launcher=true")
 
     @property
     def deal_size(self) -> int:
@@ -119,11 +131,16 @@ class RuleSet:
         if self.deck == "my-first-uno":
             return (2, 4)
         if self.scoring == "teams":
-            return (4, 4)
+            return (4, 8)
         return (2, 10)
 
     def check_players(self, n: int) -> None:
         lo, hi = self.player_range()
+        if self.scoring == "teams" and n not in (4, 6, 8):
+            raise RulesError(
+                f"teams need 4, 6 or 8 players (two teams, partners alternating), not {n}",
+                code="bad_player_count",
+            )
         if not lo <= n <= hi:
             raise RulesError(
                 f"these rules need {lo} to {hi} players, not {n}", code="bad_player_count"
@@ -217,29 +234,6 @@ OPTION_HELP: dict[str, str] = {
     "attack_launcher": "UNO Attack's launcher fires 0-12 cards instead of a draw",
     "launcher_weights": "13 weights: how likely the launcher fires 0..12 cards",
 }
-
-# Options whose engine support lands with the variant issue; a RuleSet holding them is
-# valid, and the engine refuses it by name rather than playing different rules.
-ENGINE_SUPPORTED: dict[str, tuple[Any, ...]] = {
-    "deck": ("classic",),
-    "custom_rule": ("none",),
-    "scoring": ("standard",),
-    "stacking": ("off",),
-    "multi_play": (False,),
-    "jump_in": (False,),
-    "seven_zero": (False,),
-    "attack_launcher": (False,),
-}
-
-
-def unsupported_options(rules: RuleSet) -> list[str]:
-    """The options set to a value this engine does not play yet, as ``name=value``."""
-    return [
-        f"{name}={getattr(rules, name)!r}"
-        for name, ok in ENGINE_SUPPORTED.items()
-        if getattr(rules, name) not in ok
-    ]
-
 
 def _coerce(name: str, value: Any) -> Any:
     if name == "launcher_weights" and isinstance(value, list):

@@ -13,6 +13,7 @@ from unokit.engine.actions import (
 )
 from unokit.engine.errors import ActionParseError, IllegalAction, ShuffleError, UnoError
 from unokit.engine.game import (
+    P_ANSWER,
     P_CHALLENGE,
     P_DRAWN,
     P_GAME_OVER,
@@ -27,6 +28,7 @@ from unokit.engine.game import (
 from unokit.engine.view import View, view_of
 
 __all__ = [
+    "P_ANSWER",
     "ACCEPT",
     "CATCH",
     "CHALLENGE",

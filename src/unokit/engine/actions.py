@@ -31,11 +31,20 @@ class Action(NamedTuple):
     color: int = -1
     target: int = -1
     uno: bool = False
+    extra: tuple[int, ...] = ()  # multi-play: the cards played after ``card``, in order
 
     # --- constructors --------------------------------------------------------------
     @staticmethod
-    def play(card: int, color: int = -1, uno: bool = False, target: int = -1) -> Action:
-        return Action(PLAY, card, color, target, uno)
+    def play(
+        card: int, color: int = -1, uno: bool = False, target: int = -1,
+        extra: tuple[int, ...] = (),
+    ) -> Action:  # fmt: skip
+        return Action(PLAY, card, color, target, uno, extra)
+
+    @property
+    def cards(self) -> tuple[int, ...]:
+        """Every card a play puts down, in order (one unless multi-play)."""
+        return (self.card, *self.extra)
 
     @staticmethod
     def parse(text: str) -> Action:
@@ -70,9 +79,16 @@ class Action(NamedTuple):
         if rest and rest[-1].lower() == "uno":
             uno = True
             rest = rest[:-1]
+        extra: tuple[int, ...] = ()
         try:
-            card = parse_card(words[0])
+            if "/" in words[0]:
+                first, *more = (parse_card(w) for w in words[0].split("/"))
+                card, extra = first, tuple(more)
+            else:
+                card = parse_card(words[0])
         except CardError:
+            if "/" in words[0]:
+                raise ActionParseError(f"{words[0]!r}: a multi-play is card codes joined by /") from None
             # long names such as "wild draw four blue" or "red 7"
             card, rest = _parse_long(words, uno)
         color = -1
@@ -88,7 +104,7 @@ class Action(NamedTuple):
                     f"don't understand {w!r} in {text!r}: after a card give a colour "
                     "(R, Y, G, B), a seat number, or 'uno'"
                 ) from None
-        return Action(PLAY, card, color, target, uno)
+        return Action(PLAY, card, color, target, uno, extra)
 
     @staticmethod
     def from_json(obj: Any) -> tuple[int, Action]:
@@ -138,12 +154,9 @@ class Action(NamedTuple):
                 raise ActionParseError(f"in action {obj}, 'target' must be a seat number")
             target = t
         uno = flag("uno")
-        if "cards" in obj:
-            raise ActionParseError(
-                f"action {obj}: multi-play ('cards') needs the multi_play rule, "
-                "which this engine does not play yet"
-            )
-        mains = [k for k in ("play", "draw", "keep", "catch", "challenge", "accept") if k in obj]
+        mains = [
+            k for k in ("play", "cards", "draw", "keep", "catch", "challenge", "accept") if k in obj
+        ]
         if len(mains) > 1:
             raise ActionParseError(f"action {obj} mixes {' and '.join(mains)}")
         if not mains:
@@ -162,6 +175,17 @@ class Action(NamedTuple):
             except CardError as e:
                 raise ActionParseError(f"in action {obj}: {e}") from None
             return seat, Action(PLAY, card, color, target, uno)
+        if main == "cards":
+            codes_ = obj["cards"]
+            if not isinstance(codes_, list) or not codes_ or not all(
+                isinstance(c, str) for c in codes_
+            ):
+                raise ActionParseError(f"in action {obj}, 'cards' must be a list of card codes")
+            try:
+                ids = [parse_card(c) for c in codes_]
+            except CardError as e:
+                raise ActionParseError(f"in action {obj}: {e}") from None
+            return seat, Action(PLAY, ids[0], color, target, uno, tuple(ids[1:]))
         if color >= 0 or target >= 0 or uno:
             raise ActionParseError(f"action {obj}: only a play takes color, target or uno")
         if main == "catch":
@@ -179,7 +203,10 @@ class Action(NamedTuple):
         out: dict[str, Any] = {"seat": seat}
         k = self.kind
         if k == PLAY:
-            out["play"] = CARD_CODE[self.card]
+            if self.extra:
+                out["cards"] = [CARD_CODE[c] for c in self.cards]
+            else:
+                out["play"] = CARD_CODE[self.card]
             if self.color >= 0:
                 out["color"] = COLOR_CODES[self.color]
             if self.target >= 0:
@@ -199,7 +226,7 @@ class Action(NamedTuple):
     def __str__(self) -> str:
         k = self.kind
         if k == PLAY:
-            parts = [CARD_CODE[self.card]]
+            parts = ["/".join(CARD_CODE[c] for c in self.cards)]
             if self.color >= 0:
                 parts.append(COLOR_CODES[self.color])
             if self.target >= 0:

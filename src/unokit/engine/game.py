@@ -2,8 +2,8 @@
 
 One mutable ``Game`` holds a whole game of rounds.  It is pure in the sense that
 matters: no I/O, no clock, no global random; every shuffle comes from the game's own
-``random.Random`` (or from a record's ``shuffles``), so rules + seed + actions
-reproduce a game exactly.
+``random.Random`` (or from a record's ``shuffles`` and ``launches``), so rules + seed +
+actions reproduce a game exactly.
 
 Two ways in:
 
@@ -14,6 +14,9 @@ Two ways in:
 
 State leaves only through ``view(seat)`` and ``events_for(seat)``; the draw pile's
 order and the RNG never do.
+
+Every variant of RULES.md §7-§8 is played here too.  The classic hot path (a number
+card, a draw) pays for them only with a few precomputed flags.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 from typing import Any, NamedTuple
 
 from unokit.cards import (
@@ -30,12 +34,16 @@ from unokit.cards import (
     CARD_RANK,
     COLOR_CODES,
     DRAW2,
+    IS_NUMBER,
     NUM_RANKS,
     PLAYABLE_MASK,
     REVERSE,
     SKIP,
     WILD,
+    WILD_CUSTOM,
     WILD_DRAW4,
+    WILD_SHUFFLE,
+    WILD_SWAP,
     build_deck,
     is_submultiset,
     points_table,
@@ -52,16 +60,19 @@ from unokit.engine.actions import (
     Action,
 )
 from unokit.engine.errors import IllegalAction, ShuffleError
-from unokit.rules import RulesError, RuleSet, unsupported_options
+from unokit.rules import DEFAULT_LAUNCHER_WEIGHTS, RulesError, RuleSet
 
 # Phases: what the seat in ``current`` must decide.
 P_PLAY = 0  # play a card or draw
 P_DRAWN = 1  # the drawn card is playable: play it or keep it
 P_START_COLOR = 2  # a Wild start card: the first player names the colour
-P_CHALLENGE = 3  # hit by a Wild Draw Four: challenge or accept
-P_ROUND_OVER = 4
-P_GAME_OVER = 5
-PHASE_NAMES = ("play", "drawn", "start_color", "challenge", "round_over", "game_over")
+P_CHALLENGE = 3  # hit by a Wild Draw Four (no stacking): challenge or accept
+P_ANSWER = 4  # stacking on: hit by a card that may be answered (R-VAR-ANSWER)
+P_ROUND_OVER = 5
+P_GAME_OVER = 6
+PHASE_NAMES = (
+    "play", "drawn", "start_color", "challenge", "answer", "round_over", "game_over",
+)  # fmt: skip
 
 _TOP_RANKS = 18  # must match cards._TOP_RANKS
 
@@ -109,6 +120,7 @@ class RoundLog:
     deck: list[int]  # top of the draw pile before dealing first
     seed: int
     shuffles: list[list[int]] = field(default_factory=list)  # each top first
+    launches: list[int] = field(default_factory=list)
     actions: list[tuple[int, Action]] = field(default_factory=list)
 
 
@@ -130,18 +142,13 @@ class Game:
         start: bool = True,
     ) -> None:
         self.rules = rules = rules or RuleSet()
-        bad = unsupported_options(rules)
-        if bad:
-            raise RulesError(
-                "this engine does not play these options yet: " + ", ".join(bad),
-                code="unsupported_option",
-            )
         if isinstance(players, int):
             names = [f"Player {i}" for i in range(players)]
         else:
             names = [str(p) for p in players]
         rules.check_players(len(names))
-        if len(names) * rules.deal_size >= len(build_deck(rules.deck, rules.custom_cards)):
+        self._deck = build_deck(rules.deck, rules.custom_cards)
+        if len(names) * rules.deal_size >= len(self._deck):
             raise RulesError(
                 f"{len(names)} hands of {rules.deal_size} leave no card to start the round",
                 code="bad_hand_size",
@@ -149,8 +156,12 @@ class Game:
         self.names: list[str] = names
         self.n = n = len(names)
         self.rng = random.Random(seed)
+        self.round_rng = random.Random(seed)
         self.points = points_table(rules.wild_points)
-        self.scores = [0] * n
+        self.teams = rules.scoring == "teams"
+        self.scores = [0] * (2 if self.teams else n)
+        self.live = [True] * n  # False once eliminated (R-SCORE-ELIM)
+        self.n_live = n
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.pile: list[int] = []  # draw pile, top at the END
         self.discard: list[int] = []  # top at the end
@@ -163,6 +174,8 @@ class Game:
         self.wd4_by = -1
         self.wd4_prev_color = -1
         self.wd4_guilty = False
+        self.pend_card = -1  # P_ANSWER: the card to answer
+        self.pend_total = 0  # P_ANSWER: cards drawn on accepting
         self.round_winner = -1
         self.game_winner = -1
         self.round_index = -1
@@ -170,8 +183,15 @@ class Game:
         self.rounds: list[RoundLog] = []
         self.events: list[Event] | None = [] if events else None
         self.recording = record
-        self._deck = build_deck(rules.deck, rules.custom_cards)
-        self._forced: list[list[int]] = []  # shuffles given by a record, next first
+        # variant flags, read on hot paths
+        self._stack = rules.stacking != "off"
+        self._pass = rules.stacking == "pass"
+        self._launcher = rules.attack_launcher
+        self._weights = list(rules.launcher_weights or DEFAULT_LAUNCHER_WEIGHTS)
+        self._simple_draw = not (rules.draw_until_playable or rules.attack_launcher)
+        self._seven_zero = rules.seven_zero
+        self._forced: list[list[int]] = []  # shuffles given by a record, next last
+        self._forced_launches: list[int] = []
         self._log: RoundLog | None = None
         if start:
             first = dealer if dealer is not None else self.choose_dealer()
@@ -184,7 +204,7 @@ class Game:
         The cards come from a fresh shuffled deck that goes back before the deal, so
         this only decides a seat.
         """
-        deck = build_deck(self.rules.deck, self.rules.custom_cards)
+        deck = list(self._deck)
         contenders = list(range(self.n))
         while True:
             shuffle(self.rng, deck)
@@ -192,7 +212,7 @@ class Game:
             draws: dict[int, int] = {}
             for seat in contenders:
                 card = next(it)
-                while CARD_RANK[card] > 9:  # action and wild cards do not count
+                while not IS_NUMBER[card]:  # action and wild cards do not count
                     card = next(it)
                 draws[seat] = card
                 self._emit(Event("dealer_draw", seat, (card,)))
@@ -207,21 +227,25 @@ class Game:
         deck: Sequence[int] | None = None,
         seed: int | None = None,
         shuffles: Iterable[Sequence[int]] | None = None,
+        launches: Iterable[int] | None = None,
     ) -> None:
         """Deal a new round (R-SETUP-3) and turn the start card (R-SETUP-4).
 
-        ``deck`` (top first, possibly only the top part) and ``shuffles`` come from a
-        record; without them the round's own RNG orders everything.
+        ``deck`` (top first, possibly only the top part), ``shuffles`` and ``launches``
+        come from a record; without them the round's own RNG decides everything.
         """
         if self.phase == P_GAME_OVER:
             raise IllegalAction("the game is over", code="game_over")
         if self.phase != P_ROUND_OVER:
             raise IllegalAction("the round is not over yet", code="round_not_over")
         n = self.n
+        live = self.live
         if dealer is None:
-            dealer = (self.dealer + 1) % n if self.dealer >= 0 else 0
+            dealer = self._clockwise(self.dealer) if self.dealer >= 0 else 0
         if not 0 <= dealer < n:
             raise IllegalAction(f"there is no seat {dealer} to deal", code="bad_seat")
+        if not live[dealer]:
+            raise IllegalAction(f"{self.names[dealer]} is out of the game", code="eliminated")
         if seed is None:
             seed = self.rng.getrandbits(48)
         rng = random.Random(seed)
@@ -241,6 +265,8 @@ class Game:
         self.round_rng = rng
         self._forced = [list(s) for s in shuffles] if shuffles is not None else []
         self._forced.reverse()  # pop() takes the next
+        self._forced_launches = list(launches) if launches is not None else []
+        self._forced_launches.reverse()
         if self.recording:
             self._log = RoundLog(dealer=dealer, deck=list(order), seed=seed)
             self.rounds.append(self._log)
@@ -248,56 +274,95 @@ class Game:
             self._log = None
         self.round_index += 1
         self.dealer = dealer
-        # R-SETUP-3, one card at a time from the dealer's left: seat dealer+1+j gets
-        # every n-th card from position j of the top-first order.
-        dealt = n * self.rules.deal_size
+        # R-SETUP-3, one card at a time from the dealer's left: the j-th seat in deal
+        # order gets every k-th card from position j of the top-first order.
+        seats = [s for s in ((dealer + k) % n for k in range(1, n + 1)) if live[s]]
+        k = len(seats)
+        dealt = k * self.rules.deal_size
         hands: list[list[int]] = [[] for _ in range(n)]
-        for j in range(n):
-            hands[(dealer + 1 + j) % n] = order[j:dealt:n]
+        for j, seat in enumerate(seats):
+            hands[seat] = order[j:dealt:k]
         self.hands = hands
-        self.pile = pile = order[: dealt - 1 : -1] if dealt < len(order) else []
+        self.pile = pile = order[: dealt - 1 : -1]
         self.discard = []
         self.direction = 1
         self.drawn = -1
         self.vulnerable = -1
         self.round_winner = -1
         self.wd4_by = -1
+        self.pend_card = -1
+        self.pend_total = 0
         ev = self.events
         if ev is not None:
             ev.append(Event("round_start", dealer, amount=self.round_index))
-            for seat in range(n):
+            for seat in seats:
                 ev.append(Event("deal", seat, tuple(hands[seat]), len(hands[seat]), only=seat))
                 ev.append(Event("deal", seat, (), len(hands[seat]), hide=seat))
+        number_start = self.rules.deck == "my-first-uno"  # R-START-NUMBER
         top = pile.pop()
-        while top == WILD_DRAW4:  # R-START-WD4: back in the pile, reshuffle, turn again
-            pile.append(top)
+        while top == WILD_DRAW4 or (number_start and not IS_NUMBER[top]):
+            pile.append(top)  # R-START-WD4: back in the pile, reshuffle, turn again
             self._emit(Event("start_card", dealer, (top,)))
             self._emit(Event("start_return", dealer, (top,)))
             self._shuffle_pile(pile)
             top = pile.pop()
         self.discard.append(top)
         self._emit(Event("start_card", dealer, (top,)))
-        first = (dealer + 1) % n
+        first = self._step(dealer, 1)
         self.phase = P_PLAY
         rank = CARD_RANK[top]
         self.color = CARD_COLOR[top]
-        if top >= WILD:  # R-START-WILD (and the other plain-acting wilds)
+        if top >= WILD:  # R-START-WILD, -SWAP, -SHUF, -CUST
             self.color = -1
             self.current = first
             self.phase = P_START_COLOR
         elif rank == SKIP:  # R-START-SKIP
-            self._emit(Event("skip", first))
-            self.current = (dealer + 2) % n
+            if self._pass:
+                self._hit(first, top, 0)
+            else:
+                self._emit(Event("skip", first))
+                self.current = self._step(dealer, 2)
         elif rank == REVERSE:  # R-START-REVERSE
             self.direction = -1
             self._emit(Event("reverse", dealer))
             self.current = dealer
         elif rank == DRAW2:  # R-START-DRAW2
-            self._draw(first, 2)
-            self._emit(Event("skip", first))
-            self.current = (dealer + 2) % n
+            if self._stack:
+                self._hit(first, top, 2)
+            else:
+                self._draw(first, 2)
+                self._emit(Event("skip", first))
+                self.current = self._step(dealer, 2)
         else:
             self.current = first
+
+    # ------------------------------------------------------------------ seats ------
+    def _step(self, seat: int, steps: int) -> int:
+        """The seat ``steps`` places on in the current direction, skipping the eliminated."""
+        n = self.n
+        d = self.direction
+        if self.n_live == n:
+            return (seat + steps * d) % n
+        live = self.live
+        for _ in range(steps):
+            seat = (seat + d) % n
+            while not live[seat]:
+                seat = (seat + d) % n
+        return seat
+
+    def _clockwise(self, seat: int) -> int:
+        n = self.n
+        seat = (seat + 1) % n
+        while not self.live[seat]:
+            seat = (seat + 1) % n
+        return seat
+
+    def next_seat(self, seat: int, steps: int = 1) -> int:
+        return self._step(seat, steps)
+
+    def team_of(self, seat: int) -> int:
+        """R-SCORE-TEAM: partners sit opposite, so a team is every other seat."""
+        return seat % 2
 
     # ------------------------------------------------------------------ drawing ----
     def _shuffle_pile(self, pile: list[int]) -> None:
@@ -330,8 +395,25 @@ class Game:
         self._shuffle_pile(pile)
         return True
 
+    def _launch(self) -> int:
+        """R-VAR-ATTACK: one press of the launcher; how many cards it fires."""
+        if self._forced_launches:
+            k = self._forced_launches.pop()
+        else:
+            k = self.round_rng.choices(range(13), self._weights)[0]
+        if self._log is not None:
+            self._log.launches.append(k)
+        return k
+
     def _draw(self, seat: int, count: int) -> list[int]:
-        """Move up to ``count`` cards to ``seat``'s hand, reshuffling when the pile runs out."""
+        """Move up to ``count`` cards to ``seat``'s hand, reshuffling when the pile runs out.
+
+        Under UNO Attack each of the ``count`` draws is a press of the launcher.
+        """
+        if self._launcher:
+            presses = count
+            count = sum(self._launch() for _ in range(presses))
+            self._emit(Event("launch", seat, amount=count, target=presses))
         pile = self.pile
         got: list[int] = []
         for _ in range(count):
@@ -349,6 +431,14 @@ class Game:
         if self.events is not None:
             self.events.append(event)
 
+    def _hit(self, victim: int, card: int, total: int) -> None:
+        """Stacking: ``victim`` must answer ``card`` or accept (R-VAR-ANSWER)."""
+        self.phase = P_ANSWER
+        self.current = victim
+        self.pend_card = card
+        self.pend_total = total
+        self._emit(Event("hit", victim, (card,), total))
+
     # ------------------------------------------------------------------ queries ----
     @property
     def top(self) -> int:
@@ -362,40 +452,66 @@ class Game:
     def game_over(self) -> bool:
         return self.phase == P_GAME_OVER
 
-    def next_seat(self, seat: int, steps: int = 1) -> int:
-        return (seat + steps * self.direction) % self.n
-
     def _can_play(self, hand: list[int], card: int) -> bool:
         """Whether ``card`` matches now (R-TURN-1) and, without bluffing, W+4 is allowed."""
         discard = self.discard
         if not PLAYABLE_MASK[self.color * _TOP_RANKS + CARD_RANK[discard[-1]]] >> card & 1:
             return False
         if card == WILD_DRAW4 and not self.rules.wd4_bluffing:
-            color = self.color
-            for c in hand:
-                if CARD_COLOR[c] == color:
-                    return False
+            return not self._holds_color(hand, self.color)
         return True
 
-    def playable(self, seat: int | None = None) -> list[int]:
-        """The distinct cards ``seat`` (default: the seat to act) may play now.
+    @staticmethod
+    def _holds_color(hand: list[int], color: int) -> bool:
+        return any(CARD_COLOR[c] == color for c in hand)
 
-        In the drawn-card phase only the drawn card; empty when the seat may not play.
+    def _answers(self, seat: int) -> list[int]:
+        """R-VAR-STACK/-PROGRESSIVE: the distinct cards ``seat`` may answer a hit with."""
+        hand = self.hands[seat]
+        pend = self.pend_card
+        progressive = not self._pass
+        out: set[int] = set()
+        for c in hand:
+            rank = CARD_RANK[c]
+            if pend == WILD_DRAW4:
+                if (progressive and c == WILD_DRAW4) or (
+                    not progressive and rank == DRAW2 and CARD_COLOR[c] == self.color
+                ):
+                    out.add(c)
+            elif CARD_RANK[pend] == DRAW2:
+                if (rank == DRAW2 and c < WILD) or (
+                    progressive and c == WILD_DRAW4 and self.rules.stack_draw4_on_draw2
+                ):
+                    out.add(c)
+            elif c < WILD and rank == CARD_RANK[pend]:  # Skip on Skip, Reverse on Reverse
+                out.add(c)
+        if WILD_DRAW4 in out and not self.rules.wd4_bluffing and self._holds_color(
+            hand, self.color
+        ):
+            out.discard(WILD_DRAW4)
+        return sorted(out)
+
+    def playable(self, seat: int | None = None) -> list[int]:
+        """The distinct cards ``seat`` (default: the seat to act) may play now, in turn.
+
+        In the drawn-card phase only the drawn card; when answering a hit, the answers.
         """
         if seat is None:
             seat = self.current
         if seat != self.current:
             return []
-        if self.phase == P_DRAWN:
+        phase = self.phase
+        if phase == P_DRAWN:
             return [self.drawn]
-        if self.phase != P_PLAY:
+        if phase == P_ANSWER:
+            return self._answers(seat)
+        if phase != P_PLAY:
             return []
         hand = self.hands[seat]
         mask = PLAYABLE_MASK[self.color * _TOP_RANKS + CARD_RANK[self.discard[-1]]]
         out = [c for c in set(hand) if mask >> c & 1]
         if WILD_DRAW4 in out and not self.rules.wd4_bluffing:
-            color = self.color
-            if any(CARD_COLOR[c] == color for c in hand):
+            if self._holds_color(hand, self.color):
                 out.remove(WILD_DRAW4)
         out.sort()
         return out
@@ -403,53 +519,138 @@ class Game:
     def playable_cards(self, seat: int) -> list[int]:
         """Trusted fast path: ``seat``'s playable cards in the play phase, repeats kept.
 
-        No phase or turn checks and no W+4 restriction under ``wd4_bluffing=False``
-        beyond what ``_can_play`` adds; use ``playable`` unless you are a simulation
-        loop that already knows it is ``seat``'s play phase.
+        No phase or turn checks; use ``playable`` unless you are a simulation loop that
+        already knows it is ``seat``'s play phase.
         """
         hand = self.hands[seat]
         mask = PLAYABLE_MASK[self.color * _TOP_RANKS + CARD_RANK[self.discard[-1]]]
         out = [c for c in hand if mask >> c & 1]
-        if (
-            not self.rules.wd4_bluffing
-            and WILD_DRAW4 in out
-            and not self._can_play(hand, WILD_DRAW4)
+        if not self.rules.wd4_bluffing and WILD_DRAW4 in out and not self._can_play(
+            hand, WILD_DRAW4
         ):
             out = [c for c in out if c != WILD_DRAW4]
         return out
+
+    def jump_ins(self, seat: int) -> bool:
+        """R-VAR-JUMPIN: may ``seat`` play out of turn now (holds the top card's twin)?"""
+        if not self.rules.jump_in or self.phase != P_PLAY or seat == self.current:
+            return False
+        top = self.discard[-1]
+        return top < WILD and self.live[seat] and top in self.hands[seat]
 
     def actors(self) -> list[int]:
         """Every seat that has at least one legal action now."""
         if self.phase >= P_ROUND_OVER:
             return []
         if self.vulnerable >= 0:
-            return list(range(self.n))
+            return [s for s in range(self.n) if self.live[s]]
+        if self.rules.jump_in:
+            return sorted({self.current, *(s for s in range(self.n) if self.jump_ins(s))})
         return [self.current]
 
+    def _targets(self, seat: int) -> list[int]:
+        return [t for t in range(self.n) if t != seat and self.live[t]]
+
+    def _needs_target(self, seat: int, cards: Sequence[int]) -> bool:
+        """A Wild Swap Hands, or a 7 under seven-zero, names a seat unless it goes out."""
+        if len(self.hands[seat]) == len(cards):
+            return False  # R-ACT-LASTWILD; a last 7 ends the round as well
+        top = cards[-1]
+        return top == WILD_SWAP or (self._seven_zero and top < WILD and CARD_RANK[top] == 7)
+
+    def _own_after(self, seat: int, cards: Sequence[int], color: int, target: int) -> int:
+        """Cards ``seat`` will hold after this play and its effect; -1 if it is chance."""
+        hand = self.hands[seat]
+        left = len(hand) - len(cards)
+        if left == 0:
+            return 0
+        top = cards[-1]
+        if target >= 0:
+            return len(self.hands[target])
+        if top == WILD_SHUFFLE:
+            return -1
+        if self._seven_zero and top < WILD and CARD_RANK[top] == 0:
+            return len(self.hands[self._from_behind(seat)])
+        if top == WILD_CUSTOM and self.rules.custom_rule == "discard_color":
+            rest = Counter(hand)
+            rest.subtract(cards)
+            return left - sum(k for c, k in rest.items() if CARD_COLOR[c] == color)
+        return left
+
+    def _from_behind(self, seat: int) -> int:
+        """The seat whose hand passes to ``seat`` under a seven-zero 0."""
+        n = self.n
+        d = -self.direction
+        s = (seat + d) % n
+        while not self.live[s]:
+            s = (s + d) % n
+        return s
+
+    def _play_actions(self, seat: int, cards: tuple[int, ...], out: list[Action]) -> None:
+        first, extra, top = cards[0], cards[1:], cards[-1]
+        colors: Iterable[int] = range(4) if top >= WILD else (-1,)
+        targets = self._targets(seat) if self._needs_target(seat, cards) else [-1]
+        for color in colors:
+            for t in targets:
+                out.append(Action(PLAY, first, color, t, False, extra))
+                if self._own_after(seat, cards, color, t) == 1:
+                    out.append(Action(PLAY, first, color, t, True, extra))
+
+    def _multi_plays(self, seat: int, first: int) -> list[tuple[int, ...]]:
+        """R-VAR-MULTI: more cards of ``first``'s number after it, the last one on top."""
+        rest = list(self.hands[seat])
+        rest.remove(first)
+        same = sorted(c for c in rest if c < WILD and CARD_RANK[c] == CARD_RANK[first])
+        seqs: set[tuple[int, ...]] = set()
+        for size in range(1, len(same) + 1):
+            for combo in combinations(same, size):
+                for i in range(len(combo)):
+                    last = combo[i]
+                    middle = combo[:i] + combo[i + 1 :]
+                    seqs.add((first, *middle, last))
+        return sorted(seqs)
+
     def legal_actions(self, seat: int) -> list[Action]:
-        """Everything ``seat`` may do now, its turn or not (a catch, a UNO call)."""
+        """Everything ``seat`` may do now, its turn or not (a catch, a call, a jump-in)."""
         phase = self.phase
-        if phase >= P_ROUND_OVER:
+        if phase >= P_ROUND_OVER or not self.live[seat]:
             return []
         out: list[Action] = []
+        multi = self.rules.multi_play
         if seat == self.current:
-            if phase in (P_PLAY, P_DRAWN):
-                left = len(self.hands[seat]) - 1
+            if phase in (P_PLAY, P_DRAWN, P_ANSWER):
                 for card in self.playable(seat):
-                    colors: Iterable[int] = range(4) if card >= WILD else (-1,)
-                    for color in colors:
-                        out.append(Action(PLAY, card, color, -1, False))
-                        if left == 1:
-                            out.append(Action(PLAY, card, color, -1, True))
+                    self._play_actions(seat, (card,), out)
+                    if multi and phase == P_PLAY and IS_NUMBER[card]:
+                        for seq in self._multi_plays(seat, card):
+                            self._play_actions(seat, seq, out)
                 if phase == P_PLAY:
                     out.append(Action(DRAW))
-                elif not self.rules.force_play_drawn:
-                    out.append(Action(KEEP))
+                elif phase == P_DRAWN:
+                    if not self.rules.force_play_drawn:
+                        out.append(Action(KEEP))
+                else:
+                    if self.pend_card == WILD_DRAW4:
+                        out.append(Action(CHALLENGE))
+                    out.append(Action(ACCEPT))
             elif phase == P_START_COLOR:
-                out.extend(Action(COLOR, color=c) for c in range(4))
+                if self.discard[-1] == WILD_SWAP:
+                    out.extend(
+                        Action(COLOR, color=c, target=t)
+                        for c in range(4)
+                        for t in self._targets(seat)
+                    )
+                else:
+                    out.extend(Action(COLOR, color=c) for c in range(4))
             elif phase == P_CHALLENGE:
                 out.append(Action(CHALLENGE))
                 out.append(Action(ACCEPT))
+        elif self.jump_ins(seat):
+            top = self.discard[-1]
+            self._play_actions(seat, (top,), out)
+            if multi and IS_NUMBER[top]:
+                for seq in self._multi_plays(seat, top):
+                    self._play_actions(seat, seq, out)
         v = self.vulnerable
         if v >= 0:
             out.append(Action(UNO) if seat == v else Action(CATCH, target=v))
@@ -466,8 +667,10 @@ class Game:
             raise IllegalAction("the game is over", code="game_over")
         if phase == P_ROUND_OVER:
             raise IllegalAction("the round is over", code="round_over")
-        kind = action.kind
         name = self.names
+        if not self.live[seat]:
+            raise IllegalAction(f"{name[seat]} is out of the game", code="eliminated")
+        kind = action.kind
         if kind == UNO:
             return
         if kind == CATCH:
@@ -486,10 +689,18 @@ class Game:
             return
         cur = self.current
         if seat != cur:
-            if phase == P_CHALLENGE and kind in (CHALLENGE, ACCEPT):
+            if kind == PLAY and self.jump_ins(seat) and action.card == self.discard[-1]:
+                self._check_play(seat, action, jump=True)
+                return
+            if phase in (P_CHALLENGE, P_ANSWER) and kind in (CHALLENGE, ACCEPT):
                 raise IllegalAction(
-                    f"only {name[cur]}, who must draw 4, may answer the Wild Draw Four",
-                    code="not_challenged",
+                    f"only {name[cur]}, who was hit, may answer it", code="not_challenged"
+                )
+            if kind == PLAY and self.rules.jump_in:
+                raise IllegalAction(
+                    f"it is {name[cur]}'s turn; you may jump in only with a card identical "
+                    "to the top card",
+                    code="not_your_turn",
                 )
             raise IllegalAction(f"it is {name[cur]}'s turn", code="not_your_turn")
         if phase == P_START_COLOR:
@@ -499,16 +710,34 @@ class Game:
                 )
             if not 0 <= action.color < 4:
                 raise IllegalAction("choose a colour: R, Y, G or B", code="bad_color")
-            if action.target >= 0:
+            if self.discard[-1] == WILD_SWAP:
+                self._check_target(seat, action.target)
+            elif action.target >= 0:
                 raise IllegalAction("this start card takes no target", code="bad_target")
             return
         if phase == P_CHALLENGE:
-            if kind in (CHALLENGE, ACCEPT) or kind == DRAW:
+            if kind in (CHALLENGE, ACCEPT, DRAW):
                 return
             raise IllegalAction(
                 "you were hit by a Wild Draw Four: challenge it or accept (draw 4)",
                 code="must_answer_challenge",
             )
+        if phase == P_ANSWER:
+            if kind in (ACCEPT, DRAW):
+                return
+            if kind == CHALLENGE:
+                if self.pend_card != WILD_DRAW4:
+                    raise IllegalAction(
+                        "only a Wild Draw Four can be challenged", code="not_challenged"
+                    )
+                return
+            if kind != PLAY:
+                raise IllegalAction(
+                    f"answer the {CARD_CODE[self.pend_card]} with a card, or accept it",
+                    code="must_answer",
+                )
+            self._check_play(seat, action)
+            return
         if kind == COLOR:
             raise IllegalAction("a colour is chosen with the wild card you play", code="not_now")
         if kind in (CHALLENGE, ACCEPT):
@@ -531,27 +760,66 @@ class Game:
                     code="must_play_drawn",
                 )
             return
-        # kind == PLAY
+        self._check_play(seat, action)
+
+    def _check_target(self, seat: int, t: int) -> None:
+        if t < 0:
+            raise IllegalAction("choose a player to swap hands with", code="target_required")
+        if t >= self.n or t == seat or not self.live[t]:
+            raise IllegalAction(f"seat {t} cannot be chosen to swap with", code="bad_target")
+
+    def _check_play(self, seat: int, action: Action, jump: bool = False) -> None:
+        cards = action.cards
         card = action.card
-        if not 0 <= card < len(CARD_CODE):
-            raise IllegalAction(f"there is no card {card}", code="bad_card")
+        for c in cards:
+            if not 0 <= c < len(CARD_CODE):
+                raise IllegalAction(f"there is no card {c}", code="bad_card")
         code = CARD_CODE[card]
         hand = self.hands[seat]
+        phase = self.phase
+        if len(cards) > 1:
+            if not self.rules.multi_play:
+                raise IllegalAction("one card per turn (multi-play is off)", code="one_card")
+            if phase != P_PLAY:
+                raise IllegalAction("several cards can only start a turn", code="one_card")
+            if not all(IS_NUMBER[c] and CARD_RANK[c] == CARD_RANK[card] for c in cards):
+                raise IllegalAction(
+                    "several cards at once must all be numbers of the same value",
+                    code="not_same_number",
+                )
         if phase == P_DRAWN and card != self.drawn:
             raise IllegalAction(
                 f"after drawing you may play only the drawn card, {CARD_CODE[self.drawn]}",
                 code="only_drawn_card",
             )
-        if card not in hand:
-            raise IllegalAction(f"you don't hold {code}", code="card_not_held")
-        if card >= WILD:
+        need = Counter(cards)
+        have = Counter(hand)
+        for c, k in need.items():
+            if have[c] < k:
+                raise IllegalAction(f"you don't hold {CARD_CODE[c]}", code="card_not_held")
+        top_card = cards[-1]
+        if top_card >= WILD:
             if not 0 <= action.color < 4:
-                name_ = "Wild Draw Four" if card == WILD_DRAW4 else "Wild"
+                name_ = "Wild Draw Four" if top_card == WILD_DRAW4 else "Wild"
                 raise IllegalAction(f"{name_} needs a colour: R, Y, G or B", code="color_required")
         elif action.color >= 0:
-            raise IllegalAction(f"{code} is not a wild card; it takes no colour", code="bad_color")
-        if action.target >= 0:
-            raise IllegalAction(f"{code} takes no target", code="bad_target")
+            raise IllegalAction(
+                f"{CARD_CODE[top_card]} is not a wild card; it takes no colour", code="bad_color"
+            )
+        if self._needs_target(seat, cards):
+            self._check_target(seat, action.target)
+        elif action.target >= 0:
+            raise IllegalAction(f"{CARD_CODE[top_card]} takes no target now", code="bad_target")
+        if jump:
+            return
+        if phase == P_ANSWER:
+            if card not in self._answers(seat):
+                raise IllegalAction(
+                    f"{code} cannot answer the {CARD_CODE[self.pend_card]}; "
+                    "answer with a matching card or accept",
+                    code="bad_answer",
+                )
+            return
         top = self.discard[-1]
         if not PLAYABLE_MASK[self.color * _TOP_RANKS + CARD_RANK[top]] >> card & 1:
             raise IllegalAction(
@@ -573,9 +841,9 @@ class Game:
         """Apply without checking: for bots that picked from ``legal_actions``."""
         kind = action.kind
         if kind == PLAY:
-            self.play(seat, action.card, action.color, action.uno)
+            self.play(seat, action.card, action.color, action.uno, action.target, action.extra)
         elif kind == DRAW:
-            if self.phase == P_CHALLENGE:
+            if self.phase in (P_CHALLENGE, P_ANSWER):
                 self.accept(seat)
             else:
                 self.draw(seat)
@@ -590,7 +858,7 @@ class Game:
         elif kind == ACCEPT:
             self.accept(seat)
         else:
-            self.choose_color(seat, action.color)
+            self.choose_color(seat, action.color, action.target)
 
     # ------------------------------------------------------------------ trusted ----
     def _log_action(self, seat: int, action: Action) -> None:
@@ -598,70 +866,210 @@ class Game:
         if log is not None:
             log.actions.append((seat, action))
 
-    def play(self, seat: int, card: int, color: int = -1, uno: bool = False) -> None:
-        """Play ``card`` from ``seat``'s hand (trusted: the caller checked legality)."""
+    def play(
+        self,
+        seat: int,
+        card: int,
+        color: int = -1,
+        uno: bool = False,
+        target: int = -1,
+        extra: tuple[int, ...] = (),
+    ) -> None:
+        """Play ``card`` (then ``extra``) from ``seat``'s hand; trusted: no checks."""
         log = self._log
         if log is not None:
-            log.actions.append((seat, Action(PLAY, card, color, -1, uno)))
+            log.actions.append((seat, Action(PLAY, card, color, target, uno, extra)))
         self.vulnerable = -1
         hand = self.hands[seat]
         hand.remove(card)
+        discard = self.discard
+        discard.append(card)
+        top = card
+        if extra:
+            for c in extra:
+                hand.remove(c)
+                discard.append(c)
+            top = extra[-1]
         prev_color = self.color
-        self.discard.append(card)
+        answering = self.phase == P_ANSWER
         n = self.n
         d = self.direction
         ev = self.events
-        if card >= WILD:
-            self.color = color
-        else:
-            self.color = CARD_COLOR[card]
+        self.color = color if top >= WILD else CARD_COLOR[top]
         if ev is not None:
-            ev.append(Event("play", seat, (card,), color=self.color))
+            ev.append(Event("play", seat, (card, *extra), color=self.color, target=target))
+        self.phase = P_PLAY
+        self.drawn = -1
         left = len(hand)
-        if left == 1:
+        full = self.n_live == n
+        rank = CARD_RANK[top]
+        if rank < 10:
+            if self._seven_zero and left:
+                if rank == 7:
+                    self._swap(seat, target)
+                elif rank == 0:
+                    self._rotate()
+            self.current = (seat + d) % n if full else self._step(seat, 1)
+        elif top == WILD:
+            self.current = (seat + d) % n if full else self._step(seat, 1)
+        elif rank == SKIP:
+            victim = self._step(seat, 1)
+            if self._pass and left:
+                self._hit(victim, top, 0)
+            else:
+                if ev is not None:
+                    ev.append(Event("skip", victim))
+                self.current = self._step(seat, 2)
+        elif rank == REVERSE:
+            self.direction = -d
+            if ev is not None:
+                ev.append(Event("reverse", seat))
+            if self.n_live == 2:  # R-2P-REVERSE
+                if self._pass and left:
+                    self._hit(self._step(seat, 1), top, 0)
+                else:
+                    self.current = seat
+            else:
+                self.current = self._step(seat, 1)
+        elif rank == DRAW2:
+            victim = self._step(seat, 1)
+            if self._stack and left:
+                total = self.pend_total + 2 if answering and not self._pass else 2
+                self.wd4_by = -1
+                self._hit(victim, top, total)
+            else:
+                self._draw(victim, 2)
+                if ev is not None:
+                    ev.append(Event("skip", victim))
+                self.current = self._step(seat, 2)
+        elif top == WILD_DRAW4:
+            victim = self._step(seat, 1)
+            self.wd4_by = seat
+            self.wd4_prev_color = prev_color
+            self.wd4_guilty = self._holds_color(hand, prev_color)
+            if self._stack and left:
+                total = self.pend_total + 4 if answering else 4
+                self._hit(victim, top, total)
+            else:
+                self.current = victim
+                self.phase = P_CHALLENGE
+                # R-END-3: even on a last card, the challenge is answered first
+        elif top == WILD_SWAP:
+            if left:
+                self._swap(seat, target)
+            self.current = self._step(seat, 1)
+        elif top == WILD_SHUFFLE:
+            if left:
+                self._shuffle_hands(seat)
+            self.current = self._step(seat, 1)
+        else:
+            self._custom(seat, color)
+        if self.phase != P_ANSWER:
+            self.pend_card = -1
+            self.pend_total = 0
+        own = len(self.hands[seat])  # after the effect: a swap may change it
+        if own == 1:
             if uno:
                 if ev is not None:
                     ev.append(Event("uno", seat))
             else:
                 self.vulnerable = seat
-        elif uno and left > 1:
+        elif uno and own > 1:
             self._false_uno(seat)
-        self.phase = P_PLAY
-        self.drawn = -1
-        rank = CARD_RANK[card]
-        if rank < 10 or card == WILD:
-            self.current = (seat + d) % n
-        elif rank == SKIP:
-            skipped = (seat + d) % n
-            if ev is not None:
-                ev.append(Event("skip", skipped))
-            self.current = (seat + 2 * d) % n
-        elif rank == REVERSE:
-            self.direction = d = -d
-            if ev is not None:
-                ev.append(Event("reverse", seat))
-            self.current = seat if n == 2 else (seat + d) % n
-        elif rank == DRAW2:
-            victim = (seat + d) % n
-            self._draw(victim, 2)
-            if ev is not None:
-                ev.append(Event("skip", victim))
-            self.current = (seat + 2 * d) % n
-        else:  # Wild Draw Four: the victim answers before anything else happens
-            victim = (seat + d) % n
-            self.wd4_by = seat
-            self.wd4_prev_color = prev_color
-            guilty = False
-            for c in hand:
-                if CARD_COLOR[c] == prev_color:
-                    guilty = True
-                    break
-            self.wd4_guilty = guilty
-            self.current = victim
-            self.phase = P_CHALLENGE
-            return  # R-END-3: even on a last card, the challenge is answered first
-        if left == 0:
-            self._end_round(seat)
+        if own == 0:  # R-END-1 (a W+4 waits for its challenge: R-END-3)
+            if self.phase != P_CHALLENGE:
+                self._end_round(seat)
+        elif top == WILD_CUSTOM and self.rules.custom_rule == "others_discard_wilds":
+            self._end_if_empty(seat)
+
+    def _end_if_empty(self, seat: int) -> None:
+        """A player emptied by someone else's effect goes out (R-END-1), in turn order."""
+        s = seat
+        for _ in range(self.n):
+            s = self._step(s, 1)
+            if self.live[s] and not self.hands[s]:
+                self._end_round(s)
+                return
+
+    def _swap(self, seat: int, target: int) -> None:
+        """R-ACT-SWAP, R-VAR-SEVENZERO: the two seats exchange hands; only they see them."""
+        hands = self.hands
+        hands[seat], hands[target] = hands[target], hands[seat]
+        ev = self.events
+        if ev is not None:
+            ev.append(Event("swap", seat, target=target))
+            for s in (seat, target):
+                ev.append(Event("hand", s, tuple(hands[s]), len(hands[s]), only=s))
+
+    def _rotate(self) -> None:
+        """R-VAR-SEVENZERO: every hand passes to the next player in the direction of play."""
+        hands = self.hands
+        old = list(hands)
+        for s in range(self.n):
+            if self.live[s]:
+                hands[self._step(s, 1)] = old[s]
+        ev = self.events
+        if ev is not None:
+            ev.append(Event("rotate", -1, amount=self.direction))
+            for s in range(self.n):
+                if self.live[s]:
+                    ev.append(Event("hand", s, tuple(hands[s]), len(hands[s]), only=s))
+
+    def _shuffle_hands(self, seat: int) -> None:
+        """R-ACT-SHUF: collect every hand, shuffle, deal one by one from the player's left."""
+        hands = self.hands
+        collected: list[int] = []
+        for s in range(self.n):
+            collected.extend(hands[s])
+            hands[s] = []
+        self._shuffle_pile(collected)  # top at the end, like the draw pile
+        s = seat
+        while collected:
+            s = self._clockwise(s)
+            hands[s].append(collected.pop())
+        ev = self.events
+        if ev is not None:
+            ev.append(Event("shuffle_hands", seat))
+            for s in range(self.n):
+                if self.live[s]:
+                    ev.append(Event("hand", s, tuple(hands[s]), len(hands[s]), only=s))
+                    ev.append(Event("hand", s, (), len(hands[s]), hide=s))
+
+    def _custom(self, seat: int, color: int) -> None:
+        """R-ACT-CUST: the agreed house rule of the Wild Customizable card."""
+        rule = self.rules.custom_rule
+        nxt = self._step(seat, 1)
+        self.current = nxt
+        ev = self.events
+        if rule == "next_draws_3":
+            self._draw(nxt, 3)
+        elif rule == "others_draw_2":
+            s = seat
+            for _ in range(self.n_live - 1):
+                s = self._step(s, 1)
+                self._draw(s, 2)
+        elif rule == "others_discard_wilds":
+            discard = self.discard
+            s = seat
+            for _ in range(self.n_live - 1):
+                s = self._step(s, 1)
+                hand = self.hands[s]
+                wilds = [c for c in hand if c >= WILD]
+                if wilds:
+                    self.hands[s] = [c for c in hand if c < WILD]
+                    discard[-1:-1] = wilds  # under the card that made them go
+                    if ev is not None:
+                        ev.append(Event("discard", s, tuple(wilds), len(wilds)))
+        elif rule == "extra_turn":
+            self.current = seat
+        elif rule == "discard_color":
+            hand = self.hands[seat]
+            gone = [c for c in hand if CARD_COLOR[c] == color]
+            if gone:
+                self.hands[seat] = [c for c in hand if CARD_COLOR[c] != color]
+                self.discard[-1:-1] = gone
+                if ev is not None:
+                    ev.append(Event("discard", seat, tuple(gone), len(gone)))
 
     def _false_uno(self, seat: int) -> None:
         """R-UNO-3: calling UNO without exactly one card costs ``false_uno_penalty``."""
@@ -679,14 +1087,18 @@ class Game:
         self.vulnerable = -1
         hand = self.hands[seat]
         pile = self.pile
-        if pile and self.events is None and not self.rules.draw_until_playable:
+        if self._simple_draw and pile and self.events is None:
             card = pile.pop()  # the common case, without the general machinery
             hand.append(card)
             if self._can_play(hand, card):
                 self.phase = P_DRAWN
                 self.drawn = card
             else:
-                self.current = (seat + self.direction) % self.n
+                self.current = self._step(seat, 1)
+            return
+        if self._launcher:  # R-VAR-ATTACK: one press, and the turn is over
+            self._draw(seat, 1)
+            self.current = self._step(seat, 1)
             return
         until = self.rules.draw_until_playable
         while True:
@@ -700,7 +1112,7 @@ class Game:
                 return
             if not until:
                 break
-        self.current = (seat + self.direction) % self.n
+        self.current = self._step(seat, 1)
 
     def keep(self, seat: int) -> None:
         self._log_action(seat, Action(KEEP))
@@ -708,13 +1120,16 @@ class Game:
         self._emit(Event("keep", seat))
         self.phase = P_PLAY
         self.drawn = -1
-        self.current = (seat + self.direction) % self.n
+        self.current = self._step(seat, 1)
 
-    def choose_color(self, seat: int, color: int) -> None:
-        self._log_action(seat, Action(COLOR, color=color))
+    def choose_color(self, seat: int, color: int, target: int = -1) -> None:
+        """The first player names a Wild start card's colour (and swaps, for Swap Hands)."""
+        self._log_action(seat, Action(COLOR, color=color, target=target))
         self.vulnerable = -1
         self.color = color
         self._emit(Event("color", seat, color=color))
+        if target >= 0:
+            self._swap(seat, target)
         self.phase = P_PLAY
 
     def call_uno(self, seat: int) -> None:
@@ -740,34 +1155,46 @@ class Game:
         self._log_action(seat, Action(CHALLENGE))
         self.vulnerable = -1
         by = self.wd4_by
+        total = self.pend_total if self.phase == P_ANSWER else 4
         ev = self.events
         if ev is not None:
             ev.append(Event("challenge", seat, target=by, amount=int(self.wd4_guilty)))
             ev.append(Event("reveal", by, tuple(self.hands[by]), len(self.hands[by]), only=seat))
+        self.pend_card = -1
+        self.pend_total = 0
+        self.phase = P_PLAY
         if self.wd4_guilty:
             if self.rules.wd4_guilty == "retract":
                 self.hands[by].append(self.discard.pop())
                 self.color = self.wd4_prev_color
                 self._emit(Event("retract", by, (WILD_DRAW4,), color=self.color))
-            self._draw(by, 4)
-            self.phase = P_PLAY
+            self._draw(by, total)
             self.current = seat
         else:
-            self._draw(seat, 6)
+            self._draw(seat, total + 2)
             self._emit(Event("skip", seat))
-            self.phase = P_PLAY
-            self.current = (seat + self.direction) % self.n
+            self.current = self._step(seat, 1)
         self._after_wd4(by)
 
     def accept(self, seat: int) -> None:
-        """Take the Wild Draw Four: draw 4 and lose the turn."""
+        """Take the hit: draw what it says (4 for a W+4) and lose the turn."""
         self._log_action(seat, Action(ACCEPT))
         self.vulnerable = -1
-        self._draw(seat, 4)
+        if self.phase == P_ANSWER:
+            total = self.pend_total
+            by = self.wd4_by if self.pend_card == WILD_DRAW4 else -1
+        else:
+            total = 4
+            by = self.wd4_by
+        if total:
+            self._draw(seat, total)
         self._emit(Event("skip", seat))
+        self.pend_card = -1
+        self.pend_total = 0
         self.phase = P_PLAY
-        self.current = (seat + self.direction) % self.n
-        self._after_wd4(self.wd4_by)
+        self.current = self._step(seat, 1)
+        if by >= 0:
+            self._after_wd4(by)
 
     def _after_wd4(self, by: int) -> None:
         self.wd4_by = -1
@@ -776,20 +1203,73 @@ class Game:
 
     # ------------------------------------------------------------------ scoring ----
     def round_points(self, winner: int) -> int:
-        """R-SCORE-1: the winner scores every card left in the opponents' hands."""
+        """R-SCORE-1: the winner scores every card left in the opponents' hands.
+
+        Under R-SCORE-TEAM, only the other team's hands count.
+        """
         pts = self.points
+        if self.teams:
+            team = winner % 2
+            return sum(pts[c] for s, h in enumerate(self.hands) if s % 2 != team for c in h)
         return sum(pts[c] for s, h in enumerate(self.hands) if s != winner for c in h)
+
+    def hand_points(self, seat: int) -> int:
+        pts = self.points
+        return sum(pts[c] for c in self.hands[seat])
+
+    def _lowest(self, seats: list[int], winner: int) -> int:
+        """Fewest points wins; a tie goes to the round's winner, else the lowest seat."""
+        best = min(self.scores[s] for s in seats)
+        tied = [s for s in seats if self.scores[s] == best]
+        return winner if winner in tied else tied[0]
 
     def _end_round(self, winner: int) -> None:
         self.vulnerable = -1
         self.round_winner = winner
-        gained = self.round_points(winner)
-        self.scores[winner] += gained
-        self._emit(Event("round_over", winner, amount=gained))
-        if self.scores[winner] >= self.rules.target_score:
+        self.pend_card = -1
+        self.pend_total = 0
+        self.wd4_by = -1
+        scoring = self.rules.scoring
+        target = self.rules.target_score
+        scores = self.scores
+        over = False
+        if scoring == "standard" or scoring == "teams":
+            gained = self.round_points(winner)
+            side = winner % 2 if self.teams else winner
+            scores[side] += gained
+            self._emit(Event("round_over", winner, amount=gained))
+            if scores[side] >= target:
+                over = True
+                self.game_winner = side
+        elif scoring == "first-out":  # R-SCORE-FIRSTOUT
+            self._emit(Event("round_over", winner, amount=0))
+            over = True
             self.game_winner = winner
+        else:  # R-SCORE-LOW and R-SCORE-ELIM: everyone adds their own hand
+            was_live = [s for s in range(self.n) if self.live[s]]
+            for s in was_live:
+                scores[s] += self.hand_points(s)
+            self._emit(Event("round_over", winner, amount=0))
+            if scoring == "low":
+                if max(scores) >= target:
+                    over = True
+                    self.game_winner = self._lowest(was_live, winner)
+            else:
+                for s in was_live:
+                    if scores[s] >= target:
+                        self.live[s] = False
+                        self._emit(Event("eliminated", s, amount=scores[s]))
+                left = [s for s in was_live if self.live[s]]
+                self.n_live = len(left)
+                if len(left) == 1:
+                    over = True
+                    self.game_winner = left[0]
+                elif not left:
+                    over = True
+                    self.game_winner = self._lowest(was_live, winner)
+        if over:
             self.phase = P_GAME_OVER
-            self._emit(Event("game_over", winner, amount=self.scores[winner]))
+            self._emit(Event("game_over", self.game_winner, amount=scores[self.game_winner]))
         else:
             self.phase = P_ROUND_OVER
 
@@ -808,10 +1288,12 @@ class Game:
         g.pile = list(self.pile)
         g.discard = list(self.discard)
         g.scores = list(self.scores)
+        g.live = list(self.live)
         g.events = None
         g._log = None
         g.rounds = []
         g._forced = []
+        g._forced_launches = []
         g.rng = random.Random(self.rng.random())
         g.round_rng = random.Random(self.rng.random())
         return g
@@ -846,13 +1328,14 @@ class Game:
 
 __all__ = [
     "NUM_RANKS",
-    "PHASE_NAMES",
+    "P_ANSWER",
     "P_CHALLENGE",
     "P_DRAWN",
     "P_GAME_OVER",
     "P_PLAY",
     "P_ROUND_OVER",
     "P_START_COLOR",
+    "PHASE_NAMES",
     "Event",
     "Game",
     "RoundLog",

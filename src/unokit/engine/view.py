@@ -13,7 +13,7 @@ from typing import Any
 
 from unokit.cards import CARD_CODE, COLOR_CODES
 from unokit.engine.actions import Action
-from unokit.engine.game import P_CHALLENGE, P_DRAWN, PHASE_NAMES, Game
+from unokit.engine.game import P_ANSWER, P_CHALLENGE, P_DRAWN, P_ROUND_OVER, PHASE_NAMES, Game
 from unokit.rules import RuleSet
 
 
@@ -35,7 +35,10 @@ class View:
     scores: tuple[int, ...]
     vulnerable: int  # a seat with one card that may be caught, or -1
     drawn: int  # the card this seat just drew, if it may play it; else -1
-    wd4_by: int  # who played the Wild Draw Four this seat must answer, or -1
+    wd4_by: int  # who played the Wild Draw Four being answered, or -1
+    pending: int  # stacking: the card the current seat must answer, or -1
+    pending_total: int  # stacking: cards the current seat draws on accepting
+    live: tuple[bool, ...]  # False for seats eliminated (R-SCORE-ELIM)
     round_winner: int
     game_winner: int
     legal: tuple[Action, ...]
@@ -50,7 +53,11 @@ class View:
 
     @property
     def my_turn(self) -> bool:
-        return self.current == self.seat and self.phase < 4
+        return self.current == self.seat and self.phase < P_ROUND_OVER
+
+    @property
+    def round_over(self) -> bool:
+        return self.phase >= P_ROUND_OVER
 
     def to_json(self) -> dict[str, Any]:
         """For a client: codes instead of ids, no engine types."""
@@ -72,6 +79,9 @@ class View:
             "vulnerable": self.vulnerable if self.vulnerable >= 0 else None,
             "drawn": CARD_CODE[self.drawn] if self.drawn >= 0 else None,
             "wd4_by": self.wd4_by if self.wd4_by >= 0 else None,
+            "pending": CARD_CODE[self.pending] if self.pending >= 0 else None,
+            "pending_total": self.pending_total,
+            "live": list(self.live),
             "round_winner": self.round_winner if self.round_winner >= 0 else None,
             "game_winner": self.game_winner if self.game_winner >= 0 else None,
             "legal": [str(a) for a in self.legal],
@@ -98,7 +108,12 @@ def view_of(game: Game, seat: int) -> View:
         scores=tuple(game.scores),
         vulnerable=game.vulnerable,
         drawn=game.drawn if mine and game.phase == P_DRAWN else -1,
-        wd4_by=game.wd4_by if game.phase == P_CHALLENGE else -1,
+        wd4_by=game.wd4_by
+        if game.phase == P_CHALLENGE or (game.phase == P_ANSWER and game.pend_card == 53)
+        else -1,
+        pending=game.pend_card if game.phase == P_ANSWER else -1,
+        pending_total=game.pend_total if game.phase == P_ANSWER else 0,
+        live=tuple(game.live),
         round_winner=game.round_winner,
         game_winner=game.game_winner,
         legal=tuple(game.legal_actions(seat)),
