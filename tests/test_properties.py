@@ -11,10 +11,10 @@ import json
 import random
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, reject, settings
 from hypothesis import strategies as st
 
-from unokit.cards import NUM_CARDS, build_deck
+from unokit.cards import DECKS, NUM_CARDS, build_deck
 from unokit.engine import (
     ACCEPT,
     CATCH,
@@ -30,24 +30,69 @@ from unokit.engine import (
     view_of,
 )
 from unokit.record import dumps, loads, replay
-from unokit.rules import RuleSet
+from unokit.rules import (
+    CUSTOM_RULES,
+    PRESETS,
+    SCORINGS,
+    STACKINGS,
+    RulesError,
+    RuleSet,
+    from_preset,
+)
 
-PUBLIC_CARD_EVENTS = {"play", "start_card", "start_return", "dealer_draw", "retract"}
+PUBLIC_CARD_EVENTS = {
+    "play", "start_card", "start_return", "dealer_draw", "retract", "hit", "discard",
+}  # fmt: skip
 
 
 @st.composite
 def rule_sets(draw: st.DrawFn) -> RuleSet:
-    return RuleSet(
-        hand_size=draw(st.integers(1, 9)),
-        target_score=draw(st.sampled_from([1, 60, 150, 500])),
-        wild_points=draw(st.sampled_from([50, 20])),
-        uno_penalty=draw(st.integers(0, 4)),
-        false_uno_penalty=draw(st.integers(0, 3)),
-        wd4_bluffing=draw(st.booleans()),
-        wd4_guilty=draw(st.sampled_from(["draw4", "retract"])),
-        draw_until_playable=draw(st.booleans()),
-        force_play_drawn=draw(st.booleans()),
-    )
+    """Any combination of options and presets that RuleSet accepts."""
+    preset = draw(st.sampled_from(sorted(PRESETS)))
+    options: dict[str, Any] = {}
+    if draw(st.booleans()):
+        options["deck"] = draw(st.sampled_from(DECKS))
+    deck = options.get("deck", PRESETS[preset][1].get("deck", "classic"))
+    if deck.startswith("mattel") and draw(st.booleans()):
+        options["custom_rule"] = draw(st.sampled_from(CUSTOM_RULES))
+        options["custom_cards"] = draw(st.integers(0, 3))
+    elif not deck.startswith("mattel"):
+        options["custom_rule"] = "none"
+    options["hand_size"] = draw(st.integers(1, 8))
+    options["target_score"] = draw(st.sampled_from([1, 60, 150, 500]))
+    options["scoring"] = draw(st.sampled_from(SCORINGS))
+    for key, values in {
+        "wild_points": [50, 20], "uno_penalty": [0, 1, 2, 4], "false_uno_penalty": [0, 2],
+        "wd4_bluffing": [True, False], "wd4_guilty": ["draw4", "retract"],
+        "draw_until_playable": [False, True], "force_play_drawn": [False, True],
+        "stacking": list(STACKINGS), "multi_play": [False, True], "jump_in": [False, True],
+        "seven_zero": [False, True], "attack_launcher": [False, True],
+    }.items():  # fmt: skip
+        if draw(st.booleans()):
+            options[key] = draw(st.sampled_from(values))
+    if options.get("stacking", PRESETS[preset][1].get("stacking")) == "progressive":
+        options["stack_draw4_on_draw2"] = draw(st.booleans())
+    launcher = options.get("attack_launcher", PRESETS[preset][1].get("attack_launcher"))
+    if launcher:
+        options["draw_until_playable"] = False
+        if draw(st.booleans()):
+            options["launcher_weights"] = draw(
+                st.lists(st.integers(0, 5), min_size=13, max_size=13).filter(any)
+            )
+    try:
+        return from_preset(preset, options)
+    except RulesError:
+        reject()
+        raise
+
+
+def players_for(draw: st.DrawFn, rules: RuleSet) -> int:
+    lo, hi = rules.player_range()
+    deck = len(build_deck(rules.deck, rules.custom_cards))
+    hi = min(hi, (deck - 1) // rules.deal_size)
+    counts = [k for k in range(lo, hi + 1) if rules.scoring != "teams" or k in (4, 6, 8)]
+    assume(counts)
+    return draw(st.sampled_from(counts))
 
 
 def snapshot(g: Game) -> Any:
@@ -135,12 +180,17 @@ def play_checked(g: Game, rng: random.Random, deep: bool, max_steps: int = 20_00
     return steps
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(rules=rule_sets(), players=st.integers(2, 10), seed=st.integers(0, 2**32),
+@settings(
+    max_examples=250,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(data=st.data(), rules=rule_sets(), seed=st.integers(0, 2**32),
        policy=st.integers(0, 2**32))  # fmt: skip
-def test_random_games_keep_every_invariant(
-    rules: RuleSet, players: int, seed: int, policy: int
+def test_random_games_under_random_rules_keep_every_invariant(
+    data: st.DataObject, rules: RuleSet, seed: int, policy: int
 ) -> None:
+    players = players_for(data.draw, rules)
     g = Game(rules, players, seed=seed)
     play_checked(g, random.Random(policy), deep=True)
     assert_events_private(g)

@@ -161,10 +161,10 @@ class RuleSet:
         """``{"preset", "options"}`` as a record carries it: only what differs from the preset."""
         base = from_preset(self.preset).options()
         mine = self.options()
-        return {
-            "preset": self.preset,
-            "options": {k: v for k, v in mine.items() if base.get(k) != v},
-        }
+        opts = {k: v for k, v in mine.items() if base.get(k) != v}
+        if from_preset(self.preset, opts) != self:  # hand_size's default follows the deck
+            opts["hand_size"] = self.hand_size
+        return {"preset": self.preset, "options": opts}
 
     def describe(self) -> str:
         spec = self.to_spec()
@@ -203,7 +203,7 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
     ),
     "my-first-uno": (
         "the 36-card children's deck, 5 cards each, first out wins",
-        {"deck": "my-first-uno", "hand_size": 5, "scoring": "first-out"},
+        {"deck": "my-first-uno", "scoring": "first-out"},
     ),
     "attack": ("UNO Attack: a card launcher instead of the draw pile", {"attack_launcher": True}),
     "party": (
@@ -235,6 +235,7 @@ OPTION_HELP: dict[str, str] = {
     "launcher_weights": "13 weights: how likely the launcher fires 0..12 cards",
 }
 
+
 def _coerce(name: str, value: Any) -> Any:
     if name == "launcher_weights" and isinstance(value, list):
         return tuple(value)
@@ -253,8 +254,6 @@ def from_preset(preset: str = "classic", options: Mapping[str, Any] | None = Non
         if key not in valid:
             raise RulesError(f"unknown option {key!r}", code="bad_option")
         merged[key] = _coerce(key, value)
-    if "hand_size" not in (options or {}) and merged.get("deck") != "my-first-uno":
-        merged.pop("hand_size", None)
     return RuleSet(preset=preset, **merged)
 
 

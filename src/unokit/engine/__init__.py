@@ -28,7 +28,6 @@ from unokit.engine.game import (
 from unokit.engine.view import View, view_of
 
 __all__ = [
-    "P_ANSWER",
     "ACCEPT",
     "CATCH",
     "CHALLENGE",
@@ -37,6 +36,7 @@ __all__ = [
     "KEEP",
     "PHASE_NAMES",
     "PLAY",
+    "P_ANSWER",
     "P_CHALLENGE",
     "P_DRAWN",
     "P_GAME_OVER",

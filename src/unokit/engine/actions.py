@@ -88,7 +88,9 @@ class Action(NamedTuple):
                 card = parse_card(words[0])
         except CardError:
             if "/" in words[0]:
-                raise ActionParseError(f"{words[0]!r}: a multi-play is card codes joined by /") from None
+                raise ActionParseError(
+                    f"{words[0]!r}: a multi-play is card codes joined by /"
+                ) from None
             # long names such as "wild draw four blue" or "red 7"
             card, rest = _parse_long(words, uno)
         color = -1
@@ -177,8 +179,10 @@ class Action(NamedTuple):
             return seat, Action(PLAY, card, color, target, uno)
         if main == "cards":
             codes_ = obj["cards"]
-            if not isinstance(codes_, list) or not codes_ or not all(
-                isinstance(c, str) for c in codes_
+            if (
+                not isinstance(codes_, list)
+                or not codes_
+                or not all(isinstance(c, str) for c in codes_)
             ):
                 raise ActionParseError(f"in action {obj}, 'cards' must be a list of card codes")
             try:

@@ -485,8 +485,10 @@ class Game:
                     out.add(c)
             elif c < WILD and rank == CARD_RANK[pend]:  # Skip on Skip, Reverse on Reverse
                 out.add(c)
-        if WILD_DRAW4 in out and not self.rules.wd4_bluffing and self._holds_color(
-            hand, self.color
+        if (
+            WILD_DRAW4 in out
+            and not self.rules.wd4_bluffing
+            and self._holds_color(hand, self.color)
         ):
             out.discard(WILD_DRAW4)
         return sorted(out)
@@ -525,8 +527,10 @@ class Game:
         hand = self.hands[seat]
         mask = PLAYABLE_MASK[self.color * _TOP_RANKS + CARD_RANK[self.discard[-1]]]
         out = [c for c in hand if mask >> c & 1]
-        if not self.rules.wd4_bluffing and WILD_DRAW4 in out and not self._can_play(
-            hand, WILD_DRAW4
+        if (
+            not self.rules.wd4_bluffing
+            and WILD_DRAW4 in out
+            and not self._can_play(hand, WILD_DRAW4)
         ):
             out = [c for c in out if c != WILD_DRAW4]
         return out
@@ -1328,6 +1332,7 @@ class Game:
 
 __all__ = [
     "NUM_RANKS",
+    "PHASE_NAMES",
     "P_ANSWER",
     "P_CHALLENGE",
     "P_DRAWN",
@@ -1335,7 +1340,6 @@ __all__ = [
     "P_PLAY",
     "P_ROUND_OVER",
     "P_START_COLOR",
-    "PHASE_NAMES",
     "Event",
     "Game",
     "RoundLog",
