@@ -81,6 +81,8 @@ class Weights:
     search_nodes: int = 400  # node budget of the chain search
     high: float = 0.0  # per rank point of number cards kept (shed high numbers first)
     keep_drawn: bool = True  # may keep a playable drawn card
+    follow_wild: float = 0.0  # extra follow weight for the colour a wild names
+    conc: float = 0.0  # sum of squared colour counts (a concentrated hand)
 
 
 def urgency(cards: int) -> float:
@@ -300,14 +302,17 @@ class HeuristicBot:
         return (chal + 1) / (answered + 2)
 
     # ------------------------------------------------------------------ evaluation -
-    def _colour_score(self, view: View, hand: tuple[int, ...], colour: int, nxt: int) -> float:
+    def _colour_score(
+        self, view: View, hand: tuple[int, ...], colour: int, nxt: int, named: bool = True
+    ) -> float:
         """How good it is to leave ``colour`` in force with ``hand``, ``nxt`` to play."""
         w = self.w
         mine = 0
         for c in hand:
             if CARD_COLOR[c] == colour:
                 mine += 1
-        score = w.follow * min(mine, w.follow_cap) + 0.01 * mine
+        f = w.follow + w.follow_wild if named else w.follow
+        score = f * min(mine, w.follow_cap) + 0.01 * mine
         if nxt != view.seat:
             h = view.hand_sizes[nxt]
             p0 = p_none(self._unseen_total, self._unseen[colour], h)
@@ -318,7 +323,13 @@ class HeuristicBot:
         return score
 
     def _end_value(
-        self, view: View, hand: tuple[int, ...], colour: int, nxt: int, hurry: bool
+        self,
+        view: View,
+        hand: tuple[int, ...],
+        colour: int,
+        nxt: int,
+        hurry: bool,
+        named: bool = False,
     ) -> float:
         """The position when my turn ends with ``hand`` and ``colour`` in force."""
         w = self.w
@@ -326,12 +337,21 @@ class HeuristicBot:
             return _WIN
         wilds = 0
         actions = 0
+        counts = [0, 0, 0, 0, 0]
         for c in hand:
+            counts[CARD_COLOR[c]] += 1
             if c >= WILD:
                 wilds += 1
             elif CARD_RANK[c] >= SKIP:
                 actions += 1
-        value = -w.card * len(hand) + self._colour_score(view, hand, colour, nxt)
+        value = -w.card * len(hand) + self._colour_score(view, hand, colour, nxt, named)
+        if w.conc:
+            value += w.conc * (
+                counts[0] * counts[0]
+                + counts[1] * counts[1]
+                + counts[2] * counts[2]
+                + counts[3] * counts[3]
+            )
         if w.high:
             value -= w.high * sum(CARD_RANK[c] for c in hand if CARD_RANK[c] <= 9)
         if not hurry:
@@ -431,13 +451,14 @@ class HeuristicBot:
                 if view.hand_sizes[victim] > w.bluff_when:
                     return -1e9  # a bluff pays only to stop a player about to go out
                 # challenged (q): I draw 4 and the victim plays on; else as a legal W+4
-                after = self._end_value(view, rest, new_colour, victim, hurry) - 4 * w.card
-                ok = self._chain_value(view, rest, new_colour, card, nxt, hurry, depth)
+                after = self._end_value(view, rest, new_colour, victim, hurry, True) - 4 * w.card
+                ok = self._chain_value(view, rest, new_colour, card, nxt, hurry, depth, True)
                 return q * after + (1 - q) * (ok + w.opp_card * 5 * u)
             bonus += w.opp_card * (5 + 2 * q) * u
         else:
             nxt = (me + d) % n
-        return bonus + self._chain_value(view, rest, new_colour, card, nxt, hurry, depth)
+        named = card >= WILD
+        return bonus + self._chain_value(view, rest, new_colour, card, nxt, hurry, depth, named)
 
     def _chain_value(
         self,
@@ -448,11 +469,12 @@ class HeuristicBot:
         nxt: int,
         hurry: bool,
         depth: int,
+        named: bool,
     ) -> float:
         """Value after a play: my turn ends, or (``nxt`` is me) I choose again."""
         me = view.seat
         if nxt != me:
-            return self._end_value(view, rest, colour, nxt, hurry)
+            return self._end_value(view, rest, colour, nxt, hurry, named)
         # Two players, an again-card: play on (best continuation) or draw.
         opp = 1 - me
         best = self._end_value(view, rest, colour, opp, hurry) - self.w.card - self.w.draw_cost

@@ -512,9 +512,12 @@ class Game:
         hand = self.hands[seat]
         mask = PLAYABLE_MASK[self.color * _TOP_RANKS + CARD_RANK[self.discard[-1]]]
         out = [c for c in set(hand) if mask >> c & 1]
-        if WILD_DRAW4 in out and not self.rules.wd4_bluffing:
-            if self._holds_color(hand, self.color):
-                out.remove(WILD_DRAW4)
+        if (
+            WILD_DRAW4 in out
+            and not self.rules.wd4_bluffing
+            and self._holds_color(hand, self.color)
+        ):
+            out.remove(WILD_DRAW4)
         out.sort()
         return out
 

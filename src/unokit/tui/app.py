@@ -56,6 +56,7 @@ from unokit.tui.table import Narrator, Table, action_hint, make_bots, seat_names
 from unokit.tui.widgets import HandView, PileView, PlayersView
 
 CATCH_WINDOW = 1.2  # seconds a forgotten UNO stays catchable before the bots look
+MESSAGE_SECONDS = 6.0  # how long a message replaces the hint in the status line
 
 
 class UnoApp(App[int]):
@@ -221,6 +222,10 @@ class UnoApp(App[int]):
                     if self.uno_armed
                     else "Press u to call UNO with your play, then play."
                 )
+            catch = next((a for a in view.legal if a.kind == CATCH), None)
+            if catch is not None:
+                forgot = Text(f"{view.names[catch.target]} did not call UNO: catch (c)! ", "bold")
+                hint = forgot + hint
             status.update(hint)
         status.set_class(self.message is not None and self.message.style == "error", "error")
         self._refresh_buttons(view, mine)
@@ -260,6 +265,13 @@ class UnoApp(App[int]):
         self.message = msg
         self.message_version = self.table.version
         self._refresh_ui()
+
+        def expire() -> None:
+            if self.message is msg:
+                self.message = None
+                self._refresh_ui()
+
+        self.set_timer(MESSAGE_SECONDS, expire)
 
     # ------------------------------------------------------------------ pacing --------
     def _delay(self) -> float:
@@ -343,8 +355,14 @@ class UnoApp(App[int]):
         self._after_change()
         return True
 
-    def play_card(self, card: int, color: int = -1, uno: bool | None = None) -> None:
-        """Play ``card``; a wild without a colour asks for one first."""
+    def play_card(
+        self, card: int, color: int = -1, uno: bool | None = None, base: Action | None = None
+    ) -> None:
+        """Play ``card``; a wild without a colour asks for one first.
+
+        ``uno=None`` calls UNO if it is armed; ``base`` is a typed play whose other
+        fields (a target, more cards) are kept.
+        """
         view = self.view()
         if view.current == self.human and view.phase == 2:
             self._ask_start_color()
@@ -359,7 +377,7 @@ class UnoApp(App[int]):
 
             def chosen(c: int | None) -> None:
                 if c is not None:
-                    self.play_card(card, c, uno)
+                    self.play_card(card, c, uno, base)
                 else:
                     self._after_change()
 
@@ -368,7 +386,10 @@ class UnoApp(App[int]):
         call = self.uno_armed if uno is None else uno
         if uno is None and call and Action.play(card, color, uno=True) not in view.legal:
             call = False
-        self.act(Action.play(card, color, uno=call))
+        if base is None:
+            self.act(Action.play(card, color, uno=call))
+        else:
+            self.act(base._replace(color=color, uno=call))
 
     def _ask_start_color(self) -> None:
         def chosen(c: int | None) -> None:
@@ -481,7 +502,7 @@ class UnoApp(App[int]):
 
     @on(Input.Submitted, "#entry")
     def _typed(self, event: Input.Submitted) -> None:
-        text = event.value.strip()
+        text = event.value.strip().lstrip("/").strip()  # "/" also opens the input
         event.input.value = ""
         if not text:
             self.query_one(HandView).focus()
@@ -502,7 +523,7 @@ class UnoApp(App[int]):
             self.say(e.message, error=True)
             return
         if action.kind == PLAY:
-            self.play_card(action.card, action.color, True if action.uno else None)
+            self.play_card(action.card, action.color, True if action.uno else None, action)
         else:
             self.act(action)
 
@@ -529,7 +550,8 @@ class UnoApp(App[int]):
             t.append(line + "\n", style="bold" if s == w else "")
         t.append(f"\nFirst to {view.rules.target_score} points wins.")
         if g_over:
-            t.append(f"  {view.round_index + 1} rounds played.")
+            rounds = view.round_index + 1
+            t.append(f"  {rounds} round{'s' if rounds != 1 else ''} played.")
             if self.record:
                 t.append("\n" + self.save_record(self.record_path()))
         self.push_screen(RoundScreen(title, t, g_over), self._round_done)

@@ -57,7 +57,7 @@ def _css(name: str) -> str:
 class ColorScreen(ModalScreen[int | None]):
     """Choose a colour: R, Y, G, B (or 1-4); Escape cancels when allowed."""
 
-    AUTO_FOCUS = None  # a stray Enter must not pick a colour
+    AUTO_FOCUS = ""  # a stray Enter must not pick a colour
 
     DEFAULT_CSS = (
         _css("ColorScreen")
@@ -108,7 +108,7 @@ class ColorScreen(ModalScreen[int | None]):
 class ChallengeScreen(ModalScreen[str | None]):
     """Hit by a Wild Draw Four: Challenge (c) or Accept (a)."""
 
-    AUTO_FOCUS = None  # a stray Enter (meant to play a card) must not answer
+    AUTO_FOCUS = ""  # a stray Enter (meant to play a card) must not answer
 
     DEFAULT_CSS = _css("ChallengeScreen")
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -261,7 +261,8 @@ class Narrator:
             return t
         if k == "deal":
             if e.cards:
-                t.append(f"You were dealt {len(e.cards)} cards")
+                n = len(e.cards)
+                t.append(f"You were dealt {n} card{'s' if n != 1 else ''}")
                 return t
             return None
         if k == "dealer_draw":

@@ -199,7 +199,7 @@ def players_text(view: View, human_label: str = "you") -> Text:
     """The players in seat order: turn marker, name, cards, score; order of play by arrow."""
     t = Text()
     arrow = "↓" if view.direction > 0 else "↑"
-    t.append(f"  {'Players ' + arrow:<10}{'cards':>6}{'score':>6}\n", style="bold")
+    t.append(f"  {'Players ' + arrow:<9}{'cards':>6}{'score':>6}\n", style="bold")
     for seat, name in enumerate(view.names):
         now = seat == view.current and view.phase < 4
         mark = "▶ " if now else "  "
@@ -207,12 +207,12 @@ def players_text(view: View, human_label: str = "you") -> Text:
         if seat == view.seat and name.lower() != human_label:
             label = f"{name} ({human_label})"
         size = view.hand_sizes[seat]
-        line = Text(f"{mark}{label[:10]:<10}{size:>6}{view.scores[seat]:>6}")
+        line = Text(f"{mark}{label[:9]:<9}{size:>6}{view.scores[seat]:>6}")
         if now:
             line.stylize("bold reverse")
         t.append_text(line)
         if size == 1:
-            t.append(" UNO!" if seat != view.vulnerable else " 1!", style="bold yellow")
+            t.append(" UNO" if seat != view.vulnerable else " catch!", style="bold yellow")
         if seat != len(view.names) - 1:
             t.append("\n")
     return t
