@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import subprocess
 import sys
@@ -95,6 +96,21 @@ def measure_reference(python: str, seconds: float, seed: int) -> list[dict[str, 
     return results
 
 
+def measure_baseline(src: Path, seconds: float, seed: int) -> list[dict[str, Any]]:
+    """The same loop against another checkout of unokit, in a child interpreter."""
+    env = {**os.environ, "PYTHONPATH": str(src.resolve())}
+    proc = subprocess.run(
+        [sys.executable, __file__, "--emit-json", "--seconds", str(seconds), "--seed", str(seed)],
+        capture_output=True, text=True, check=False, env=env,
+    )  # fmt: skip
+    if proc.returncode != 0:
+        sys.exit(f"baseline benchmark failed: {proc.stderr.strip()}")
+    rows: list[dict[str, Any]] = json.loads(proc.stdout)
+    for r in rows:
+        r["system"] = "baseline"
+    return rows
+
+
 def best(rows: list[dict[str, Any]], system: str, players: int) -> dict[str, Any] | None:
     mine = [r for r in rows if r.get("system") == system and r.get("players") == players]
     return max(mine, key=lambda r: r["games_per_s"]) if mine else None
@@ -107,7 +123,17 @@ def main() -> int:
     p.add_argument("--repeats", type=int, default=2, help="alternations of the two systems")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", type=Path, help="write all measurements to this file")
+    p.add_argument(
+        "--baseline-src",
+        type=Path,
+        help="another checkout's src/ (e.g. the classic-only engine) to time in the same run",
+    )
+    p.add_argument("--emit-json", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
+    if args.emit_json:  # used for --baseline-src: time this interpreter's unokit only
+        out = [measure_unokit(k, args.seconds, args.seed) for k in (2, 4)]
+        print(json.dumps(out))
+        return 0
 
     rows: list[dict[str, Any]] = []
     for rep in range(args.repeats):
@@ -117,17 +143,20 @@ def main() -> int:
         if args.reference_python:
             rows.extend(measure_reference(args.reference_python, args.seconds, args.seed + rep))
             print(f"rlcard: {[r.get('games_per_s') for r in rows[-3:]]}", file=sys.stderr)
+        if args.baseline_src:
+            rows.extend(measure_baseline(args.baseline_src, args.seconds, args.seed + rep))
+            print(f"baseline: {[r.get('games_per_s') for r in rows[-2:]]}", file=sys.stderr)
 
     print(f"\n{'system':<12} {'players':>7} {'games/s':>10} {'µs/decision':>12} "
           f"{'decisions/game':>15}")  # fmt: skip
-    for system in ("unokit", "rlcard-env", "rlcard-raw"):
+    for system in ("unokit", "baseline", "rlcard-env", "rlcard-raw"):
         for players in (2, 4):
             r = best(rows, system, players)
             if r:
                 gps, us, dpg = r["games_per_s"], r["us_per_decision"], r["decisions_per_game"]
                 print(f"{system:<12} {players:>7} {gps:>10.0f} {us:>12.2f} {dpg:>15.1f}")
     ratios: dict[str, float] = {}
-    for system in ("rlcard-env", "rlcard-raw"):
+    for system in ("rlcard-env", "rlcard-raw", "baseline"):
         for players in (2, 4):
             ours, theirs = best(rows, "unokit", players), best(rows, system, players)
             if ours and theirs:

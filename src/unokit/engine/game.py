@@ -188,8 +188,11 @@ class Game:
         self._pass = rules.stacking == "pass"
         self._launcher = rules.attack_launcher
         self._weights = list(rules.launcher_weights or DEFAULT_LAUNCHER_WEIGHTS)
-        self._simple_draw = not (rules.draw_until_playable or rules.attack_launcher)
+        self._no_bluff = not rules.wd4_bluffing
+        # a turn draw without events, the until-playable loop or the launcher
+        self._fast_draw = not (rules.draw_until_playable or rules.attack_launcher or events)
         self._seven_zero = rules.seven_zero
+        self._plain = False
         self._forced: list[list[int]] = []  # shuffles given by a record, next last
         self._forced_launches: list[int] = []
         self._log: RoundLog | None = None
@@ -276,12 +279,19 @@ class Game:
         self.dealer = dealer
         # R-SETUP-3, one card at a time from the dealer's left: the j-th seat in deal
         # order gets every k-th card from position j of the top-first order.
-        seats = [s for s in ((dealer + k) % n for k in range(1, n + 1)) if live[s]]
+        if self.n_live == n:
+            seats = [(dealer + j) % n for j in range(1, n + 1)]
+        else:
+            seats = [s for s in ((dealer + j) % n for j in range(1, n + 1)) if live[s]]
         k = len(seats)
         dealt = k * self.rules.deal_size
-        hands: list[list[int]] = [[] for _ in range(n)]
+        hands: list[list[int]] = [[]] * n  # the eliminated keep an (unshared) empty hand
         for j, seat in enumerate(seats):
             hands[seat] = order[j:dealt:k]
+        if k < n:
+            for seat in range(n):
+                if not live[seat]:
+                    hands[seat] = []
         self.hands = hands
         self.pile = pile = order[: dealt - 1 : -1]
         self.discard = []
@@ -292,6 +302,9 @@ class Game:
         self.wd4_by = -1
         self.pend_card = -1
         self.pend_total = 0
+        # classic effects can take the inline path in ``play`` (set per round: seats
+        # are only eliminated between rounds)
+        self._plain = not (self._stack or self._seven_zero) and self.n_live == n
         ev = self.events
         if ev is not None:
             ev.append(Event("round_start", dealer, amount=self.round_index))
@@ -308,7 +321,7 @@ class Game:
             top = pile.pop()
         self.discard.append(top)
         self._emit(Event("start_card", dealer, (top,)))
-        first = self._step(dealer, 1)
+        first = seats[0]
         self.phase = P_PLAY
         rank = CARD_RANK[top]
         self.color = CARD_COLOR[top]
@@ -457,13 +470,16 @@ class Game:
         discard = self.discard
         if not PLAYABLE_MASK[self.color * _TOP_RANKS + CARD_RANK[discard[-1]]] >> card & 1:
             return False
-        if card == WILD_DRAW4 and not self.rules.wd4_bluffing:
+        if card == WILD_DRAW4 and self._no_bluff:
             return not self._holds_color(hand, self.color)
         return True
 
     @staticmethod
     def _holds_color(hand: list[int], color: int) -> bool:
-        return any(CARD_COLOR[c] == color for c in hand)
+        for c in hand:  # a plain loop: any() with a generator costs more here
+            if CARD_COLOR[c] == color:
+                return True
+        return False
 
     def _answers(self, seat: int) -> list[int]:
         """R-VAR-STACK/-PROGRESSIVE: the distinct cards ``seat`` may answer a hit with."""
@@ -531,7 +547,7 @@ class Game:
         mask = PLAYABLE_MASK[self.color * _TOP_RANKS + CARD_RANK[self.discard[-1]]]
         out = [c for c in hand if mask >> c & 1]
         if (
-            not self.rules.wd4_bluffing
+            self._no_bluff
             and WILD_DRAW4 in out
             and not self._can_play(hand, WILD_DRAW4)
         ):
@@ -898,28 +914,86 @@ class Game:
                 discard.append(c)
             top = extra[-1]
         prev_color = self.color
-        answering = self.phase == P_ANSWER
-        n = self.n
-        d = self.direction
-        ev = self.events
-        self.color = color if top >= WILD else CARD_COLOR[top]
-        if ev is not None:
-            ev.append(Event("play", seat, (card, *extra), color=self.color, target=target))
+        answering = self.pend_card >= 0  # only set while a hit waits for its answer
         self.phase = P_PLAY
         self.drawn = -1
-        left = len(hand)
-        full = self.n_live == n
+        self.color = color if top >= WILD else CARD_COLOR[top]
+        ev = self.events
+        if ev is not None:
+            ev.append(Event("play", seat, (card, *extra), color=self.color, target=target))
+        left = own = len(hand)
         rank = CARD_RANK[top]
-        if rank < 10:
-            if self._seven_zero and left:
-                if rank == 7:
-                    self._swap(seat, target)
-                elif rank == 0:
-                    self._rotate()
-            self.current = (seat + d) % n if full else self._step(seat, 1)
-        elif top == WILD:
-            self.current = (seat + d) % n if full else self._step(seat, 1)
-        elif rank == SKIP:
+        special = False  # a Wild Customizable may empty other hands
+        if self._plain:
+            # Classic effects inline: this is the path every simulation runs.  ``_effect``
+            # holds the general versions (stacking, eliminated seats, the new wilds).
+            n = self.n
+            d = self.direction
+            if rank < 10 or top == WILD:
+                self.current = (seat + d) % n
+            elif rank == SKIP:
+                if ev is not None:
+                    ev.append(Event("skip", (seat + d) % n))
+                self.current = (seat + 2 * d) % n
+            elif rank == REVERSE:
+                self.direction = d = -d
+                if ev is not None:
+                    ev.append(Event("reverse", seat))
+                self.current = seat if n == 2 else (seat + d) % n
+            elif rank == DRAW2:
+                victim = (seat + d) % n
+                self._draw(victim, 2)
+                if ev is not None:
+                    ev.append(Event("skip", victim))
+                self.current = (seat + 2 * d) % n
+            else:
+                self._effect(seat, top, rank, left, color, target, prev_color, answering)
+                own = len(self.hands[seat])  # after the effect: a swap may change it
+                special = top == WILD_CUSTOM
+        else:
+            if rank < 10 or top == WILD:
+                if self._seven_zero and left and rank < 10:
+                    if rank == 7:
+                        self._swap(seat, target)
+                    elif rank == 0:
+                        self._rotate()
+                self.current = self._step(seat, 1)
+            else:
+                self._effect(seat, top, rank, left, color, target, prev_color, answering)
+                special = top == WILD_CUSTOM
+            own = len(self.hands[seat])
+        if answering and self.phase != P_ANSWER:
+            self.pend_card = -1
+            self.pend_total = 0
+        if own == 1:
+            if uno:
+                if ev is not None:
+                    ev.append(Event("uno", seat))
+            else:
+                self.vulnerable = seat
+        elif own == 0:  # R-END-1 (a W+4 waits for its challenge: R-END-3)
+            if self.phase != P_CHALLENGE:
+                self._end_round(seat)
+        else:
+            if uno:
+                self._false_uno(seat)
+            if special and self.rules.custom_rule == "others_discard_wilds":
+                self._end_if_empty(seat)
+
+    def _effect(
+        self,
+        seat: int,
+        top: int,
+        rank: int,
+        left: int,
+        color: int,
+        target: int,
+        prev_color: int,
+        answering: bool,
+    ) -> None:
+        """The effect of an action card or special wild just played by ``seat`` (R-ACT-*)."""
+        ev = self.events
+        if rank == SKIP:
             victim = self._step(seat, 1)
             if self._pass and left:
                 self._hit(victim, top, 0)
@@ -928,7 +1002,7 @@ class Game:
                     ev.append(Event("skip", victim))
                 self.current = self._step(seat, 2)
         elif rank == REVERSE:
-            self.direction = -d
+            self.direction = -self.direction
             if ev is not None:
                 ev.append(Event("reverse", seat))
             if self.n_live == 2:  # R-2P-REVERSE
@@ -953,7 +1027,7 @@ class Game:
             victim = self._step(seat, 1)
             self.wd4_by = seat
             self.wd4_prev_color = prev_color
-            self.wd4_guilty = self._holds_color(hand, prev_color)
+            self.wd4_guilty = self._holds_color(self.hands[seat], prev_color)
             if self._stack and left:
                 total = self.pend_total + 4 if answering else 4
                 self._hit(victim, top, total)
@@ -971,23 +1045,6 @@ class Game:
             self.current = self._step(seat, 1)
         else:
             self._custom(seat, color)
-        if self.phase != P_ANSWER:
-            self.pend_card = -1
-            self.pend_total = 0
-        own = len(self.hands[seat])  # after the effect: a swap may change it
-        if own == 1:
-            if uno:
-                if ev is not None:
-                    ev.append(Event("uno", seat))
-            else:
-                self.vulnerable = seat
-        elif uno and own > 1:
-            self._false_uno(seat)
-        if own == 0:  # R-END-1 (a W+4 waits for its challenge: R-END-3)
-            if self.phase != P_CHALLENGE:
-                self._end_round(seat)
-        elif top == WILD_CUSTOM and self.rules.custom_rule == "others_discard_wilds":
-            self._end_if_empty(seat)
 
     def _end_if_empty(self, seat: int) -> None:
         """A player emptied by someone else's effect goes out (R-END-1), in turn order."""
@@ -1094,14 +1151,17 @@ class Game:
         self.vulnerable = -1
         hand = self.hands[seat]
         pile = self.pile
-        if self._simple_draw and pile and self.events is None:
+        if self._fast_draw and pile:
             card = pile.pop()  # the common case, without the general machinery
             hand.append(card)
             if self._can_play(hand, card):
                 self.phase = P_DRAWN
                 self.drawn = card
             else:
-                self.current = self._step(seat, 1)
+                n = self.n
+                self.current = (
+                    (seat + self.direction) % n if self.n_live == n else self._step(seat, 1)
+                )
             return
         if self._launcher:  # R-VAR-ATTACK: one press, and the turn is over
             self._draw(seat, 1)
@@ -1297,6 +1357,8 @@ class Game:
         g.scores = list(self.scores)
         g.live = list(self.live)
         g.events = None
+        rules = self.rules
+        g._fast_draw = not (rules.draw_until_playable or rules.attack_launcher)
         g._log = None
         g.rounds = []
         g._forced = []
