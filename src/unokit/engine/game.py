@@ -476,7 +476,7 @@ class Game:
 
     @staticmethod
     def _holds_color(hand: list[int], color: int) -> bool:
-        for c in hand:  # a plain loop: any() with a generator costs more here
+        for c in hand:  # noqa: SIM110 (a plain loop: any() with a generator costs more)
             if CARD_COLOR[c] == color:
                 return True
         return False
@@ -546,11 +546,7 @@ class Game:
         hand = self.hands[seat]
         mask = PLAYABLE_MASK[self.color * _TOP_RANKS + CARD_RANK[self.discard[-1]]]
         out = [c for c in hand if mask >> c & 1]
-        if (
-            self._no_bluff
-            and WILD_DRAW4 in out
-            and not self._can_play(hand, WILD_DRAW4)
-        ):
+        if self._no_bluff and WILD_DRAW4 in out and not self._can_play(hand, WILD_DRAW4):
             out = [c for c in out if c != WILD_DRAW4]
         return out
 
