@@ -23,7 +23,14 @@ from unokit.engine import CATCH, PLAY, UNO, Action, Game, View
 from unokit.record import loads, replay
 from unokit.rules import RuleSet
 from unokit.tui.app import UnoApp, run_play
-from unokit.tui.screens import ChallengeScreen, ColorScreen, QuitScreen, RevealScreen, RoundScreen
+from unokit.tui.screens import (
+    ChallengeScreen,
+    ColorScreen,
+    QuitScreen,
+    RevealScreen,
+    RoundScreen,
+    TargetScreen,
+)
 from unokit.tui.table import ForgetfulBot, Narrator, Table, bot_kind, make_bots, seat_names
 from unokit.tui.widgets import HandView
 
@@ -196,6 +203,19 @@ async def test_drawn_card_play_or_keep() -> None:
         assert app.table.view().current == 0
 
 
+@pytest.mark.asyncio
+async def test_bots_are_paced_by_speed() -> None:
+    app = make_app([["R1", "G2", "B3"], ["R4", "Y5", "B6"]], "R5", [["R4"]], speed=0.3)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.table.view().current == 1  # Ben has not moved yet
+        await pilot.pause(0.6)
+        assert app.table.view().current == 0
+        assert "Ben played R4" in log_text(app)
+
+
 # ------------------------------------------------------------------ UNO --------------
 @pytest.mark.asyncio
 async def test_call_uno_with_the_play() -> None:
@@ -289,6 +309,45 @@ async def test_accept_a_wild_draw_four() -> None:
         assert "You drew" in log_text(app) and "You were skipped" in log_text(app)
 
 
+# ------------------------------------------------------------------ variants --------
+@pytest.mark.asyncio
+async def test_seven_zero_asks_whom_to_swap_with() -> None:
+    hands = [["R7", "G2", "B3"], ["R4", "Y5", "B6"], ["G9", "Y9", "B9"]]
+    app = make_app(hands, "R5", dealer=2, options={"seven_zero": True}, speed=30)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, TargetScreen)
+        assert "Cy (3 cards)" in screen_text(app)
+        await pilot.press("2")  # the second choice: Cy
+        await pilot.pause()
+        assert sorted(hand_codes(app)) == ["B9", "G9", "Y9"]  # Cy's hand is now ours
+        assert "You swapped hands with Cy" in log_text(app)
+        assert "Your hand is now: G9 Y9 B9" in log_text(app)
+
+
+@pytest.mark.asyncio
+async def test_stacking_answer_or_accept() -> None:
+    app = make_app(
+        [["G+2", "B3", "G7"], ["R+2", "Y5", "B6"]],
+        "R5",
+        [["R+2"]],
+        dealer=0,
+        options={"stacking": "progressive"},
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        hand = app.query_one(HandView)
+        assert hand.playable == {parse_card("G+2")}
+        assert "R+2 hits you" in str(app.query_one("#status").render())
+        assert app.query_one("#b-accept").display
+        await pilot.press("a")
+        await settle(pilot, app)
+        assert app.table.view().hand_sizes[0] == 5
+        assert "You drew" in log_text(app)
+
+
 # ------------------------------------------------------------------ rounds, games -----
 @pytest.mark.asyncio
 async def test_round_is_scored_then_next_round() -> None:
@@ -299,7 +358,7 @@ async def test_round_is_scored_then_next_round() -> None:
         await settle(pilot, app)
         assert isinstance(app.screen, RoundScreen)
         shown = screen_text(app)
-        assert "You win the round!" in shown and "5 points this round" in shown
+        assert "You win the round!" in shown and "You went out: +5 points" in shown
         assert re.search(r"Ben\s+1\s+0", shown)
         await pilot.press("enter")
         await settle(pilot, app)

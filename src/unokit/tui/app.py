@@ -34,6 +34,13 @@ from unokit.engine import (
     COLOR,
     DRAW,
     KEEP,
+    P_ANSWER,
+    P_CHALLENGE,
+    P_DRAWN,
+    P_GAME_OVER,
+    P_PLAY,
+    P_ROUND_OVER,
+    P_START_COLOR,
     PLAY,
     UNO,
     Action,
@@ -51,6 +58,7 @@ from unokit.tui.screens import (
     QuitScreen,
     RevealScreen,
     RoundScreen,
+    TargetScreen,
 )
 from unokit.tui.table import Narrator, Table, action_hint, make_bots, seat_names
 from unokit.tui.widgets import HandView, PileView, PlayersView
@@ -88,6 +96,7 @@ class UnoApp(App[int]):
         Binding("u", "uno", "UNO"),
         Binding("c", "catch", "Catch"),
         Binding("k", "keep", "Keep"),
+        Binding("a", "accept", "Accept"),
         Binding("p", "play_drawn", "Play drawn", show=False),
         Binding("slash", "type", "Type"),
         Binding("question_mark,f1", "help", "Help"),
@@ -113,6 +122,7 @@ class UnoApp(App[int]):
         self.narrator = Narrator(table.game.names, table.human)
         self.uno_armed = False
         self.message: Text | None = None
+        self.message_error = False
         self.message_version = -1
         self.saved: list[str] = []  # record files written
         self.history: list[str] = []  # the log's lines as plain text
@@ -192,30 +202,30 @@ class UnoApp(App[int]):
 
     def _refresh_ui(self) -> None:
         view = self.view()
-        mine = view.current == self.human and view.phase < 4
-        if len(view.hand) != 2 or view.phase >= 4:
+        mine = view.current == self.human and view.phase < P_ROUND_OVER
+        if not self._can_arm(view):
             self.uno_armed = False
         if self.message is not None and self.message_version != self.table.version:
             self.message = None
         turn = (
             "round over"
-            if view.phase >= 4
+            if view.phase >= P_ROUND_OVER
             else ("your turn" if mine else f"{view.names[view.current]}'s turn")
         )
         self.query_one("#topbar", Static).update(
-            f"UNO · round {view.round_index + 1} · first to {view.rules.target_score} points"
-            f" · {turn}"
+            f"UNO · round {view.round_index + 1} · to {view.rules.target_score} pts"
+            f" · {turn} · play goes {'↓' if view.direction > 0 else '↑'}"
         )
         self.query_one(PlayersView).show(view)
         self.query_one(PileView).show(view)
-        playable = frozenset(a.card for a in view.legal if a.kind == PLAY) if mine else frozenset()
+        playable = frozenset(a.card for a in view.legal if a.kind == PLAY)  # jump-ins too
         self.query_one(HandView).set_hand(view.hand, playable, view.drawn)
         status = self.query_one("#status", Static)
         if self.message is not None:
             status.update(self.message)
         else:
             hint = Text(action_hint(view))
-            if mine and view.phase in (0, 1) and any(a.uno for a in view.legal):
+            if any(a.kind == PLAY and a.uno for a in view.legal):
                 hint = Text("Last but one card! ", style="bold")
                 hint.append(
                     "UNO armed: it is called with your play"
@@ -227,9 +237,16 @@ class UnoApp(App[int]):
                 forgot = Text(f"{view.names[catch.target]} did not call UNO: catch (c)! ", "bold")
                 hint = forgot + hint
             status.update(hint)
-        status.set_class(self.message is not None and self.message.style == "error", "error")
+        status.set_class(self.message is not None and self.message_error, "error")
         self._refresh_buttons(view, mine)
         self.refresh_bindings()
+
+    @staticmethod
+    def _can_arm(view: View) -> bool:
+        """Whether UNO may be armed: two cards, or a legal play that leaves one."""
+        if view.phase >= P_ROUND_OVER:
+            return False
+        return len(view.hand) == 2 or any(a.kind == PLAY and a.uno for a in view.legal)
 
     def _refresh_buttons(self, view: View, mine: bool) -> None:
         kinds = {a.kind for a in view.legal}
@@ -238,31 +255,32 @@ class UnoApp(App[int]):
             "b-draw": True,
             "b-uno": True,
             "b-catch": catch is not None,
-            "b-play": mine and view.phase == 1,
-            "b-keep": mine and view.phase == 1 and KEEP in kinds,
-            "b-challenge": mine and view.phase == 3,
-            "b-accept": mine and view.phase == 3,
-            "b-color": mine and view.phase == 2,
+            "b-play": mine and view.phase == P_DRAWN,
+            "b-keep": mine and view.phase == P_DRAWN and KEEP in kinds,
+            "b-challenge": CHALLENGE in kinds,
+            "b-accept": ACCEPT in kinds,
+            "b-color": mine and view.phase == P_START_COLOR,
         }
         for bid, show in shown.items():
             self.query_one(f"#{bid}", Button).display = show
-        self.query_one("#b-draw", Button).disabled = not (mine and view.phase == 0)
+        self.query_one("#b-draw", Button).disabled = not (mine and view.phase == P_PLAY)
+        total = view.pending_total if view.phase == P_ANSWER else 4
+        self.query_one("#b-accept", Button).label = f"Accept +{total} a"
         if catch is not None:
             self.query_one("#b-catch", Button).label = f"Catch {view.names[catch.target]} c"
-        if view.phase == 1 and view.drawn >= 0:
+        if view.phase == P_DRAWN and view.drawn >= 0:
             self.query_one("#b-play", Button).label = f"Play {CARD_CODE[view.drawn]} p"
         uno = self.query_one("#b-uno", Button)
         uno.label = "UNO armed" if self.uno_armed else "UNO u"
         uno.set_class(self.uno_armed, "armed")
-        wants = view.vulnerable == self.human or (mine and any(a.uno for a in view.legal))
+        wants = view.vulnerable == self.human or any(a.kind == PLAY and a.uno for a in view.legal)
         uno.variant = "warning" if wants and not self.uno_armed else "default"
 
     def say(self, text: str | Text, error: bool = False) -> None:
         """A message in the status line until the game moves on."""
         msg = Text(text) if isinstance(text, str) else text
-        if error:
-            msg.style = "error"
         self.message = msg
+        self.message_error = error
         self.message_version = self.table.version
         self._refresh_ui()
 
@@ -309,10 +327,10 @@ class UnoApp(App[int]):
             return
         view = self.view()
         if view.current == self.human and self._prompted != self.table.version:
-            if view.phase == 3:
+            if view.phase == P_CHALLENGE:
                 self._prompted = self.table.version
                 self._ask_challenge(view)
-            elif view.phase == 2:
+            elif view.phase == P_START_COLOR:
                 self._prompted = self.table.version
                 self._ask_start_color()
 
@@ -356,47 +374,91 @@ class UnoApp(App[int]):
         return True
 
     def play_card(
-        self, card: int, color: int = -1, uno: bool | None = None, base: Action | None = None
+        self,
+        card: int,
+        color: int = -1,
+        uno: bool | None = None,
+        base: Action | None = None,
+        target: int = -1,
     ) -> None:
-        """Play ``card``; a wild without a colour asks for one first.
+        """Play ``card``; a wild asks for a colour, a swap or a seven for a player.
 
         ``uno=None`` calls UNO if it is armed; ``base`` is a typed play whose other
         fields (a target, more cards) are kept.
         """
         view = self.view()
-        if view.current == self.human and view.phase == 2:
+        if view.current == self.human and view.phase == P_START_COLOR:
             self._ask_start_color()
             return
-        if view.current == self.human and view.phase == 3:
+        if view.current == self.human and view.phase == P_CHALLENGE:
             self._ask_challenge(view)
             return
+        plays = [a for a in view.legal if a.kind == PLAY and a.card == card]
+        if base is not None:
+            plays = [a for a in plays if a.cards == base.cards]
+        else:
+            plays = [a for a in plays if len(a.cards) == 1]
         if IS_WILD[card] and color < 0:
-            if not any(a.kind == PLAY and a.card == card for a in view.legal):
+            if not plays:
                 self.act(Action.play(card, 0))  # not playable now: the engine says why
                 return
 
             def chosen(c: int | None) -> None:
                 if c is not None:
-                    self.play_card(card, c, uno, base)
+                    self.play_card(card, c, uno, base, target)
                 else:
                     self._after_change()
 
             self.push_screen(ColorScreen(f"Choose a colour for your {CARD_CODE[card]}"), chosen)
             return
+        if base is not None and base.target >= 0:
+            target = base.target
+        targets = sorted({a.target for a in plays if a.color == color})
+        if target < 0 and len(targets) == 1 and targets[0] >= 0:
+            target = targets[0]  # one player to choose: no question
+        if target < 0 and targets and all(t >= 0 for t in targets):
+
+            def picked(t: int | None) -> None:
+                if t is not None:
+                    self.play_card(card, color, uno, base, t)
+                else:
+                    self._after_change()
+
+            title = f"Your {CARD_CODE[card]}: swap hands with whom?"
+            self._ask_target(view, targets, title, picked)
+            return
+        action = Action.play(card, color, target=target) if base is None else base
+        action = action._replace(color=color, target=target, uno=False)
         call = self.uno_armed if uno is None else uno
-        if uno is None and call and Action.play(card, color, uno=True) not in view.legal:
+        if uno is None and call and action._replace(uno=True) not in view.legal:
             call = False
-        if base is None:
-            self.act(Action.play(card, color, uno=call))
-        else:
-            self.act(base._replace(color=color, uno=call))
+        self.act(action._replace(uno=call))
+
+    def _ask_target(
+        self, view: View, targets: list[int], title: str, then: Callable[[int | None], None]
+    ) -> None:
+        choices = [(t, view.names[t], view.hand_sizes[t]) for t in targets]
+        self.push_screen(TargetScreen(title, choices), then)
 
     def _ask_start_color(self) -> None:
+        view = self.view()
+        swap = [a.target for a in view.legal if a.kind == COLOR and a.target >= 0]
+
         def chosen(c: int | None) -> None:
-            if c is not None:
-                self.act(Action(COLOR, color=c))
-            else:
+            if c is None:
                 self._after_change()
+            elif swap:
+
+                def picked(t: int | None) -> None:
+                    if t is not None:
+                        self.act(Action(COLOR, color=c, target=t))
+                    else:
+                        self._ask_start_color()
+
+                targets = sorted(set(swap))
+                self._ask_target(self.view(), targets, "Swap hands with whom?", picked)
+            else:
+                self.act(Action(COLOR, color=c))
 
         self.push_screen(
             ColorScreen("The start card is a Wild: choose the colour", cancellable=False), chosen
@@ -420,26 +482,31 @@ class UnoApp(App[int]):
 
     # --- keys and buttons -------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("keep", "play_drawn", "catch"):
+        if action in ("keep", "play_drawn", "catch", "accept"):
             view = self.view()
             if action == "catch":
                 return any(a.kind == CATCH for a in view.legal)
-            return view.current == self.human and view.phase == 1
+            if action == "accept":
+                return any(a.kind == ACCEPT for a in view.legal)
+            return view.current == self.human and view.phase == P_DRAWN
         return True
 
     def action_draw(self) -> None:
         view = self.view()
-        if view.current == self.human and view.phase == 3:
+        if view.current == self.human and view.phase == P_CHALLENGE:
             self._ask_challenge(view)
             return
         self.act(Action(DRAW))
+
+    def action_accept(self) -> None:
+        self.act(Action(ACCEPT))
 
     def action_uno(self) -> None:
         view = self.view()
         if view.vulnerable == self.human:
             self.act(Action(UNO))
             return
-        if len(view.hand) == 2 and view.phase < 4:
+        if self._can_arm(view):
             self.uno_armed = not self.uno_armed
             self.say(
                 "UNO armed: your next play calls UNO." if self.uno_armed else "UNO call cancelled."
@@ -470,7 +537,7 @@ class UnoApp(App[int]):
 
     def action_play_drawn(self) -> None:
         view = self.view()
-        if view.phase == 1 and view.drawn >= 0 and view.current == self.human:
+        if view.phase == P_DRAWN and view.drawn >= 0 and view.current == self.human:
             self.play_card(view.drawn)
         else:
             self.say("You can play a drawn card right after drawing it.", error=True)
@@ -497,7 +564,7 @@ class UnoApp(App[int]):
             self.action_keep()
         elif bid in ("b-challenge", "b-accept"):
             self.act(Action(CHALLENGE if bid == "b-challenge" else ACCEPT))
-        elif bid == "b-color" and view.phase == 2:
+        elif bid == "b-color" and view.phase == P_START_COLOR:
             self._ask_start_color()
 
     @on(Input.Submitted, "#entry")
@@ -533,22 +600,55 @@ class UnoApp(App[int]):
     # ------------------------------------------------------------------ rounds --------
     def _show_round(self) -> None:
         view = self.view()
-        g_over = view.phase == 5
+        scoring = view.rules.scoring
+        target = view.rules.target_score
+        teams = scoring == "teams"
+        g_over = view.phase == P_GAME_OVER
         w = view.round_winner
-        who = "You" if w == self.human else view.names[w]
-        verb = "win" if w == self.human else "wins"
-        title = f"{who} {verb} the {'game' if g_over else 'round'}!"
+        names = view.names
+        if g_over:
+            gw = view.game_winner
+            if teams:
+                mates = [names[s] for s in range(view.n) if s % 2 == gw]
+                won = gw == self.human % 2
+                title = "Your team wins the game!" if won else f"{' & '.join(mates)} win the game!"
+            else:
+                title = "You win the game!" if gw == self.human else f"{names[gw]} wins the game!"
+        else:
+            title = "You win the round!" if w == self.human else f"{names[w]} wins the round!"
+        out = "You went out" if w == self.human else f"{names[w]} went out"
         t = Text()
-        t.append(f"{who} {verb} {self._last_gain} points this round.\n\n")
+        if scoring in ("standard", "teams"):
+            t.append(f"{out}: +{self._last_gain} points{' for the team' if teams else ''}.\n\n")
+        elif scoring == "first-out":
+            t.append(f"{out} first.\n\n")
+        else:
+            t.append(f"{out}; the others add the points left in their hands.\n\n")
         t.append(f"{'Player':<16}{'cards left':>11}{'score':>8}\n", style="bold")
-        order = sorted(range(view.n), key=lambda s: -view.scores[s]) if g_over else range(view.n)
+
+        def score(s: int) -> int:
+            return view.scores[s % 2] if teams else view.scores[s]
+
+        low = scoring in ("low", "elimination")
+        order = list(range(view.n))
+        if g_over:
+            order.sort(key=lambda s: score(s) if low else -score(s))
         for s in order:
-            name = view.names[s]
+            name = names[s]
             if s == self.human and name.lower() != "you":
                 name += " (you)"
-            line = f"{name[:16]:<16}{view.hand_sizes[s]:>11}{view.scores[s]:>8}"
+            if teams:
+                name += " " + "AB"[s % 2]
+            line = f"{name[:16]:<16}{view.hand_sizes[s]:>11}{score(s):>8}"
+            if not view.live[s]:
+                line += "  out"
             t.append(line + "\n", style="bold" if s == w else "")
-        t.append(f"\nFirst to {view.rules.target_score} points wins.")
+        goal = {
+            "low": f"At {target} points the game ends; the lowest score wins.",
+            "elimination": f"At {target} points a player is out; the last one left wins.",
+            "first-out": "The first player out wins.",
+        }.get(scoring, f"First to {target} point{'s' if target != 1 else ''} wins.")
+        t.append("\n" + goal)
         if g_over:
             rounds = view.round_index + 1
             t.append(f"  {rounds} round{'s' if rounds != 1 else ''} played.")

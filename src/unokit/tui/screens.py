@@ -105,6 +105,47 @@ class ColorScreen(ModalScreen[int | None]):
             self.dismiss(None)
 
 
+class TargetScreen(ModalScreen[int | None]):
+    """Choose a player (for a Wild Swap Hands or a seven): 1-9 or a click; Escape cancels."""
+
+    DEFAULT_CSS = (
+        _css("TargetScreen")
+        + """
+    TargetScreen Button { width: 100%; margin: 0 0 0 0; height: 1; }
+    """
+    )
+    AUTO_FOCUS = ""
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *(Binding(str(k % 10), f"pick({k - 1})", show=False) for k in range(1, 11)),
+        Binding("escape", "cancel", "Cancel"),
+    ]
+
+    def __init__(self, title: str, choices: Sequence[tuple[int, str, int]]) -> None:
+        super().__init__()
+        self.title_text = title
+        self.choices = list(choices)  # (seat, name, cards)
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.title_text, classes="title")
+            yield Static("Press the number, or click.  Escape: back", classes="body")
+            for i, (seat, name, cards) in enumerate(self.choices):
+                label = f"{(i + 1) % 10}  {name} ({cards} card{'s' if cards != 1 else ''})"
+                yield Button(label, id=f"seat-{seat}", compact=True)
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        if event.button.id and event.button.id.startswith("seat-"):
+            self.dismiss(int(event.button.id[5:]))
+
+    def action_pick(self, index: int) -> None:
+        if 0 <= index < len(self.choices):
+            self.dismiss(self.choices[index][0])
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
 class ChallengeScreen(ModalScreen[str | None]):
     """Hit by a Wild Draw Four: Challenge (c) or Accept (a)."""
 
@@ -176,10 +217,10 @@ class RevealScreen(ModalScreen[None]):
         body.append("\n\n")
         if self.guilty:
             body.append("Guilty! ", style="bold")
-            body.append(f"{self.owner} held a card of the colour in force and draws 4.")
+            body.append(f"{self.owner} held a card of the colour in force and draws instead.")
         else:
             body.append("Not guilty. ", style="bold")
-            body.append("The Wild Draw Four was legal: you draw 6.")
+            body.append("The Wild Draw Four was legal: you draw its cards and 2 more.")
         with Vertical():
             yield Static("Challenge", classes="title")
             yield Static(body, classes="body")
@@ -282,18 +323,20 @@ class QuitScreen(ModalScreen[str]):
 
 
 HELP = """\
-Your cards are at the bottom; cards you can play now stand one line higher.
+Your cards are at the bottom; those you may play now stand one line higher.
 
-  ← →  ↑ ↓    choose a card          Enter / click   play it
-  d           draw a card            k / p           keep / play a drawn card
-  u           call UNO: press it before playing your second-to-last card
-              (the UNO button lights up), or right after, before anyone catches you
-  c           catch a player who has one card and did not call UNO
-  /           type a move: R7, W G, W+4 B uno, draw, keep, uno, catch 2
-  q, Ctrl+C   quit (you can save the game record)
+ ← → ↑ ↓  choose a card           Enter, click  play it
+ d        draw a card             k / p         keep / play the drawn card
+ u        call UNO: press it before playing your last but one card (the
+          button lights up), or just after, before anybody catches you
+ c        catch a player who has one card and did not call UNO
+ a        accept a draw card that hits you (stacking rules)
+ /        type a move: R7, W G, W+4 B uno, R7/Y7, draw, keep, catch 2
+ q        quit (Ctrl+C too); you may save the game record first
 
-A Wild asks for a colour (R, Y, G, B).  Hit by a Wild Draw Four you may
-challenge it (c) or accept it (a)."""
+A Wild asks for a colour (R Y G B).  Hit by a Wild Draw Four you may
+challenge (c) or accept (a).  A Wild Swap or a seven asks whom to swap with.\
+"""
 
 
 class HelpScreen(ModalScreen[None]):

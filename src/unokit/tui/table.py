@@ -15,6 +15,11 @@ from unokit.bots import BOTS, Bot
 from unokit.cards import CARD_CODE, CARD_COLOR, COLOR_CODES, COLOR_NAMES, WILD_DRAW4
 from unokit.engine import (
     CATCH,
+    P_ANSWER,
+    P_CHALLENGE,
+    P_DRAWN,
+    P_ROUND_OVER,
+    P_START_COLOR,
     PLAY,
     UNO,
     Action,
@@ -50,6 +55,16 @@ def color_style(color: int) -> str:
 def card_text(card: int) -> Text:
     """A card code coloured like its card, for the log and dialogs."""
     return Text(CARD_CODE[card], style=TEXT_COLOR[CARD_COLOR[card]])
+
+
+def cards_text(cards: Sequence[int]) -> Text:
+    """Card codes, coloured, separated by spaces."""
+    t = Text()
+    for i, c in enumerate(cards):
+        if i:
+            t.append(" ")
+        t.append_text(card_text(c))
+    return t
 
 
 def color_text(color: int) -> Text:
@@ -279,23 +294,22 @@ class Narrator:
             t.append(f"The discards are shuffled into a new draw pile ({e.amount} cards)")
             return t
         if k == "play":
-            card = e.cards[0]
+            card = e.cards[-1]
             if card == WILD_DRAW4:
                 self.wd4_prev_color = self.color
             self.color = e.color
             t.append(f"{self.who(e.seat)} played ")
-            t.append_text(card_text(card))
+            t.append_text(cards_text(e.cards))
             if card >= 52 and 0 <= e.color < 4:
                 t.append(" and named ")
                 t.append_text(color_text(e.color))
+            if e.target >= 0:
+                t.append(f" → {'you' if e.target == self.human else self.names[e.target]}")
             return t
         if k == "draw":
             if e.cards:
                 t.append(f"{self.who(e.seat)} drew ")
-                for i, c in enumerate(e.cards):
-                    if i:
-                        t.append(" ")
-                    t.append_text(card_text(c))
+                t.append_text(cards_text(e.cards))
                 return t
             if e.amount == 0:
                 t.append(f"{self.who(e.seat)}: no card left to draw")
@@ -310,6 +324,8 @@ class Narrator:
             self.color = e.color
             t.append(f"{self.who(e.seat)} named ")
             t.append_text(color_text(e.color))
+            if e.target >= 0:
+                t.append(f" → {'you' if e.target == self.human else self.names[e.target]}")
             return t
         if k == "uno":
             t.append(f"{self.who(e.seat)} called UNO!", style="bold")
@@ -332,10 +348,7 @@ class Narrator:
             return t
         if k == "reveal":
             t.append(f"{self.names[e.seat]}'s hand was: ")
-            for i, c in enumerate(e.cards):
-                if i:
-                    t.append(" ")
-                t.append_text(card_text(c))
+            t.append_text(cards_text(e.cards))
             return t
         if k == "retract":
             self.color = e.color
@@ -353,21 +366,63 @@ class Narrator:
         if k == "game_over":
             t.append(f"{self.who(e.seat)} won the game with {e.amount} points!", style="bold")
             return t
+        if k == "hit":
+            target = "you" if e.seat == self.human else self.names[e.seat]
+            t.append_text(card_text(e.cards[0]) if e.cards else Text("A draw card"))
+            t.append(f" hits {target}: stack or draw {e.amount}")
+            return t
+        if k == "hand":
+            if e.cards and e.seat == self.human:
+                t.append("Your hand is now: ")
+                t.append_text(cards_text(e.cards))
+                return t
+            return None
+        if k == "swap":
+            target = "you" if e.target == self.human else self.names[e.target]
+            t.append(f"{self.who(e.seat)} swapped hands with {target}")
+            return t
+        if k == "rotate":
+            t.append("Every hand passes on to the next player")
+            return t
+        if k == "shuffle_hands":
+            t.append(f"{self.who(e.seat)} shuffled all hands and dealt them out again")
+            return t
+        if k == "discard":
+            t.append(f"{self.who(e.seat)} discarded ")
+            t.append_text(cards_text(e.cards))
+            return t
+        if k == "launch":
+            target = "you" if e.seat == self.human else self.names[e.seat]
+            n = e.amount
+            t.append(f"The launcher fires {n} card{'s' if n != 1 else ''} at {target}")
+            return t
+        if k == "eliminated":
+            t.append(f"{self.who(e.seat)} {'are' if e.seat == self.human else 'is'} out!")
+            return t
         t.append(f"{k} ({self.who(e.seat) if e.seat >= 0 else 'table'})")
         return t
 
 
 def action_hint(view: View) -> str:
     """A short prompt saying what the human may do now."""
-    if view.phase >= 4:
+    if view.phase >= P_ROUND_OVER:
         return "The round is over."
+    if not view.live[view.seat]:
+        return "You are out of this game; the others play on."
     if view.current != view.seat:
+        if any(a.kind == PLAY for a in view.legal):
+            return f"{view.names[view.current]} to play… you may jump in with the raised card!"
         return f"{view.names[view.current]} to play…"
-    if view.phase == 2:
+    if view.phase == P_START_COLOR:
         return "The start card is a Wild: choose the colour."
-    if view.phase == 3:
+    if view.phase == P_CHALLENGE:
         return f"{view.names[view.wd4_by]} hit you with a Wild Draw Four: challenge or accept."
-    if view.phase == 1:
+    if view.phase == P_ANSWER:
+        hit = CARD_CODE[view.pending] if view.pending >= 0 else "a draw card"
+        stack = any(a.kind == PLAY for a in view.legal)
+        how = "stack a raised card or accept" if stack else "accept"
+        return f"{hit} hits you: {how} (a) and draw {view.pending_total}."
+    if view.phase == P_DRAWN:
         return f"You drew {CARD_CODE[view.drawn]}: play it (Enter/p) or keep it (k)."
     playable = {a.card for a in view.legal if a.kind == PLAY}
     if not playable:

@@ -14,7 +14,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from unokit.cards import CARD_CODE
-from unokit.engine import View
+from unokit.engine import P_ROUND_OVER, View
 from unokit.tui.table import card_style, color_style, color_text
 
 CARD_H = 3  # lines of a card face
@@ -201,17 +201,25 @@ def players_text(view: View, human_label: str = "you") -> Text:
     arrow = "↓" if view.direction > 0 else "↑"
     t.append(f"  {'Players ' + arrow:<9}{'cards':>6}{'score':>6}\n", style="bold")
     for seat, name in enumerate(view.names):
-        now = seat == view.current and view.phase < 4
+        now = seat == view.current and view.phase < P_ROUND_OVER
         mark = "▶ " if now else "  "
         label = name
         if seat == view.seat and name.lower() != human_label:
             label = f"{name} ({human_label})"
         size = view.hand_sizes[seat]
-        line = Text(f"{mark}{label[:9]:<9}{size:>6}{view.scores[seat]:>6}")
+        teams = view.rules.scoring == "teams"
+        score = view.scores[seat % 2] if teams else view.scores[seat]
+        if teams:
+            label = f"{label[:7]} {'AB'[seat % 2]}"
+        line = Text(f"{mark}{label[:9]:<9}{size:>6}{score:>6}")
         if now:
             line.stylize("bold reverse")
+        if not view.live[seat]:
+            line.stylize("dim")
         t.append_text(line)
-        if size == 1:
+        if not view.live[seat]:
+            t.append(" out", style="dim")
+        elif size == 1:
             t.append(" UNO" if seat != view.vulnerable else " catch!", style="bold yellow")
         if seat != len(view.names) - 1:
             t.append("\n")
