@@ -1,6 +1,7 @@
 """Running bots at a table: who is asked, in which order.
 
-Out-of-turn seats are asked first (a catch must come before the next player begins),
+Out-of-turn seats are asked first (a catch or a jump-in must come before the next
+player begins),
 in seat order from the one after the current seat (the current seat last, since it
 may catch before it begins its turn), then the seat that must decide.
 Bots only ever receive views.
@@ -19,12 +20,13 @@ def step(game: Game, bots: Sequence[Bot]) -> None:
     """One decision at the table: a reaction if any bot wants one, else the turn."""
     n = game.n
     cur = game.current
-    if game.vulnerable >= 0:
+    actors = game.actors()
+    if len(actors) > 1 or actors[0] != cur:  # a catch, a late UNO call, a jump-in
         for k in range(1, n + 1):
             seat = (cur + k) % n
-            view = view_of(game, seat)
-            if not view.legal:
+            if seat not in actors:
                 continue
+            view = view_of(game, seat)
             reaction = bots[seat].react(view)
             if reaction is not None:
                 game.apply(seat, reaction)

@@ -1190,7 +1190,7 @@ class Game:
         self._log_action(seat, Action(COLOR, color=color, target=target))
         self.vulnerable = -1
         self.color = color
-        self._emit(Event("color", seat, color=color))
+        self._emit(Event("color", seat, color=color, target=target))
         if target >= 0:
             self._swap(seat, target)
         self.phase = P_PLAY

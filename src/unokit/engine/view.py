@@ -36,6 +36,7 @@ class View:
     vulnerable: int  # a seat with one card that may be caught, or -1
     drawn: int  # the card this seat just drew, if it may play it; else -1
     wd4_by: int  # who played the Wild Draw Four being answered, or -1
+    prev_color: int  # the colour in force before that Wild Draw Four (public), or -1
     pending: int  # stacking: the card the current seat must answer, or -1
     pending_total: int  # stacking: cards the current seat draws on accepting
     live: tuple[bool, ...]  # False for seats eliminated (R-SCORE-ELIM)
@@ -79,6 +80,7 @@ class View:
             "vulnerable": self.vulnerable if self.vulnerable >= 0 else None,
             "drawn": CARD_CODE[self.drawn] if self.drawn >= 0 else None,
             "wd4_by": self.wd4_by if self.wd4_by >= 0 else None,
+            "prev_color": COLOR_CODES[self.prev_color] if self.prev_color >= 0 else None,
             "pending": CARD_CODE[self.pending] if self.pending >= 0 else None,
             "pending_total": self.pending_total,
             "live": list(self.live),
@@ -109,6 +111,9 @@ def view_of(game: Game, seat: int) -> View:
         vulnerable=game.vulnerable,
         drawn=game.drawn if mine and game.phase == P_DRAWN else -1,
         wd4_by=game.wd4_by
+        if game.phase == P_CHALLENGE or (game.phase == P_ANSWER and game.pend_card == 53)
+        else -1,
+        prev_color=game.wd4_prev_color
         if game.phase == P_CHALLENGE or (game.phase == P_ANSWER and game.pend_card == 53)
         else -1,
         pending=game.pend_card if game.phase == P_ANSWER else -1,
