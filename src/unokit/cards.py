@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from functools import lru_cache
 
 # Colours.  WILD_COLOR is the "colour" of an uncoloured card.
 RED, YELLOW, GREEN, BLUE = 0, 1, 2, 3
@@ -73,6 +74,7 @@ def card_points(card: int, wild_points: int = 50) -> int:
     return 40
 
 
+@lru_cache(maxsize=64)
 def points_table(wild_points: int = 50) -> tuple[int, ...]:
     """All card points at once, for scoring without a function call per card."""
     return tuple(card_points(c, wild_points) for c in range(NUM_CARDS))
@@ -196,14 +198,19 @@ DECKS = ("classic", "mattel-2018-swap", "mattel-2018-shuffle", "my-first-uno")
 
 
 def build_deck(deck: str = "classic", custom_cards: int = 3) -> list[int]:
-    """The deck's cards in a canonical order (sorted by id)."""
+    """The deck's cards in a canonical order (sorted by id); a fresh list each call."""
+    return list(_deck(deck, custom_cards))
+
+
+@lru_cache(maxsize=32)
+def _deck(deck: str, custom_cards: int) -> tuple[int, ...]:
     cards: list[int] = []
     if deck == "my-first-uno":
         for color in COLORS:
             cards.extend(card_id(color, r) for r in range(1, 8))
             cards.append(card_id(color, DRAW2))
         cards.extend([WILD] * 4)
-        return sorted(cards)
+        return tuple(sorted(cards))
     if deck not in DECKS:
         raise CardError(f"unknown deck {deck!r}")
     for color in COLORS:
@@ -217,7 +224,7 @@ def build_deck(deck: str = "classic", custom_cards: int = 3) -> list[int]:
     elif deck == "mattel-2018-shuffle":
         cards.append(WILD_SHUFFLE)
         cards.extend([WILD_CUSTOM] * custom_cards)
-    return sorted(cards)
+    return tuple(sorted(cards))
 
 
 def is_submultiset(part: Iterable[int], whole: Iterable[int]) -> bool:

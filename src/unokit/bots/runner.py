@@ -1,19 +1,34 @@
 """Running bots at a table: who is asked, in which order.
 
 Out-of-turn seats are asked first (a catch or a jump-in must come before the next
-player begins),
-in seat order from the one after the current seat (the current seat last, since it
-may catch before it begins its turn), then the seat that must decide.
-Bots only ever receive views.
+player begins), in seat order from the one after the current seat (the current seat
+last, since it may catch before it begins its turn), then the seat that must decide.
+
+Bots only ever receive views, and, if they have an ``observe`` method, the events their
+own seat may see (``game.events_for(seat)``): what the rules show that seat, such as a
+challenged hand, and nothing more.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from weakref import WeakKeyDictionary
 
 from unokit.bots.base import Bot
 from unokit.engine.game import Game
 from unokit.engine.view import view_of
+
+_cursors: WeakKeyDictionary[Game, list[int]] = WeakKeyDictionary()
+
+
+def _inform(game: Game, seat: int, bot: Bot) -> None:
+    """Give an observing bot the events of its seat since it was last asked."""
+    observe = getattr(bot, "observe", None)
+    if observe is None or game.events is None:
+        return
+    cursors = _cursors.setdefault(game, [0] * game.n)
+    observe(game.events_for(seat, cursors[seat]))
+    cursors[seat] = len(game.events)
 
 
 def step(game: Game, bots: Sequence[Bot]) -> None:
@@ -26,11 +41,13 @@ def step(game: Game, bots: Sequence[Bot]) -> None:
             seat = (cur + k) % n
             if seat not in actors:
                 continue
+            _inform(game, seat, bots[seat])
             view = view_of(game, seat)
             reaction = bots[seat].react(view)
             if reaction is not None:
                 game.apply(seat, reaction)
                 return
+    _inform(game, cur, bots[cur])
     game.apply(cur, bots[cur].act(view_of(game, cur)))
 
 

@@ -25,7 +25,7 @@ from unokit.engine.game import (
     Game,
     RoundLog,
 )
-from unokit.engine.view import View, view_of
+from unokit.engine.view import View, view_of, world_from_view
 
 __all__ = [
     "ACCEPT",
@@ -54,4 +54,5 @@ __all__ = [
     "UnoError",
     "View",
     "view_of",
+    "world_from_view",
 ]

@@ -156,7 +156,7 @@ class Game:
         self.names: list[str] = names
         self.n = n = len(names)
         self.rng = random.Random(seed)
-        self.round_rng = random.Random(seed)
+        self.round_rng = self.rng  # each round seeds its own in start_round
         self.points = points_table(rules.wild_points)
         self.teams = rules.scoring == "teams"
         self.scores = [0] * (2 if self.teams else n)

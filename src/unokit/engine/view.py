@@ -123,3 +123,46 @@ def view_of(game: Game, seat: int) -> View:
         game_winner=game.game_winner,
         legal=tuple(game.legal_actions(seat)),
     )
+
+
+def world_from_view(view: View, hands: list[list[int]], pile: list[int], seed: int = 0) -> Game:
+    """A whole game consistent with ``view``, with the hidden cards as the caller says.
+
+    This is how a searching bot imagines the cards it cannot see (a determinization):
+    ``hands`` gives every seat's hand (the viewer's own as in the view) and ``pile``
+    the draw pile, top last.  Everything public comes from the view.  The result has
+    no events and no record; play it on the trusted path.
+    """
+    g = Game(view.rules, list(view.names), seed=seed, events=False, record=False, start=False)
+    g.hands = hands
+    g.pile = pile
+    g.discard = list(view.discard)
+    g.color = view.color
+    g.direction = view.direction
+    g.current = view.current
+    g.phase = view.phase
+    g.dealer = view.dealer
+    g.round_index = view.round_index
+    g.scores = list(view.scores)
+    g.live = list(view.live)
+    g.n_live = sum(view.live)
+    g.vulnerable = view.vulnerable
+    g.round_winner = view.round_winner
+    g.game_winner = view.game_winner
+    g.pend_card = view.pending
+    g.pend_total = view.pending_total
+    g.wd4_by = view.wd4_by
+    g.wd4_prev_color = view.prev_color
+    if view.wd4_by >= 0:
+        g.wd4_guilty = Game._holds_color(hands[view.wd4_by], view.prev_color)
+    if view.phase == P_DRAWN:
+        if view.drawn >= 0:
+            g.drawn = view.drawn
+        else:  # someone else drew: imagine the drawn card is the last of their hand
+            g.drawn = hands[view.current][-1] if hands[view.current] else -1
+            if g.drawn < 0 or not g._can_play(hands[view.current], g.drawn):
+                g.phase = 0
+                g.current = g.next_seat(view.current)
+    g.round_rng = g.rng
+    g._plain = not (g._stack or g._seven_zero) and g.n_live == g.n
+    return g
