@@ -57,11 +57,18 @@ class ISMCTSBot:
         time_budget: float = 0.08,
         iterations: int | None = None,
         exploration: float = 0.7,
+        prior_visits: int = 12,
+        horizon: int = 0,
     ) -> None:
+        from unokit.bots.heuristic import HeuristicBot  # the prior; imported late
+
         self.rng = random.Random(seed)
         self.time_budget = time_budget
         self.iterations = iterations
         self.c = exploration
+        self.prior_visits = prior_visits
+        self.horizon = horizon  # 0: play rollouts to the end of the round
+        self.prior = HeuristicBot(seed=seed)
         self._reset()
 
     # ------------------------------------------------------------ memory -------
@@ -193,20 +200,46 @@ class ISMCTSBot:
         return None
 
     def act(self, view: View) -> Action:
+        """Search the sensible actions, starting from the heuristic bot's choice.
+
+        The heuristic's pick gets ``prior_visits`` virtual visits at a win rate a little
+        above the rest, so the search overrules it only when the samples say so.  A
+        wild's colour is not searched: the heuristic's colour (or the colour held most)
+        is used, which keeps the number of root actions small.
+        """
         self._remember(view)
+        prior = self.prior.act(view)
         legal = [a for a in view.legal if a.kind not in (CATCH, UNO)]
         # always call UNO: drop the forgetting twin of a calling play
         calling = {a._replace(uno=False) for a in legal if a.kind == PLAY and a.uno}
         legal = [a for a in legal if not (a.kind == PLAY and not a.uno and a in calling)]
-        if len(legal) == 1:
-            return legal[0]
-        return self._search(view, legal)
+        colour = _best_color(list(view.hand), self.rng)
+        seen: set[tuple[int, ...]] = set()
+        actions: list[Action] = []
+        for a in legal:
+            if a.kind == PLAY and a.cards[-1] >= WILD:
+                want = prior.color if prior.kind == PLAY and prior.card == a.card else colour
+                if a.color != want:
+                    continue
+            key = (a.kind, *a.cards, a.target, int(a.uno))
+            if key not in seen:
+                seen.add(key)
+                actions.append(a)
+        if prior in legal and prior not in actions:
+            actions.append(prior)
+        if len(actions) <= 1:
+            return actions[0] if actions else prior
+        return self._search(view, actions, prior)
 
-    def _search(self, view: View, actions: list[Action]) -> Action:
+    def _search(self, view: View, actions: list[Action], prior: Action) -> Action:
         seat = view.seat
         k = len(actions)
         wins = [0.0] * k
         visits = [0] * k
+        if prior in actions:
+            i = actions.index(prior)
+            visits[i] = self.prior_visits
+            wins[i] = 0.6 * self.prior_visits
         deadline = time.perf_counter() + self.time_budget
         limit = self.iterations
         total = 0
@@ -216,17 +249,18 @@ class ISMCTSBot:
                     break
             elif total % 8 == 0 and time.perf_counter() > deadline and total >= k:
                 break
-            if total < k:
-                i = total
+            unvisited = [j for j in range(k) if visits[j] == 0] if total < k else []
+            if unvisited:
+                i = unvisited[0]
             else:
-                log_t = math.log(total)
+                log_t = math.log(total + 1)
                 i = max(
                     range(k),
                     key=lambda j: wins[j] / visits[j] + self.c * math.sqrt(log_t / visits[j]),
                 )
             world = self._sample(view)
             world.apply_trusted(seat, actions[i])
-            wins[i] += rollout(world, seat, self.rng)
+            wins[i] += rollout(world, seat, self.rng, self.horizon or 2000)
             visits[i] += 1
             total += 1
         best = max(range(k), key=lambda j: (visits[j], wins[j]))
@@ -288,8 +322,12 @@ def rollout(g: Game, seat: int, rng: random.Random, max_steps: int = 2000) -> fl
             catcher = g.next_seat(g.vulnerable)
             g.catch(catcher, g.vulnerable)
     winner = g.round_winner
-    if winner < 0:
-        return 0.5
+    if winner < 0:  # cut off: judge by who is closer to going out
+        mine = len(g.hands[seat])
+        best_other = min(
+            (len(h) for s, h in enumerate(g.hands) if s != seat and g.live[s]), default=mine
+        )
+        return min(1.0, max(0.0, 0.5 + 0.08 * (best_other - mine)))
     if g.teams:
         return 1.0 if winner % 2 == seat % 2 else 0.0
     return 1.0 if winner == seat else 0.0
