@@ -4,9 +4,10 @@ Each pair ``A:B`` plays ``--games`` single rounds under the official classic rul
 (``RuleSet()``).  Games come in duplicate sets: one deal (one ``Game`` seed) is played
 once per seat the hero ``A`` can take, with the other seats held by ``B``, so luck of
 the deal cancels out (2 players: the same deal with the seats swapped).  The win rate
-is ``A``'s share of the rounds it won, with a 95% Wilson interval; the interval treats
-the games as independent, which is conservative here because duplicated games are
-negatively correlated for ``A``.  A per-deal (paired) normal interval is in the JSON.
+is ``A``'s share of the rounds it won, with a 95% Wilson interval that treats the
+games as independent; the JSON also holds a per-deal (paired) normal interval, which
+accounts for the duplication (in practice the two agree closely).  Bot seeds follow the
+role, not the seat: each bot keeps its random stream in every seating of a deal.
 
 Timing is per decision: the wall time inside each bot's ``act`` and ``react`` calls
 (the table's ``view_of`` is not counted), divided by the number of calls.
@@ -92,8 +93,14 @@ def play_deals(job: tuple[str, str, int, int, int, int]) -> Tally:
         s = deal_seed(seed, deal)
         won = 0
         for hero_seat in range(players):
+            # seeds follow the role, not the seat: the hero's RNG is the same in every
+            # seating of a deal, and so are the opponents' (in seat order after the hero)
             bots = [
-                Timed(BOTS[hero if i == hero_seat else other](seed=s * 16 + i))
+                Timed(
+                    BOTS[hero](seed=s * 16)
+                    if i == hero_seat
+                    else BOTS[other](seed=s * 16 + 1 + (i - hero_seat) % players)
+                )
                 for i in range(players)
             ]
             game = Game(rules, names, seed=s, events=False)
@@ -162,10 +169,10 @@ def run_pair(
         "ci95_paired": [plo, phi],
         "baseline": 1 / players,
         "us_per_decision": {
-            hero: total.ns.get("A", 0) / max(1, total.calls.get("A", 0)) / 1000,
-            other: total.ns.get("B", 0) / max(1, total.calls.get("B", 0)) / 1000,
+            "hero": total.ns.get("A", 0) / max(1, total.calls.get("A", 0)) / 1000,
+            "opponent": total.ns.get("B", 0) / max(1, total.calls.get("B", 0)) / 1000,
         },
-        "decisions": {hero: total.calls.get("A", 0), other: total.calls.get("B", 0)},
+        "decisions": {"hero": total.calls.get("A", 0), "opponent": total.calls.get("B", 0)},
         "wall_seconds": wall,
     }
 
@@ -196,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
     results = []
     header = (
         f"{'pair':<22}{'players':>8}{'games':>8}{'win rate':>10}{'95% CI (Wilson)':>20}"
-        f"{'us/dec A':>10}{'us/dec B':>10}"
+        f"{'us/dec hero':>13}{'us/dec opp':>12}"
     )
     print(header)
     print("-" * len(header))
@@ -207,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
         us = r["us_per_decision"]
         print(
             f"{r['pair']:<22}{r['players']:>8}{r['games']:>8}{r['win_rate']:>10.1%}"
-            f"{f'[{lo:.1%}, {hi:.1%}]':>20}{us[hero]:>10.1f}{us[other]:>10.1f}",
+            f"{f'[{lo:.1%}, {hi:.1%}]':>20}{us['hero']:>13.1f}{us['opponent']:>12.1f}",
             flush=True,
         )
     if args.json:

@@ -91,6 +91,11 @@ def players_for(draw: st.DrawFn, rules: RuleSet) -> int:
     lo, hi = rules.player_range()
     deck = len(build_deck(rules.deck, rules.custom_cards))
     hi = min(hi, (deck - 1) // rules.deal_size)
+    if rules.custom_rule == "others_draw_2" or rules.attack_launcher:
+        # rules that hand out more cards than a turn sheds: with many players a random
+        # round drifts on for an astronomically long time (it does end, but not within
+        # a test's budget); docs/rules.md says so
+        hi = min(hi, 6)
     counts = [k for k in range(lo, hi + 1) if rules.scoring != "teams" or k in (4, 6, 8)]
     assume(counts)
     return draw(st.sampled_from(counts))
@@ -144,7 +149,7 @@ def assert_events_private(g: Game) -> None:
                 assert e.seat == seat, f"seat {seat} sees {e}"
 
 
-def play_checked(g: Game, rng: random.Random, deep: bool, max_steps: int = 50_000) -> int:
+def play_checked(g: Game, rng: random.Random, deep: bool, max_steps: int = 30_000) -> int:
     """Random play to the end of the game, checking invariants; returns steps taken."""
     deck_size = len(build_deck(g.rules.deck, g.rules.custom_cards))
     steps = 0
@@ -176,7 +181,7 @@ def play_checked(g: Game, rng: random.Random, deep: bool, max_steps: int = 50_00
         # mostly play when possible, so rounds end in reasonable time (a launcher that
         # fires more cards than a turn sheds makes random rounds drift longer and
         # longer); sometimes anything at all
-        action = rng.choice(plays if plays and rng.random() < 0.95 else legal)
+        action = rng.choice(plays if plays and rng.random() < 0.99 else legal)
         g.apply(seat, action)
         steps += 1
     assert g.card_count() == deck_size

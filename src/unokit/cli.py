@@ -67,10 +67,14 @@ def cmd_demo(args: argparse.Namespace) -> int:
         Path(args.record).write_text(text, "utf-8")
     else:
         sys.stdout.write(text)
-    winner = game.names[game.game_winner]
+    if game.teams:
+        winner = " and ".join(game.names[s] for s in range(game.n) if s % 2 == game.game_winner)
+    else:
+        winner = game.names[game.game_winner]
+    labels = ["team 0", "team 1"] if game.teams else game.names
     print(
-        f"{winner} wins after {game.round_index + 1} rounds; scores "
-        + ", ".join(f"{n} {s}" for n, s in zip(game.names, game.scores, strict=True)),
+        f"{winner} win{'' if game.teams else 's'} after {game.round_index + 1} rounds; scores "
+        + ", ".join(f"{n} {s}" for n, s in zip(labels, game.scores, strict=True)),
         file=sys.stderr,
     )
     return 0
@@ -82,6 +86,12 @@ def cmd_play(args: argparse.Namespace) -> int:
     rules = _rules_from_args(args.rules, args.option)
     status: int = run_play(args, rules)
     return status
+
+
+def cmd_sim(args: argparse.Namespace) -> int:
+    from unokit.sim.cli import run
+
+    return run(args)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -124,6 +134,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--speed", type=float, default=0.6, help="seconds between bot moves (0 = instant)"
     )
     pl.set_defaults(func=cmd_play)
+
+    from unokit.sim.cli import add_arguments
+
+    si = sub.add_parser("sim", help="simulate many games and report statistics with 95% CIs")
+    add_arguments(si)
+    si.set_defaults(func=cmd_sim)
     return p
 
 

@@ -1,14 +1,35 @@
 """Bots: players that see only their own seat's view."""
 
+from typing import Protocol
+
 from unokit.bots.base import Bot, RandomBot
 from unokit.bots.greedy import GreedyBot
 from unokit.bots.heuristic import HeuristicBot
+from unokit.bots.ismcts import ISMCTSBot
 from unokit.bots.runner import play_game, play_round
 
-BOTS: dict[str, type[Bot]] = {
+
+class BotFactory(Protocol):
+    """A bot class: ``Cls(seed)`` builds a bot, deterministic given the seed."""
+
+    def __call__(self, seed: int | None = None) -> Bot: ...
+
+
+BOTS: dict[str, BotFactory] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "heuristic": HeuristicBot,
+    "ismcts": ISMCTSBot,
 }
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "HeuristicBot", "RandomBot", "play_game", "play_round"]
+__all__ = [
+    "BOTS",
+    "Bot",
+    "BotFactory",
+    "GreedyBot",
+    "HeuristicBot",
+    "ISMCTSBot",
+    "RandomBot",
+    "play_game",
+    "play_round",
+]

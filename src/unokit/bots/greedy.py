@@ -18,14 +18,10 @@ from unokit.engine.view import View
 _POINTS = tuple(card_points(c) for c in range(len(CARD_COLOR)))
 
 
-def colour_counts(hand: tuple[int, ...] | list[int], skip: int = -1) -> list[int]:
-    """How many cards of each colour ``hand`` holds, leaving out one copy of ``skip``."""
+def colour_counts(hand: tuple[int, ...] | list[int]) -> list[int]:
+    """How many cards of each colour ``hand`` holds (wilds not counted)."""
     counts = [0, 0, 0, 0]
-    skipped = False
     for c in hand:
-        if c == skip and not skipped:
-            skipped = True
-            continue
         col = CARD_COLOR[c]
         if col != WILD_COLOR:
             counts[col] += 1
@@ -46,9 +42,9 @@ class GreedyBot:
         if plays:
             return self._best_play(view, plays)
         colours = [a for a in legal if a.kind == COLOR]
-        if colours:
-            want = self._colour(view.hand, -1)
-            return next((a for a in colours if a.color == want), colours[0])
+        if colours:  # a Wild start card (a Wild Swap Hands one names a seat too)
+            want = self._colour(view.hand, ())
+            return max(colours, key=lambda a: (a.color == want, -self._size(view, a.target)))
         for kind in (ACCEPT, DRAW):  # never challenge; draw when nothing fits
             for a in legal:
                 if a.kind == kind:
@@ -63,28 +59,34 @@ class GreedyBot:
         return None
 
     # ------------------------------------------------------------------ helpers ----
-    def _colour(self, hand: tuple[int, ...], played: int) -> int:
-        counts = colour_counts(hand, played)
+    def _colour(self, hand: tuple[int, ...], played: tuple[int, ...]) -> int:
+        rest = list(hand)
+        for c in played:
+            rest.remove(c)
+        counts = colour_counts(rest)
         best = max(counts)
         ties = [c for c in range(4) if counts[c] == best]
         return ties[0] if len(ties) == 1 else self.rng.choice(ties)
 
+    @staticmethod
+    def _size(view: View, target: int) -> int:
+        return view.hand_sizes[target] if target >= 0 else 0
+
     def _best_play(self, view: View, plays: list[Action]) -> Action:
         colour = view.color
 
-        def key(a: Action) -> tuple[int, int, int]:
-            card = a.card
+        def key(a: Action) -> tuple[int, int, int, int]:
+            top = a.extra[-1] if a.extra else a.card
             return (
-                0 if IS_WILD[card] else 1,
-                1 if CARD_COLOR[card] == colour else 0,
-                _POINTS[card],
+                0 if IS_WILD[a.card] else 1,  # wilds last
+                len(a.extra),  # more cards at once (multi-play)
+                1 if CARD_COLOR[top] == colour else 0,  # colour before number
+                _POINTS[a.card],  # action cards, then high numbers
             )
 
         best = max(plays, key=key)
-        card = best.card
-        uno = any(a.uno for a in plays if a.card == card)
-        wanted = self._colour(view.hand, card) if IS_WILD[card] else -1
-        for a in plays:
-            if a.card == card and a.color == wanted and a.uno == uno:
-                return a
-        return best  # unreachable: every colour of a legal wild is offered
+        same = [a for a in plays if a.card == best.card and a.extra == best.extra]
+        top = best.extra[-1] if best.extra else best.card
+        wanted = self._colour(view.hand, (best.card, *best.extra)) if IS_WILD[top] else -1
+        # the colour it holds most of, the seat with the fewest cards to swap with, UNO
+        return max(same, key=lambda a: (a.color == wanted, -self._size(view, a.target), a.uno))

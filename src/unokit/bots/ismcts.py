@@ -58,7 +58,8 @@ class ISMCTSBot:
         iterations: int | None = None,
         exploration: float = 0.7,
         prior_visits: int = 12,
-        horizon: int = 0,
+        horizon: int = 10,
+        margin: float = 1.0,
     ) -> None:
         from unokit.bots.heuristic import HeuristicBot  # the prior; imported late
 
@@ -67,7 +68,8 @@ class ISMCTSBot:
         self.iterations = iterations
         self.c = exploration
         self.prior_visits = prior_visits
-        self.horizon = horizon  # 0: play rollouts to the end of the round
+        self.horizon = horizon  # rollout plies before judging by hand sizes; 0: to the end
+        self.margin = margin
         self.prior = HeuristicBot(seed=seed)
         self._reset()
 
@@ -232,39 +234,61 @@ class ISMCTSBot:
         return self._search(view, actions, prior)
 
     def _search(self, view: View, actions: list[Action], prior: Action) -> Action:
+        """UCB1 over root actions, a fresh world each iteration; the prior wins ties.
+
+        The heuristic's pick starts with virtual visits (for selection only) and stays
+        the answer unless another action's measured win rate beats it by more than
+        ``margin`` standard errors: a few hundred noisy rollouts should not overrule
+        a good rule of thumb by chance.
+        """
         seat = view.seat
         k = len(actions)
         wins = [0.0] * k
         visits = [0] * k
-        if prior in actions:
-            i = actions.index(prior)
-            visits[i] = self.prior_visits
-            wins[i] = 0.6 * self.prior_visits
+        p = actions.index(prior) if prior in actions else -1
+        bonus_n = [0] * k
+        bonus_w = [0.0] * k
+        if p >= 0:
+            bonus_n[p] = self.prior_visits
+            bonus_w[p] = 0.6 * self.prior_visits
         deadline = time.perf_counter() + self.time_budget
         limit = self.iterations
         total = 0
+        c = self.c
         while True:
             if limit is not None:
                 if total >= limit:
                     break
             elif total % 8 == 0 and time.perf_counter() > deadline and total >= k:
                 break
-            unvisited = [j for j in range(k) if visits[j] == 0] if total < k else []
-            if unvisited:
-                i = unvisited[0]
+            if total < k:
+                i = total
             else:
-                log_t = math.log(total + 1)
+                log_t = math.log(total + self.prior_visits)
                 i = max(
                     range(k),
-                    key=lambda j: wins[j] / visits[j] + self.c * math.sqrt(log_t / visits[j]),
+                    key=lambda j: (
+                        (wins[j] + bonus_w[j]) / (visits[j] + bonus_n[j])
+                        + c * math.sqrt(log_t / (visits[j] + bonus_n[j]))
+                    ),
                 )
             world = self._sample(view)
             world.apply_trusted(seat, actions[i])
             wins[i] += rollout(world, seat, self.rng, self.horizon or 2000)
             visits[i] += 1
             total += 1
-        best = max(range(k), key=lambda j: (visits[j], wins[j]))
-        return actions[best]
+        means = [wins[j] / visits[j] if visits[j] else 0.0 for j in range(k)]
+        best = max(range(k), key=lambda j: (means[j], visits[j]))
+        if p < 0 or best == p:
+            return actions[best]
+
+        def var(j: int) -> float:
+            m = means[j]
+            return max(m * (1 - m), 0.05) / max(visits[j], 1)
+
+        if means[best] - means[p] > self.margin * math.sqrt(var(best) + var(p)):
+            return actions[best]
+        return actions[p]
 
 
 @lru_cache(maxsize=16)

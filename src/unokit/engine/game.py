@@ -180,6 +180,7 @@ class Game:
         self.game_winner = -1
         self.round_index = -1
         self.dealer = -1
+        self.reshuffles = 0  # draw piles rebuilt from the discards, over the whole game
         self.rounds: list[RoundLog] = []
         self.events: list[Event] | None = [] if events else None
         self.recording = record
@@ -406,6 +407,7 @@ class Game:
         discard.clear()
         discard.append(top)
         self._shuffle_pile(pile)
+        self.reshuffles += 1
         return True
 
     def _launch(self) -> int:
@@ -1359,8 +1361,10 @@ class Game:
         g.rounds = []
         g._forced = []
         g._forced_launches = []
-        g.rng = random.Random(self.rng.random())
-        g.round_rng = random.Random(self.rng.random())
+        g.rng = random.Random()
+        g.rng.setstate(self.rng.getstate())  # the copy must not disturb the original
+        g.round_rng = random.Random()
+        g.round_rng.setstate(self.round_rng.getstate())
         return g
 
     def state_json(self) -> dict[str, Any]:

@@ -1,0 +1,146 @@
+"""``unokit sim``: from parsed arguments to a run and its outputs."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from unokit.rules import parse_option
+from unokit.sim.config import REFERENCE_OPTIONS, SimConfig, SimError, parse_rules_spec, parse_seats
+from unokit.sim.report import print_table, write_csv, write_json
+from unokit.sim.runner import simulate
+from unokit.sim.summary import summarize
+
+
+def configs_from_args(args: argparse.Namespace) -> list[SimConfig]:
+    """Every configuration the arguments ask for (one, or one per ``--compare`` entry)."""
+    options: list[tuple[str, Any]] = [parse_option(o) for o in args.option]
+    if args.reference:
+        if args.bots:
+            raise SimError("--reference sets every seat to the reference player; drop --bots")
+        seats = ("reference",) * (args.players or 2)
+        options = [*REFERENCE_OPTIONS, *options]
+    else:
+        seats = parse_seats(args.bots, args.players)
+    rounds_only = bool(args.rounds_only or args.reference)
+    specs = args.compare or [args.rules]
+    configs = []
+    for spec in specs:
+        preset, own = parse_rules_spec(spec)
+        configs.append(
+            SimConfig(
+                preset=preset,
+                options=(*options, *own),
+                seats=seats,
+                games=args.games,
+                seed=args.seed,
+                rounds_only=rounds_only,
+                dealer=args.dealer,
+                label=spec if args.compare else "",
+            )
+        )
+    labels = [c.label for c in configs]
+    if len(set(labels)) != len(labels):
+        raise SimError("--compare names the same rule set twice")
+    return configs
+
+
+def _check_writable(path: str | None, what: str) -> Path | None:
+    if path is None:
+        return None
+    p = Path(path)
+    if not p.parent.is_dir():
+        raise SimError(f"--{what} {path}: the folder {p.parent} does not exist")
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    configs = configs_from_args(args)
+    json_path = _check_writable(args.json, "json")
+    csv_path = _check_writable(args.csv, "csv")
+    progress = args.progress if args.progress is not None else sys.stderr.isatty()
+    results = simulate(
+        configs,
+        workers=args.workers,
+        backend=args.backend,
+        address=args.address,
+        progress=progress,
+    )
+    summaries = [summarize(r) for r in results]
+    if not args.quiet:
+        print_table(summaries)
+    try:
+        if json_path:
+            write_json(json_path, summaries)
+            print(f"wrote {json_path}", file=sys.stderr)
+        if csv_path:
+            write_csv(csv_path, summaries)
+            print(f"wrote {csv_path}", file=sys.stderr)
+        if args.plot:
+            from unokit.sim.plots import write_plots
+
+            for p in write_plots(summaries, Path(args.plot)):
+                print(f"wrote {p}", file=sys.stderr)
+    except OSError as e:
+        raise SimError(f"cannot write the output: {e}") from None
+    return 0
+
+
+def add_arguments(sp: argparse.ArgumentParser) -> None:
+    """The ``sim`` sub-command's options (``unokit.cli`` adds the parser)."""
+    sp.add_argument("--rules", default="classic", help="a preset (see `unokit rules`)")
+    sp.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override one rule option, for every rule set (repeatable)",
+    )
+    sp.add_argument("--players", type=int, default=None, help="2 to 10 (default 2, or --bots)")
+    sp.add_argument(
+        "--bots",
+        default=None,
+        metavar="NAMES",
+        help="the player in each seat, comma-separated, or one name for all: random "
+        "(fast, default), careless (random that forgets UNO half of the time), reference "
+        "(fast, the published check's player), greedy, "
+        "heuristic, bot:random (the RandomBot through views)",
+    )
+    sp.add_argument("--games", type=int, default=10_000, help="games per rule set")
+    sp.add_argument("--seed", type=int, default=0, help="same seed, same numbers")
+    sp.add_argument(
+        "--rounds-only",
+        action="store_true",
+        help="each game is a single round won by the first player out (default: whole "
+        "games to the target score)",
+    )
+    sp.add_argument(
+        "--dealer", type=int, default=None, help="first dealer's seat (default: random)"
+    )
+    sp.add_argument(
+        "--reference",
+        action="store_true",
+        help="the published-numbers check: reference players, wd4_bluffing=false, "
+        "uno_penalty=0, single rounds (docs/simulations.md)",
+    )
+    sp.add_argument(
+        "--compare",
+        nargs="+",
+        metavar="RULES",
+        help="compare rule sets: presets, or PRESET:KEY=VALUE[:KEY=VALUE...]",
+    )
+    sp.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
+    sp.add_argument("--backend", choices=("local", "ray"), default="local")
+    sp.add_argument("--address", default=None, help="Ray cluster address (with --backend ray)")
+    sp.add_argument("--json", metavar="FILE", help="write every number as JSON")
+    sp.add_argument("--csv", metavar="FILE", help="write the table as CSV (long format)")
+    sp.add_argument("--plot", metavar="DIR", help="write PNG plots into DIR")
+    sp.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="progress bar on stderr (default: when stderr is a terminal)",
+    )
+    sp.add_argument("--quiet", action="store_true", help="no table on stdout")

@@ -1,0 +1,135 @@
+"""What a simulation runs: rules, seats, games, seed; and the players that fill the seats."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from unokit.bots import BOTS
+from unokit.rules import RulesError, RuleSet, from_preset, parse_option
+
+
+class SimError(ValueError):
+    """A simulation that cannot run as asked: a bad seat list, a bad count, no Ray."""
+
+
+# Players on the engine's trusted fast path (no views): name -> what they do.
+FAST_PLAYERS: dict[str, str] = {
+    "random": (
+        "uniformly random playable card (each card in hand counts), else draw and play the "
+        "drawn card if playable; random colours and targets; always calls UNO, catches "
+        "a missed call, challenges a Wild Draw Four half of the time"
+    ),
+    "careless": ("like random, but forgets to call UNO half of the time (so UNO catches happen)"),
+    "reference": (
+        "the published-numbers player: like random, but never challenges and never "
+        "catches (pair it with wd4_bluffing=false and uno_penalty=0)"
+    ),
+}
+# Options that --reference adds (the rules of the published check, docs/simulations.md).
+REFERENCE_OPTIONS: tuple[tuple[str, Any], ...] = (("wd4_bluffing", False), ("uno_penalty", 0))
+
+
+def player_names() -> list[str]:
+    """Every name ``--bots`` accepts."""
+    return [*FAST_PLAYERS, *(n for n in BOTS if n not in FAST_PLAYERS), *(f"bot:{n}" for n in BOTS)]
+
+
+def check_player(name: str) -> None:
+    if name in FAST_PLAYERS or name in BOTS or (name.startswith("bot:") and name[4:] in BOTS):
+        return
+    raise SimError(f"unknown player {name!r}; choose from {', '.join(player_names())}")
+
+
+def parse_seats(text: str | None, players: int | None) -> tuple[str, ...]:
+    """``--bots`` (one name for every seat, or one per seat) and ``--players`` -> seats."""
+    names = [s.strip() for s in (text or "random").split(",")]
+    if any(not s for s in names):
+        raise SimError(f"--bots {text!r} has an empty name")
+    for name in names:
+        check_player(name)
+    if len(names) == 1:
+        return tuple(names * (players if players is not None else 2))
+    if players is not None and players != len(names):
+        raise SimError(f"--bots names {len(names)} seats but --players is {players}")
+    return tuple(names)
+
+
+def parse_rules_spec(spec: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
+    """``PRESET`` or ``PRESET:KEY=VALUE:KEY=VALUE`` (for ``--compare``)."""
+    preset, *opts = spec.split(":")
+    return preset.strip(), tuple(parse_option(o) for o in opts)
+
+
+def derive_seed(seed: int, index: int) -> int:
+    """The seed of game ``index``: a hash of (seed, index), the same on every machine."""
+    digest = hashlib.blake2b(f"unokit-sim:{seed}:{index}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+@dataclass(frozen=True)
+class SimConfig:
+    """One simulation: N games of one rule set with the same seats.
+
+    ``rounds_only``: each game is one round, won by the first player out; otherwise a
+    game runs to the rules' end (``target_score`` and the scoring rule).  ``dealer``:
+    the first dealer's seat, or None for a uniformly random seat per game.
+    """
+
+    preset: str = "classic"
+    options: tuple[tuple[str, Any], ...] = ()
+    seats: tuple[str, ...] = ("random", "random")
+    games: int = 10_000
+    seed: int = 0
+    rounds_only: bool = False
+    dealer: int | None = None
+    label: str = field(default="")
+
+    def __post_init__(self) -> None:
+        if self.games < 1:
+            raise SimError(f"--games must be at least 1, not {self.games}")
+        for name in self.seats:
+            check_player(name)
+        rules = self.rules()  # raises RulesError for a bad preset or option
+        rules.check_players(len(self.seats))
+        if self.dealer is not None and not 0 <= self.dealer < len(self.seats):
+            raise SimError(f"--dealer must be a seat from 0 to {len(self.seats) - 1}")
+        if not self.label:
+            object.__setattr__(self, "label", self.default_label())
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    def rules(self) -> RuleSet:
+        try:
+            return from_preset(self.preset, dict(self.options))
+        except TypeError as e:  # pragma: no cover - from_preset validates types
+            raise RulesError(str(e)) from None
+
+    def default_label(self) -> str:
+        extra = ":".join(f"{k}={_text(v)}" for k, v in self.options)
+        return self.preset + (f":{extra}" if extra else "")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "preset": self.preset,
+            "options": {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.options},
+            "rules": self.rules().options(),
+            "players": self.players,
+            "seats": list(self.seats),
+            "games": self.games,
+            "seed": self.seed,
+            "mode": "rounds" if self.rounds_only else "games",
+            "dealer": "random" if self.dealer is None else self.dealer,
+        }
+
+
+def _text(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, tuple):
+        return ",".join(str(x) for x in v)
+    return str(v)

@@ -1,0 +1,439 @@
+"""Playing simulated games and counting what happens, on the engine's trusted fast path.
+
+Fast players (``random``, ``careless``, ``reference``) decide from the game itself
+with the trusted calls (``playable_cards``, ``play``, ``draw``, ...), like
+``benchmarks/bench_engine.py``;
+bots get views and their actions go through the checked ``apply``.  Everything is
+counted in this loop, with events off: the only thing the loop cannot see, a rebuilt
+draw pile, is counted by a subclass hook on the engine's refill.  The test suite checks
+every count against the engine's own events on the same games.
+
+What is counted (docs/simulations.md has the definitions):
+
+* a **turn** is one player's go: playing a card, or drawing on their turn (a draw
+  followed by playing the drawn card is one turn; answering a stacked hit with a card is
+  a turn).  Being skipped, drawing a penalty, accepting a hit and naming a Wild start
+  card's colour are not turns;
+* a **play** is one card put on the discard pile (a multi-play of three cards is three);
+* a **reshuffle** is one rebuild of the draw pile from the discards (R-TURN-6);
+* a **challenge** is won by the challenger when the Wild Draw Four was guilty.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from unokit.bots import BOTS, Bot
+from unokit.cards import CARD_RANK, NUM_CARDS, WILD, WILD_DRAW4, WILD_SWAP
+from unokit.engine.actions import CATCH, CHALLENGE, DRAW, PLAY, Action
+from unokit.engine.game import (
+    P_CHALLENGE,
+    P_DRAWN,
+    P_PLAY,
+    P_ROUND_OVER,
+    P_START_COLOR,
+    Game,
+)
+from unokit.engine.view import view_of
+from unokit.sim.config import FAST_PLAYERS, SimConfig, SimError, derive_seed
+from unokit.sim.stats import Hist
+
+CARD_TYPES = (
+    "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "skip", "reverse", "draw2",
+    "wild", "wild_draw4", "wild_swap", "wild_shuffle", "wild_custom",
+)  # fmt: skip
+N_TYPES = len(CARD_TYPES)  # a card's type is its CARD_RANK
+MAX_DECISIONS = 200_000  # per round; a round that long is a bug, reported with its seed
+
+
+class _SimGame(Game):
+    """The engine, plus a count of draw-pile rebuilds (R-TURN-6) for the statistics."""
+
+    refills = 0
+
+    def _refill(self) -> bool:
+        if super()._refill():
+            self.refills += 1
+            return True
+        return False
+
+
+@dataclass
+class Tally:
+    """Integer counts over a set of games; ``merge`` adds another tally's counts."""
+
+    players: int
+    games: int = 0
+    rounds: int = 0
+    wins_by_seat: list[int] = field(default_factory=list)
+    wins_by_position: list[int] = field(default_factory=list)  # index: seats after dealer
+    turns: Hist = field(default_factory=Hist)  # per game
+    rounds_per_game: Hist = field(default_factory=Hist)
+    round_turns: Hist = field(default_factory=Hist)  # per round
+    round_points: Hist = field(default_factory=Hist)  # per round: points in other hands
+    plays_by_card: list[int] = field(default_factory=list)  # by card id
+    type_sq: list[int] = field(default_factory=list)  # Σ over games of (plays of type)²
+    draw_turns: int = 0
+    reshuffles: Hist = field(default_factory=Hist)  # per game
+    challenges: Hist = field(default_factory=Hist)  # per game
+    challenges_won: int = 0  # by the challenger: the Wild Draw Four was guilty
+    catches: Hist = field(default_factory=Hist)  # per game
+
+    def __post_init__(self) -> None:
+        n = self.players
+        self.wins_by_seat = self.wins_by_seat or [0] * n
+        self.wins_by_position = self.wins_by_position or [0] * n
+        self.plays_by_card = self.plays_by_card or [0] * NUM_CARDS
+        self.type_sq = self.type_sq or [0] * N_TYPES
+
+    def merge(self, o: Tally) -> None:
+        if o.players != self.players:
+            raise ValueError("cannot merge tallies of different table sizes")
+        self.games += o.games
+        self.rounds += o.rounds
+        for mine, theirs in (
+            (self.wins_by_seat, o.wins_by_seat),
+            (self.wins_by_position, o.wins_by_position),
+            (self.plays_by_card, o.plays_by_card),
+            (self.type_sq, o.type_sq),
+        ):
+            for i, v in enumerate(theirs):
+                mine[i] += v
+        for h, oh in (
+            (self.turns, o.turns),
+            (self.rounds_per_game, o.rounds_per_game),
+            (self.round_turns, o.round_turns),
+            (self.round_points, o.round_points),
+            (self.reshuffles, o.reshuffles),
+            (self.challenges, o.challenges),
+            (self.catches, o.catches),
+        ):
+            h.merge(oh)
+        self.draw_turns += o.draw_turns
+        self.challenges_won += o.challenges_won
+
+    @property
+    def plays(self) -> int:
+        return sum(self.plays_by_card)
+
+    def plays_by_type(self) -> list[int]:
+        out = [0] * N_TYPES
+        for card, k in enumerate(self.plays_by_card):
+            out[CARD_RANK[card]] += k
+        return out
+
+    _HISTS = (
+        "turns", "rounds_per_game", "round_turns", "round_points",
+        "reshuffles", "challenges", "catches",
+    )  # fmt: skip
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for name in self.__dataclass_fields__:
+            v = getattr(self, name)
+            out[name] = v.to_json() if isinstance(v, Hist) else v
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Tally:
+        kw: dict[str, Any] = {
+            k: (Hist.from_json(v) if k in cls._HISTS else v) for k, v in data.items()
+        }
+        return cls(**kw)
+
+
+class ChunkTask(NamedTuple):
+    """Games ``start`` .. ``start + size - 1`` of ``config``: one unit of parallel work."""
+
+    config: SimConfig
+    start: int
+    size: int
+
+
+def run_chunk(task: ChunkTask) -> Tally:
+    """Play a chunk of games and return their tally (runs in a worker process)."""
+    cfg = task.config
+    table = Table(cfg)
+    tally = Tally(cfg.players)
+    for index in range(task.start, task.start + task.size):
+        table.play(index, tally)
+    return tally
+
+
+class Table:
+    """What every game of a configuration shares: rules, seats, a pristine game to copy."""
+
+    def __init__(self, cfg: SimConfig) -> None:
+        self.cfg = cfg
+        self.rules = rules = cfg.rules()
+        n = cfg.players
+        # Game() rebuilds the deck and the points table each time; copying a pristine
+        # game (the engine's own copy()) is several times cheaper and plays the same.
+        self.template = _SimGame(rules, n, seed=0, events=False, record=False, start=False)
+        self.challenge_p: list[float] = []
+        self.catches: list[bool] = []
+        self.forget_p: list[float] = []  # chance of not calling UNO on the last-but-one card
+        self.classes: list[Callable[..., Bot] | None] = []
+        for name in cfg.seats:
+            if name in FAST_PLAYERS:
+                self.challenge_p.append(0.0 if name == "reference" else 0.5)
+                self.catches.append(name != "reference")
+                self.forget_p.append(0.5 if name == "careless" else 0.0)
+                self.classes.append(None)
+            else:
+                cls = BOTS.get(name.removeprefix("bot:"))
+                if cls is None:
+                    raise SimError(f"unknown player {name!r}")
+                self.challenge_p.append(0.0)
+                self.catches.append(False)
+                self.forget_p.append(0.0)
+                self.classes.append(cls)
+        self.has_bots = any(cls is not None for cls in self.classes)
+        # Someone may fail to call UNO, so the others may catch them: ask after each move.
+        self.reactive = self.has_bots or any(self.forget_p)
+        self.reuse = cfg.rounds_only and not self.has_bots
+        self._last: _SimGame | None = None
+        self._counts = [0, 0, 0, 0, 0]
+        # Cards whose effect may change the player's own hand size: UNO is called after.
+        sz = rules.seven_zero
+        self.special = [c >= WILD_SWAP or (sz and c < WILD and CARD_RANK[c] in (0, 7))
+                        for c in range(NUM_CARDS)]  # fmt: skip
+
+    def new_game(self, seed: int, dealer: int, events: bool) -> _SimGame:
+        """A new game whose first round is dealt by ``dealer`` from ``seed``.
+
+        Every round's seed is given explicitly, so the game's own RNG is never used and
+        a copy of the pristine template (the engine's ``copy()``) plays exactly like a
+        new ``Game``.  Single rounds between fast players go faster still: the last
+        game deals its next round, which is the same as a new game's first round while
+        no seat is eliminated and the game is not over (scores and the round number
+        change, but no fast player looks at them).  With ``events`` a new game is built,
+        since copies have none; the tests compare the two ways.
+        """
+        last = self._last
+        if events:
+            game = _SimGame(self.rules, self.cfg.players, events=True, record=False,
+                            start=False)  # fmt: skip
+        elif last is not None and last.phase == P_ROUND_OVER and last.n_live == last.n:
+            game = last
+            game.refills = 0
+        else:
+            game = self.template.copy()  # type: ignore[assignment]
+            game.__class__ = _SimGame
+            if self.reuse:
+                self._last = game
+        game.start_round(dealer, seed=seed)
+        return game
+
+    def play(self, index: int, tally: Tally, *, events: bool = False) -> Game:
+        """Play game ``index`` and add its counts to ``tally``; return the finished game.
+
+        Everything random comes from ``derive_seed(cfg.seed, index)``: the dealer, each
+        round's seed, the bots' seeds and the fast players' choices.  ``events`` turns
+        the engine's events on (slower, same game): the tests count from them.
+        """
+        cfg = self.cfg
+        n = cfg.players
+        grng = random.Random(derive_seed(cfg.seed, index))
+        rand = grng.random
+        getrandbits = grng.getrandbits
+        first_dealer = cfg.dealer if cfg.dealer is not None else grng.randrange(n)
+        game = self.new_game(getrandbits(48), first_dealer, events)
+        bots: list[Bot | None] = [
+            cls(seed=getrandbits(63)) if cls is not None else None for cls in self.classes
+        ]
+        has_bots = self.has_bots
+        reactive = self.reactive
+        forget = self.forget_p
+        challenge_p = self.challenge_p
+        seven_zero = self.rules.seven_zero
+        special = self.special
+        rank = CARD_RANK
+        pc = tally.plays_by_card
+        tc = [0] * N_TYPES
+        # [turns, draw turns, challenges, challenges won, catches]: the bot helpers add here
+        c = self._counts = [0, 0, 0, 0, 0]
+        turns = rounds = 0
+        live = game.live
+
+        def play_special(seat: int, card: int) -> None:
+            hand = game.hands[seat]
+            color = int(rand() * 4) if card >= WILD else -1
+            target = -1
+            if len(hand) > 1 and (
+                card == WILD_SWAP or (seven_zero and card < WILD and rank[card] == 7)
+            ):
+                others = [s for s in range(n) if s != seat and live[s]]
+                target = others[int(rand() * len(others))]
+            game.play(seat, card, color, False, target)
+            if game.vulnerable == seat and not (forget[seat] and rand() < forget[seat]):
+                game.call_uno(seat)
+
+        while True:
+            rt = 0  # this round's turns by fast players
+            for _ in range(MAX_DECISIONS):
+                phase = game.phase
+                if phase >= P_ROUND_OVER:
+                    break
+                seat = game.current
+                if reactive:
+                    if game.vulnerable >= 0 and self._react(game, bots, pc, tc):
+                        continue
+                    bot = bots[seat] if has_bots else None
+                    if bot is not None:
+                        self._act(game, seat, bot, pc, tc)
+                        continue
+                if phase == P_PLAY:
+                    rt += 1
+                    options = game.playable_cards(seat)
+                    if options:
+                        card = options[int(rand() * len(options))]
+                        pc[card] += 1
+                        tc[rank[card]] += 1
+                        if special[card]:
+                            play_special(seat, card)
+                        else:
+                            uno = len(game.hands[seat]) == 2
+                            if uno and forget[seat] and rand() < forget[seat]:
+                                uno = False
+                            game.play(seat, card, int(rand() * 4) if card >= WILD else -1, uno)
+                    else:
+                        c[1] += 1
+                        game.draw(seat)
+                elif phase == P_DRAWN:
+                    card = game.drawn
+                    pc[card] += 1
+                    tc[rank[card]] += 1
+                    if special[card]:
+                        play_special(seat, card)
+                    else:
+                        uno = len(game.hands[seat]) == 2
+                        if uno and forget[seat] and rand() < forget[seat]:
+                            uno = False
+                        game.play(seat, card, int(rand() * 4) if card >= WILD else -1, uno)
+                elif phase == P_CHALLENGE:
+                    p = challenge_p[seat]
+                    if p and rand() < p:
+                        c[2] += 1
+                        c[3] += game.wd4_guilty
+                        game.challenge(seat)
+                    else:
+                        game.accept(seat)
+                elif phase == P_START_COLOR:
+                    target = -1
+                    if game.discard[-1] == WILD_SWAP:
+                        others = [s for s in range(n) if s != seat and live[s]]
+                        target = others[int(rand() * len(others))]
+                    game.choose_color(seat, int(rand() * 4), target)
+                else:  # P_ANSWER (stacking): answer with a card if possible
+                    options = game.playable(seat)
+                    p = challenge_p[seat]
+                    if options:
+                        rt += 1
+                        card = options[int(rand() * len(options))]
+                        pc[card] += 1
+                        tc[rank[card]] += 1
+                        uno = len(game.hands[seat]) == 2
+                        if uno and forget[seat] and rand() < forget[seat]:
+                            uno = False
+                        game.play(seat, card, int(rand() * 4) if card >= WILD else -1, uno)
+                    elif game.pend_card == WILD_DRAW4 and p and rand() < p:
+                        c[2] += 1
+                        c[3] += game.wd4_guilty
+                        game.challenge(seat)
+                    else:
+                        game.accept(seat)
+            else:
+                raise SimError(
+                    f"game {index} of seed {cfg.seed} ({cfg.label}): round "
+                    f"{game.round_index} did not end after {MAX_DECISIONS} decisions"
+                )
+            rounds += 1
+            rt += c[0]  # turns taken by bots this round
+            c[0] = 0
+            turns += rt
+            tally.round_turns.add(rt)
+            winner = game.round_winner
+            tally.round_points.add(game.round_points(winner))
+            if cfg.rounds_only or game.game_over:
+                break
+            game.start_round(seed=getrandbits(48))  # bots keep their memory across rounds
+
+        if cfg.rounds_only or self.rules.scoring == "teams":
+            winner = game.round_winner  # under teams: the partner who went out last
+        else:
+            winner = game.game_winner
+        tally.games += 1
+        tally.rounds += rounds
+        tally.wins_by_seat[winner] += 1
+        tally.wins_by_position[(winner - first_dealer) % n] += 1
+        tally.turns.add(turns)
+        tally.rounds_per_game.add(rounds)
+        tally.draw_turns += c[1]
+        tally.reshuffles.add(game.refills)
+        tally.challenges.add(c[2])
+        tally.challenges_won += c[3]
+        tally.catches.add(c[4])
+        sq = tally.type_sq
+        for t, k in enumerate(tc):
+            if k:
+                sq[t] += k * k
+        return game
+
+    # ------------------------------------------------------------------ bots -------
+    def _count_action(self, game: Game, action: Action, pc: list[int], tc: list[int]) -> None:
+        c = self._counts
+        kind = action.kind
+        if kind == PLAY:
+            if game.phase != P_DRAWN:  # a play after drawing belongs to the drawing turn
+                c[0] += 1
+            for card in (action.card, *action.extra):
+                pc[card] += 1
+                tc[CARD_RANK[card]] += 1
+        elif kind == DRAW and game.phase == P_PLAY:
+            c[0] += 1
+            c[1] += 1
+        elif kind == CHALLENGE:
+            c[2] += 1
+            c[3] += game.wd4_guilty
+        elif kind == CATCH:
+            c[4] += 1
+
+    def _act(self, game: Game, seat: int, bot: Bot, pc: list[int], tc: list[int]) -> None:
+        """A bot's decision, through its view and the checked ``apply``."""
+        action = bot.act(view_of(game, seat))
+        self._count_action(game, action, pc, tc)
+        game.apply(seat, action)
+
+    def _react(self, game: Game, bots: list[Bot | None], pc: list[int], tc: list[int]) -> bool:
+        """Someone may be caught: out-of-turn seats first, in ``bots.runner.step``'s order.
+
+        Bots are asked through their views; a fast ``random`` or ``careless`` seat
+        catches; a ``reference`` seat lets the moment pass, and so does a careless
+        player who forgot their own call.  True if someone acted.
+        """
+        n = game.n
+        v = game.vulnerable
+        cur = game.current
+        for k in range(1, n + 1):
+            s = (cur + k) % n
+            if not game.live[s]:
+                continue
+            bot = bots[s]
+            if bot is not None:
+                view = view_of(game, s)
+                if not view.legal:
+                    continue
+                action = bot.react(view)
+                if action is not None:
+                    self._count_action(game, action, pc, tc)
+                    game.apply(s, action)
+                    return True
+            elif self.catches[s] and s != v:
+                self._counts[4] += 1
+                game.catch(s, v)
+                return True
+        return False
