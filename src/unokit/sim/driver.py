@@ -49,18 +49,6 @@ N_TYPES = len(CARD_TYPES)  # a card's type is its CARD_RANK
 MAX_DECISIONS = 200_000  # per round; a round that long is a bug, reported with its seed
 
 
-class _SimGame(Game):
-    """The engine, plus a count of draw-pile rebuilds (R-TURN-6) for the statistics."""
-
-    refills = 0
-
-    def _refill(self) -> bool:
-        if super()._refill():
-            self.refills += 1
-            return True
-        return False
-
-
 @dataclass
 class Tally:
     """Integer counts over a set of games; ``merge`` adds another tally's counts."""
@@ -172,7 +160,7 @@ class Table:
         n = cfg.players
         # Game() rebuilds the deck and the points table each time; copying a pristine
         # game (the engine's own copy()) is several times cheaper and plays the same.
-        self.template = _SimGame(rules, n, seed=0, events=False, record=False, start=False)
+        self.template = Game(rules, n, seed=0, events=False, record=False, start=False)
         self.challenge_p: list[float] = []
         self.catches: list[bool] = []
         self.forget_p: list[float] = []  # chance of not calling UNO on the last-but-one card
@@ -195,14 +183,14 @@ class Table:
         # Someone may fail to call UNO, so the others may catch them: ask after each move.
         self.reactive = self.has_bots or any(self.forget_p)
         self.reuse = cfg.rounds_only and not self.has_bots
-        self._last: _SimGame | None = None
+        self._last: Game | None = None
         self._counts = [0, 0, 0, 0, 0]
         # Cards whose effect may change the player's own hand size: UNO is called after.
         sz = rules.seven_zero
         self.special = [c >= WILD_SWAP or (sz and c < WILD and CARD_RANK[c] in (0, 7))
                         for c in range(NUM_CARDS)]  # fmt: skip
 
-    def new_game(self, seed: int, dealer: int, events: bool) -> _SimGame:
+    def new_game(self, seed: int, dealer: int, events: bool) -> Game:
         """A new game whose first round is dealt by ``dealer`` from ``seed``.
 
         Every round's seed is given explicitly, so the game's own RNG is never used and
@@ -215,14 +203,13 @@ class Table:
         """
         last = self._last
         if events:
-            game = _SimGame(self.rules, self.cfg.players, events=True, record=False,
+            game = Game(self.rules, self.cfg.players, events=True, record=False,
                             start=False)  # fmt: skip
         elif last is not None and last.phase == P_ROUND_OVER and last.n_live == last.n:
             game = last
-            game.refills = 0
+            game.reshuffles = 0
         else:
-            game = self.template.copy()  # type: ignore[assignment]
-            game.__class__ = _SimGame
+            game = self.template.copy()
             if self.reuse:
                 self._last = game
         game.start_round(dealer, seed=seed)
@@ -373,7 +360,7 @@ class Table:
         tally.turns.add(turns)
         tally.rounds_per_game.add(rounds)
         tally.draw_turns += c[1]
-        tally.reshuffles.add(game.refills)
+        tally.reshuffles.add(game.reshuffles)
         tally.challenges.add(c[2])
         tally.challenges_won += c[3]
         tally.catches.add(c[4])
