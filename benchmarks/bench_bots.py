@@ -29,36 +29,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from unokit.bots import BOTS
-from unokit.bots.base import Bot
 from unokit.bots.runner import play_round
-from unokit.engine.actions import Action
 from unokit.engine.game import Game
-from unokit.engine.view import View
 from unokit.rules import RuleSet
-
-
-class Timed:
-    """Wraps a bot and counts the time spent in its decisions."""
-
-    def __init__(self, bot: Bot) -> None:
-        self.bot = bot
-        self.name = bot.name
-        self.ns = 0
-        self.calls = 0
-
-    def act(self, view: View) -> Action:
-        t = time.perf_counter_ns()
-        a = self.bot.act(view)
-        self.ns += time.perf_counter_ns() - t
-        self.calls += 1
-        return a
-
-    def react(self, view: View) -> Action | None:
-        t = time.perf_counter_ns()
-        a = self.bot.react(view)
-        self.ns += time.perf_counter_ns() - t
-        self.calls += 1
-        return a
+from unokit.tournament import Timed, deal_seed, wilson
 
 
 @dataclass
@@ -77,10 +51,6 @@ class Tally:
             self.ns[k] = self.ns.get(k, 0) + v
         for k, v in other.calls.items():
             self.calls[k] = self.calls.get(k, 0) + v
-
-
-def deal_seed(seed: int, deal: int) -> int:
-    return seed * 1_000_003 + deal
 
 
 def play_deals(job: tuple[str, str, int, int, int, int]) -> Tally:
@@ -115,16 +85,6 @@ def play_deals(job: tuple[str, str, int, int, int, int]) -> Tally:
         out.wins += won
         out.deal_scores.append(won / players)
     return out
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    d = 1 + z * z / n
-    mid = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (mid - half, mid + half)
 
 
 def paired_normal(scores: list[float], z: float = 1.96) -> tuple[float, float]:

@@ -94,6 +94,25 @@ def cmd_sim(args: argparse.Namespace) -> int:
     return run(args)
 
 
+def cmd_tournament(args: argparse.Namespace) -> int:
+    from unokit import tournament as t
+
+    spec = t.Spec(
+        tuple(t.parse_entrants(args.bots)),
+        args.players,
+        _rules_from_args(args.rules, args.option),
+        args.seed,
+        full_games=args.full_games,
+    )
+    workers = t.default_workers() if args.workers is None else args.workers
+    tally, wall = t.run(spec, args.games, workers, progress=sys.stderr.isatty())
+    doc = t.report(spec, tally, wall, workers)
+    print(t.format_table(doc))
+    if args.json:
+        Path(args.json).write_text(json.dumps(doc, indent=2) + "\n", "utf-8")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="unokit", description="UNO: play, replay and study it.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -140,6 +159,33 @@ def build_parser() -> argparse.ArgumentParser:
     si = sub.add_parser("sim", help="simulate many games and report statistics with 95% CIs")
     add_arguments(si)
     si.set_defaults(func=cmd_sim)
+
+    to = sub.add_parser("tournament", help="rank bots over duplicated deals with rotated seats")
+    to.add_argument(
+        "--bots",
+        nargs="+",
+        required=True,
+        metavar="BOT",
+        help="bot names, optionally with options: ismcts:iterations=200,time_budget=0.05",
+    )
+    to.add_argument("--players", type=int, default=2, help="seats per table, 2 to 10")
+    to.add_argument("--games", type=int, default=1000, help="games (rounded up to whole deals)")
+    to.add_argument("--rules", default="classic", help="a preset (see `unokit rules`)")
+    to.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE", help="rule option"
+    )
+    to.add_argument("--seed", type=int, default=1, help="seed (results reproduce from it)")
+    to.add_argument("--workers", type=int, default=None, help="processes (default all cores)")
+    mode = to.add_mutually_exclusive_group()
+    mode.add_argument(
+        "--rounds-only",
+        dest="full_games",
+        action="store_false",
+        help="each game is a single round (default)",
+    )
+    mode.add_argument("--full-games", dest="full_games", action="store_true")
+    to.add_argument("--json", metavar="FILE", help="also write the results as JSON")
+    to.set_defaults(func=cmd_tournament, full_games=False)
     return p
 
 
