@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 BENCH_VENV := .bench-venv
 
-.PHONY: play demo test lint typecheck unit bench clean
+.PHONY: play demo test lint typecheck unit bench bench-bots clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -40,6 +40,12 @@ $(BENCH_VENV)/.installed:
 
 bench: $(STAMP) $(BENCH_VENV)/.installed
 	$(BIN)/python benchmarks/bench_engine.py --reference-python $(BENCH_VENV)/bin/python $(ARGS)
+	$(BIN)/python benchmarks/bench_rl.py --reference-python $(BENCH_VENV)/bin/python $(ARGS)
+
+# Bot strength (docs/bots.md): 10,000+ games a pair; takes a while on two cores.
+bench-bots: $(STAMP)
+	$(BIN)/python benchmarks/bench_bots.py --games 10000 --seed 1 \
+		--pairs heuristic:random,greedy:random,heuristic:greedy $(ARGS)
 
 clean:
 	rm -rf $(VENV) $(BENCH_VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
