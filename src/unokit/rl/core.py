@@ -1,0 +1,618 @@
+"""The table behind both RL environments: a game, whose decision it is, observations.
+
+``Table`` owns one ``Game`` and answers three questions fast:
+
+* ``select()``: which seat decides next, including the out-of-turn window (a catch, a
+  late UNO call, a jump-in) that opens before a turn decision (docs/rl.md);
+* ``observe(seat)`` / ``mask(seat)``: the observation vector and the action mask of
+  ``spec``'s fixed tables;
+* ``step(seat, index)``: apply one table action.
+
+Information hygiene.  Observations and masks hold only what ``view_of(game, seat)``
+holds: the seat's own hand, hand sizes, the public piles, colour, direction, phase,
+scores, the catchable seat, the seat's own drawn card and legal actions.  Building a
+``View`` costs more than the whole step budget, so the fast path reads exactly those
+fields from the game instead; ``encode_view`` and ``mask_of_view`` build the same
+arrays from a real ``View`` and the tests check that both paths agree on random
+states of every preset, and that scrambling the hidden cards changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from unokit.cards import (
+    CARD_CODE,
+    CARD_RANK,
+    COLOR_CODES,
+    NUM_CARDS,
+    PLAYABLE_MASK,
+    WILD,
+    WILD_DRAW4,
+    WILD_SWAP,
+    card_points,
+)
+from unokit.engine import (
+    DRAW,
+    P_ANSWER,
+    P_CHALLENGE,
+    P_DRAWN,
+    P_PLAY,
+    P_ROUND_OVER,
+    P_START_COLOR,
+    PHASE_NAMES,
+    PLAY,
+    Action,
+    Game,
+    View,
+)
+from unokit.rl.spec import (
+    A_ACCEPT,
+    A_CATCH,
+    A_CHALLENGE,
+    A_COLOR,
+    A_COLOR_SWAP,
+    A_DRAW,
+    A_KEEP,
+    A_PASS,
+    A_PLAY_WILD,
+    A_UNO,
+    A_UNO_PLAYS,
+    CUSTOM_RULE_NAMES,
+    MAX_COUNT,
+    MAX_SEATS,
+    NUM_ACTIONS,
+    O_COLOR,
+    O_DIRECTION,
+    O_DRAW_PILE,
+    O_DRAWN,
+    O_HAND,
+    O_HAND_SIZE,
+    O_LIVE,
+    O_ONE_CARD,
+    O_PENDING,
+    O_PHASE,
+    O_RULES,
+    O_SCORES,
+    O_SEEN,
+    O_TO_ACT,
+    O_TOP,
+    O_VULNERABLE,
+    O_WD4_BY,
+    OBS_SIZE,
+    OFFSETS,
+    SCORE_CAP,
+    action_index,
+    decode_table,
+)
+from unokit.rules import RuleSet
+
+ByteArray = npt.NDArray[np.uint8]
+MaskArray = npt.NDArray[np.int8]
+
+REWARD_MODES = ("win", "score")
+EPISODE_MODES = ("round", "game")
+
+_TOP_RANKS = 18  # cards._TOP_RANKS: rows of PLAYABLE_MASK per colour
+_ONE = bytes(1 if i == 1 else 0 for i in range(256))  # bytes.translate: 1 where count == 1
+_FOUR = b"\x01\x01\x01\x01"
+# For each PLAYABLE_MASK key, the bytes of the cards that do *not* match: deleting them
+# from a hand (bytes.translate) leaves its playable cards, at C speed.
+_UNPLAYABLE = tuple(
+    bytes(c for c in range(NUM_CARDS) if not bits >> c & 1) for bits in PLAYABLE_MASK
+)
+_M = OBS_SIZE  # where the mask starts in the combined observation + mask buffer
+_M_DRAW = _M + A_DRAW
+_M_KEEP = _M + A_KEEP
+_M_WILD = _M + A_PLAY_WILD
+_M_UNO_PLAYS = _M + A_UNO_PLAYS
+
+
+class IllegalTableAction(ValueError):
+    """An action index that the mask does not allow now."""
+
+
+# --------------------------------------------------------------- bounds --------------
+def observation_bounds() -> tuple[ByteArray, ByteArray]:
+    """``low`` and ``high`` of the observation Box."""
+    low = np.zeros(OBS_SIZE, np.uint8)
+    high = np.ones(OBS_SIZE, np.uint8)
+    high[O_HAND : O_HAND + NUM_CARDS] = 4
+    high[O_SEEN : O_SEEN + NUM_CARDS] = 4
+    high[O_HAND_SIZE : O_HAND_SIZE + MAX_SEATS] = MAX_COUNT
+    high[O_DRAW_PILE] = MAX_COUNT
+    high[O_PENDING] = MAX_COUNT
+    high[O_SCORES : O_SCORES + MAX_SEATS] = SCORE_CAP
+    high[O_RULES + 13] = MAX_SEATS
+    return low, high
+
+
+def rule_features(rules: RuleSet, n: int) -> list[int]:
+    """The constant rule-set block of the observation (spec.RULE_FEATURES)."""
+    feats = [
+        rules.stacking == "pass",
+        rules.stacking == "progressive",
+        rules.stack_draw4_on_draw2,
+        rules.jump_in,
+        rules.seven_zero,
+        rules.multi_play,
+        rules.wd4_bluffing,
+        rules.force_play_drawn,
+        rules.draw_until_playable,
+        rules.attack_launcher,
+        rules.scoring in ("low", "elimination"),
+        rules.scoring == "teams",
+        rules.scoring == "first-out",
+    ]
+    out = [int(f) for f in feats]
+    out.append(n)
+    out.extend(int(rules.custom_rule == name) for name in CUSTOM_RULE_NAMES)
+    return out
+
+
+def _scaled_scores(scores: Sequence[int], seat: int, n: int, teams: bool, target: int) -> bytes:
+    """Each relative seat's score (its team's, under teams) in % of the target, capped."""
+    out = []
+    for j in range(n):
+        s = (seat + j) % n
+        raw = scores[s % 2] if teams else scores[s]
+        out.append(min(SCORE_CAP, raw * 100 // target))
+    return bytes(out)
+
+
+# ------------------------------------------------------ reference (from a View) ------
+def encode_view(view: View) -> ByteArray:
+    """The observation of ``view.seat``, from a ``View`` alone (the reference encoder)."""
+    n = view.n
+    seat = view.seat
+    o = np.zeros(OBS_SIZE, np.uint8)
+    o[O_HAND : O_HAND + NUM_CARDS] = np.bincount(
+        np.asarray(view.hand, np.int64), minlength=NUM_CARDS
+    )
+    o[O_SEEN : O_SEEN + NUM_CARDS] = np.bincount(
+        np.asarray(view.discard, np.int64), minlength=NUM_CARDS
+    )
+    o[O_TOP + view.top] = 1
+    if view.color >= 0:
+        o[O_COLOR + view.color] = 1
+    rel = [(seat + j) % n for j in range(n)]
+    if view.phase < P_ROUND_OVER:
+        o[O_PHASE + view.phase] = 1
+        o[O_TO_ACT + (view.current - seat) % n] = 1
+        if view.drawn >= 0:
+            o[O_DRAWN + view.drawn] = 1
+        if view.wd4_by >= 0:
+            o[O_WD4_BY + (view.wd4_by - seat) % n] = 1
+        o[O_PENDING] = min(view.pending_total, MAX_COUNT)
+    if view.vulnerable >= 0:
+        o[O_VULNERABLE + (view.vulnerable - seat) % n] = 1
+    for j, s in enumerate(rel):
+        size = view.hand_sizes[s]
+        o[O_HAND_SIZE + j] = size
+        o[O_ONE_CARD + j] = size == 1
+        o[O_LIVE + j] = view.live[s]
+    o[O_DIRECTION] = view.direction == 1
+    o[O_DRAW_PILE] = view.draw_pile
+    rules = view.rules
+    o[O_SCORES : O_SCORES + n] = np.frombuffer(
+        _scaled_scores(view.scores, seat, n, rules.scoring == "teams", rules.target_score),
+        np.uint8,
+    )
+    o[O_RULES : O_RULES + len(rule_features(rules, n))] = rule_features(rules, n)
+    return o
+
+
+def mask_of_view(view: View) -> MaskArray:
+    """The action mask of ``view.seat`` from ``view.legal`` (the reference mask).
+
+    Multi-plays are left out (the table has no index for them); PASS is allowed to
+    every live seat that is not the seat to act, while the round is on.
+    """
+    m = np.zeros(NUM_ACTIONS, np.int8)
+    for a in view.legal:
+        i = action_index(view.seat, view.n, a)
+        if i >= 0:
+            m[i] = 1
+    if view.phase < P_ROUND_OVER and view.current != view.seat and view.live[view.seat]:
+        m[A_PASS] = 1
+    return m
+
+
+# ------------------------------------------------------------------ table ------------
+class Table:
+    """One game plus the out-of-turn window and the fast observation path."""
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        num_players: int,
+        *,
+        reward: str = "win",
+        episode: str = "round",
+    ) -> None:
+        if not 2 <= num_players <= MAX_SEATS:
+            raise ValueError(f"num_players must be 2 to {MAX_SEATS}, not {num_players}")
+        rules.check_players(num_players)
+        if reward not in REWARD_MODES:
+            raise ValueError(f"reward must be one of {REWARD_MODES}, not {reward!r}")
+        if episode not in EPISODE_MODES:
+            raise ValueError(f"episode must be one of {EPISODE_MODES}, not {episode!r}")
+        self.rules = rules
+        self.n = n = num_players
+        self.reward_mode = reward
+        self.episode = episode
+        self._jump_in = rules.jump_in
+        self._seven_zero = rules.seven_zero
+        self._bluff = rules.wd4_bluffing
+        self._force = rules.force_play_drawn
+        self._teams = rules.scoring == "teams"
+        self._points = tuple(card_points(c, rules.wild_points) for c in range(NUM_CARDS))
+        template = bytearray(OBS_SIZE + NUM_ACTIONS)  # observation, then the mask
+        for j in range(n):
+            template[O_LIVE + j] = 1
+        feats = rule_features(rules, n)
+        template[O_RULES : O_RULES + len(feats)] = bytes(feats)
+        # The observation's starting point: the rule features, the live seats and the
+        # discard counts (public, the same for every seat; kept current by step()).
+        self._base = template
+        self.decode = [decode_table(s, n) for s in range(n)]
+        self.game = Game(rules, n, seed=0, events=False, record=False)
+        self.version = 0  # bumped by every action that changes the game
+        self.passed: set[int] = set()  # seats that let the current window go by
+        self._mask_version = -1
+        self._mask_seat = -1
+        self._mask = bytearray(NUM_ACTIONS)
+        self._seen_len = -1  # cards of the discard pile counted in _base; -1: recount
+        self._scores_key = (-1, False)
+        self._scores: dict[int, bytes] = {}
+
+    # ---------------------------------------------------------------- lifecycle ----
+    def new_game(self, seed: int) -> None:
+        self.set_game(Game(self.rules, self.n, seed=seed, events=False, record=False))
+
+    def set_game(self, game: Game) -> None:
+        """Play on ``game`` (same rules and seats).  A game must change only through the
+        table's ``step``/``apply``/``next_round`` afterwards, or be set again."""
+        self.game = game
+        self._seen_len = -1
+        self._scores_key = (-1, False)
+        self._changed()
+
+    def next_round(self) -> None:
+        self.game.start_round()
+        self._seen_len = -1
+        self._changed()
+
+    def _changed(self) -> None:
+        self.version += 1
+        self.passed.clear()
+
+    @property
+    def round_over(self) -> bool:
+        return self.game.phase >= P_ROUND_OVER
+
+    # ---------------------------------------------------------------- selection ----
+    def select(self) -> int:
+        """The seat that decides next; -1 once the round is over.
+
+        Before a turn decision, every other live seat that may act out of turn (catch
+        or late UNO call while a seat is catchable; a jump-in) is asked first, one at a
+        time clockwise from the seat after the one to act, and may PASS.  A seat that
+        passed is not asked again until the game changes.  Then the seat to act decides.
+        """
+        g = self.game
+        if g.phase >= P_ROUND_OVER:
+            return -1
+        cur = g.current
+        vulnerable = g.vulnerable >= 0
+        if not vulnerable and not self._jump_in:
+            return cur
+        n = self.n
+        passed = self.passed
+        live = g.live
+        for k in range(1, n):
+            s = (cur + k) % n
+            if s in passed or not live[s]:
+                continue
+            if vulnerable or g.jump_ins(s):
+                return s
+        return cur
+
+    # ------------------------------------------------------------------- acting ----
+    def step(self, seat: int, index: int) -> int:
+        """Apply table action ``index`` for ``seat``; IllegalTableAction if masked out.
+
+        Returns the seat that decides next (``select()``), -1 once the round is over.
+        """
+        if self._mask_version != self.version or self._mask_seat != seat:
+            self.mask(seat)
+        if not 0 <= index < NUM_ACTIONS or not self._mask[index]:
+            raise IllegalTableAction(f"action {index} is not allowed for seat {seat} now")
+        if index == A_PASS:
+            self.passed.add(seat)
+            return self.select()
+        action = self.decode[seat][index]
+        assert action is not None
+        g = self.game
+        before = len(g.discard)
+        kind = action.kind
+        if kind == PLAY:  # the engine's trusted fast path, without apply_trusted's dispatch
+            g.play(seat, action.card, action.color, action.uno, action.target)
+        elif kind == DRAW:
+            g.draw(seat)  # the table offers DRAW only in the play phase
+        else:
+            g.apply_trusted(seat, action)
+        # Keep the discard counts current (see _track_discard), inline for speed.
+        if self._seen_len == before:
+            after = len(g.discard)
+            if kind == PLAY:
+                if after == before + 1 and not action.extra and g.discard[-1] == action.card:
+                    self._base[O_SEEN + action.card] += 1
+                    self._seen_len = after
+                else:
+                    self._seen_len = -1
+            elif after != before:
+                self._seen_len = -1
+        self.version += 1
+        if self.passed:
+            self.passed.clear()
+        if g.phase >= P_ROUND_OVER:
+            return -1
+        if g.vulnerable < 0 and not self._jump_in:
+            return g.current
+        return self.select()
+
+    def apply(self, seat: int, action: Action) -> None:
+        """Apply an engine action (a bot's), checked by the engine."""
+        before = len(self.game.discard)
+        self.game.apply(seat, action)
+        self._track_discard(before, action)
+        self._changed()
+
+    def pass_(self, seat: int) -> None:
+        self.passed.add(seat)
+
+    def _track_discard(self, before: int, action: Action) -> None:
+        """Keep the discard counts current after ``action`` (the pile had ``before``).
+
+        The discard pile only grows by plays and shrinks by reshuffles and retracted
+        Wild Draw Fours, and a reshuffle leaves one card: so an unchanged length after
+        a non-play means an unchanged pile, and one more card after a one-card play
+        means that card on top.  Anything else (a reshuffle, a multi-play, discarded
+        wilds) is counted afresh at the next look.  The tests check the counts
+        against a fresh count on random states of every preset.
+        """
+        if self._seen_len != before:
+            self._seen_len = -1
+            return
+        discard = self.game.discard
+        after = len(discard)
+        if action.kind == PLAY:
+            if after == before + 1 and not action.extra and discard[-1] == action.card:
+                self._base[O_SEEN + action.card] += 1
+                self._seen_len = after
+                return
+        elif after == before:
+            return
+        self._seen_len = -1
+
+    # ------------------------------------------------------------------ rewards ----
+    def round_rewards(self) -> list[float]:
+        """Each seat's reward for the round just over (see docs/rl.md)."""
+        g = self.game
+        n = self.n
+        w = g.round_winner
+        scoring = self.rules.scoring
+        if w < 0:
+            return [0.0] * n
+        won = [s % 2 == w % 2 if self._teams else s == w for s in range(n)]
+        if self.reward_mode == "win" or scoring == "first-out":
+            return [1.0 if x else -1.0 for x in won]
+        pts = self._points
+        own = [sum(pts[c] for c in h) / 100 for h in g.hands]
+        if scoring in ("low", "elimination"):
+            return [-x for x in own]
+        gained = sum(own[s] for s in range(n) if not won[s])
+        return [gained if won[s] else -own[s] for s in range(n)]
+
+    # -------------------------------------------------------------- observation ----
+    def observe(self, seat: int) -> ByteArray:
+        """The observation of ``seat``: a new uint8 array (spec.OBS_SLICES)."""
+        return self.observe_with_mask(seat)[0]
+
+    def observe_with_mask(self, seat: int) -> tuple[ByteArray, MaskArray]:
+        """The observation and the action mask of ``seat``, both new arrays (views of
+        one new buffer)."""
+        g = self.game
+        n = self.n
+        discard = g.discard
+        if self._seen_len != len(discard):
+            self._base[O_SEEN : O_SEEN + NUM_CARDS] = (
+                np.bincount(discard, minlength=NUM_CARDS).astype(np.uint8).tobytes()
+            )
+            self._seen_len = len(discard)
+        ba = bytearray(self._base)  # the observation, then room for the mask
+        for c in g.hands[seat]:
+            ba[c] += 1
+        ba[O_TOP + discard[-1]] = 1
+        color = g.color
+        if color >= 0:
+            ba[O_COLOR + color] = 1
+        phase = g.phase
+        cur = g.current
+        if phase < P_ROUND_OVER:
+            ba[O_PHASE + phase] = 1
+            ba[O_TO_ACT + (cur - seat) % n] = 1
+            if phase == P_DRAWN:
+                if cur == seat:
+                    ba[O_DRAWN + g.drawn] = 1
+            elif phase == P_CHALLENGE:
+                if g.wd4_by >= 0:
+                    ba[O_WD4_BY + (g.wd4_by - seat) % n] = 1
+            elif phase == P_ANSWER:
+                if g.pend_card == WILD_DRAW4 and g.wd4_by >= 0:
+                    ba[O_WD4_BY + (g.wd4_by - seat) % n] = 1
+                ba[O_PENDING] = min(g.pend_total, MAX_COUNT)
+        v = g.vulnerable
+        if v >= 0:
+            ba[O_VULNERABLE + (v - seat) % n] = 1
+        sizes = bytes(map(len, g.hands))
+        if seat:
+            sizes = sizes[seat:] + sizes[:seat]
+        ba[O_HAND_SIZE : O_HAND_SIZE + n] = sizes
+        if 1 in sizes:
+            ba[O_ONE_CARD : O_ONE_CARD + n] = sizes.translate(_ONE)
+        if g.n_live != n:
+            live = g.live
+            for j in range(n):
+                ba[O_LIVE + j] = live[(seat + j) % n]
+        if g.direction == 1:
+            ba[O_DIRECTION] = 1
+        ba[O_DRAW_PILE] = len(g.pile)
+        if g.round_index or phase >= P_ROUND_OVER:  # scores are all 0 before that
+            ba[O_SCORES : O_SCORES + n] = self._score_row(seat)
+        o = np.frombuffer(ba, np.uint8, OBS_SIZE)
+        if self._mask_version == self.version and self._mask_seat == seat:
+            ba[_M:] = self._mask
+        elif seat == cur and self._turn_mask(g, seat, ba):
+            self._mask = ba[_M:]
+            self._mask_version = self.version
+            self._mask_seat = seat
+        else:
+            ba[_M:] = self.mask(seat)
+        return o, np.frombuffer(ba, np.int8, NUM_ACTIONS, _M)
+
+    def _score_row(self, seat: int) -> bytes:
+        """``seat``'s row of scores (relative seats); they change only when a round
+        ends, so each seat's row is cached."""
+        g = self.game
+        key = (g.round_index, g.phase >= P_ROUND_OVER)
+        if key != self._scores_key:
+            self._scores_key = key
+            self._scores.clear()
+        row = self._scores.get(seat)
+        if row is None:
+            row = _scaled_scores(g.scores, seat, self.n, self._teams, self.rules.target_score)
+            self._scores[seat] = row
+        return row
+
+    # --------------------------------------------------------------------- mask ----
+    def mask(self, seat: int) -> bytearray:
+        """The action mask of ``seat`` as bytes (cached until the game changes)."""
+        if self._mask_version == self.version and self._mask_seat == seat:
+            return self._mask
+        g = self.game
+        m = bytearray(NUM_ACTIONS)
+        if g.phase < P_ROUND_OVER and g.live[seat]:
+            if seat == g.current:
+                buf = bytearray(_M + NUM_ACTIONS)
+                m = buf[_M:] if self._turn_mask(g, seat, buf) else self._legal_mask(g, seat)
+            else:
+                if self._jump_in and g.jump_ins(seat):
+                    m = self._legal_mask(g, seat)
+                v = g.vulnerable
+                if v >= 0:
+                    m[A_UNO if v == seat else A_CATCH + (v - seat) % self.n - 1] = 1
+                m[A_PASS] = 1
+        self._mask_version = self.version
+        self._mask_seat = seat
+        self._mask = m
+        return m
+
+    def mask_array(self, seat: int) -> MaskArray:
+        """The action mask of ``seat`` as a new int8 array."""
+        return np.frombuffer(bytearray(self.mask(seat)), np.int8)
+
+    def _legal_mask(self, g: Game, seat: int) -> bytearray:
+        """The general path: every single-card legal action of the engine."""
+        m = bytearray(NUM_ACTIONS)
+        n = self.n
+        for a in g.legal_actions(seat):
+            i = action_index(seat, n, a)
+            if i >= 0:
+                m[i] = 1
+        return m
+
+    def _turn_mask(self, g: Game, seat: int, m: bytearray) -> bool:
+        """The fast path for the seat to act: its mask into ``m[_M:]`` (all zero there
+        on entry); False when the general path (``legal_actions``) is needed.
+
+        It covers plays of number and action cards, Wild and Wild Draw Four (not a
+        seven-zero 7 or 0, nor Swap, Shuffle or Customizable wilds), a drawn card,
+        a Wild Draw Four to answer and a start colour; stacking answers take the
+        general path.  The tests check it against ``legal_actions`` on random states.
+        """
+        phase = g.phase
+        if phase in (P_PLAY, P_DRAWN):
+            hand = g.hands[seat]
+            if phase == P_PLAY:  # the playable cards: the others deleted at C speed
+                key = g.color * _TOP_RANKS + CARD_RANK[g.discard[-1]]
+                cards: bytes | tuple[int] = bytes(hand).translate(None, _UNPLAYABLE[key])
+                m[_M_DRAW] = 1
+            else:
+                cards = (g.drawn,)
+                if not self._force:
+                    m[_M_KEEP] = 1
+            seven_zero = self._seven_zero and len(hand) > 1
+            for c in cards:
+                if c < WILD:
+                    if seven_zero and CARD_RANK[c] in (0, 7):
+                        return False
+                    m[_M + c] = 1
+                elif c == WILD:
+                    m[_M_WILD : _M_WILD + 4] = _FOUR
+                elif c == WILD_DRAW4:
+                    if self._bluff or not any(x < WILD and x // 13 == g.color for x in hand):
+                        m[_M_WILD + 4 : _M_WILD + 8] = _FOUR
+                else:
+                    return False
+            if len(hand) == 2:  # a play leaves one card: each may call UNO with it
+                m[_M_UNO_PLAYS : _M_UNO_PLAYS + A_UNO_PLAYS] = m[_M:_M_UNO_PLAYS]
+        elif phase == P_CHALLENGE:
+            m[_M + A_CHALLENGE] = 1
+            m[_M + A_ACCEPT] = 1
+        elif phase == P_START_COLOR:
+            if g.discard[-1] == WILD_SWAP:
+                live = g.live
+                n = self.n
+                for k in range(1, n):
+                    if live[(seat + k) % n]:
+                        for col in range(4):
+                            m[_M + A_COLOR_SWAP + col * OFFSETS + k - 1] = 1
+            else:
+                m[_M + A_COLOR : _M + A_COLOR + 4] = _FOUR
+        else:
+            return False
+        v = g.vulnerable
+        if v >= 0:
+            m[_M + (A_UNO if v == seat else A_CATCH + (v - seat) % self.n - 1)] = 1
+        return True
+
+    # ------------------------------------------------------------------ render -----
+    def render(self, agent_names: Sequence[str] | None = None) -> str:
+        """A text picture of the table for spectators (every hand shown)."""
+        g = self.game
+        names = list(agent_names) if agent_names is not None else list(g.names)
+        top = CARD_CODE[g.discard[-1]] if g.discard else "-"
+        color = COLOR_CODES[g.color] if g.color >= 0 else "-"
+        lines = [
+            f"round {g.round_index} · {self.rules.describe()} · phase {PHASE_NAMES[g.phase]} · "
+            f"direction {'clockwise' if g.direction == 1 else 'counter-clockwise'}",
+            f"top {top} · colour {color} · draw pile {len(g.pile)} · scores {list(g.scores)}",
+        ]
+        for s in range(self.n):
+            mark = ">" if s == g.current and g.phase < P_ROUND_OVER else " "
+            flags = []
+            if not g.live[s]:
+                flags.append("out")
+            if s == g.vulnerable:
+                flags.append("catchable")
+            if s == g.round_winner:
+                flags.append("won the round")
+            hand = " ".join(CARD_CODE[c] for c in sorted(g.hands[s]))
+            extra = f"  [{', '.join(flags)}]" if flags else ""
+            lines.append(f"{mark} {names[s]} ({len(g.hands[s])}): {hand}{extra}")
+        return "\n".join(lines) + "\n"

@@ -1,0 +1,233 @@
+"""``uno_v1``: a PettingZoo AEC environment for UNO under any unokit rule set.
+
+    from unokit.rl import uno_v1
+
+    env = uno_v1.env(num_players=4, preset="party", render_mode="ansi")
+    env.reset(seed=1)
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            action = None
+        else:
+            action = env.action_space(agent).sample(obs["action_mask"])
+        env.step(action)
+
+Agents are ``player_0`` .. ``player_{n-1}`` (the seat numbers).  Observations are
+``{"observation": uint8[330], "action_mask": int8[343]}``; actions index the fixed
+table of ``unokit.rl.spec`` (docs/rl.md).  Out-of-turn decisions (catching a player who
+did not call UNO, a late UNO call, a jump-in) are offered one seat at a time before
+each turn decision, with a PASS action; see ``Table.select``.
+
+``env()`` returns the raw environment: it already refuses actions out of order,
+out of bounds or masked out (``illegal_action``), which PettingZoo's usual wrappers
+would add at a cost per step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
+
+from unokit.rl.core import IllegalTableAction, Table, observation_bounds
+from unokit.rl.spec import NUM_ACTIONS
+from unokit.rules import RuleSet, from_preset
+
+ILLEGAL_MODES = ("raise", "terminate")
+RENDER_MODES = ("ansi", "human")
+
+
+def make_rules(
+    preset: str = "classic",
+    options: Mapping[str, Any] | None = None,
+    rules: RuleSet | None = None,
+) -> RuleSet:
+    """A rule set from a preset and options, or the one given."""
+    return rules if rules is not None else from_preset(preset, options)
+
+
+def observation_space() -> spaces.Dict:
+    low, high = observation_bounds()
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(low=low, high=high, dtype=np.uint8),
+            "action_mask": spaces.Box(low=0, high=1, shape=(NUM_ACTIONS,), dtype=np.int8),
+        }
+    )
+
+
+class UnoAECEnv(AECEnv):  # type: ignore[misc]
+    """UNO for 2-10 agents, one decision per step (PettingZoo AEC API)."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": list(RENDER_MODES),
+        "name": "uno_v1",
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self,
+        num_players: int = 2,
+        preset: str = "classic",
+        options: Mapping[str, Any] | None = None,
+        *,
+        rules: RuleSet | None = None,
+        reward: str = "win",
+        episode: str = "round",
+        illegal_action: str = "raise",
+        render_mode: str | None = None,
+    ) -> None:
+        """``reward``: "win" (+1 round winner or winning team, -1 the others) or "score"
+        (points, see docs/rl.md).  ``episode``: "round" (one round) or "game" (rounds
+        until the game is over, rewards after each).  ``illegal_action``: "raise" a
+        ValueError, or "terminate" the episode with -1 for the offender."""
+        super().__init__()
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be 'ansi', 'human' or None, not {render_mode!r}")
+        if illegal_action not in ILLEGAL_MODES:
+            raise ValueError(f"illegal_action must be one of {ILLEGAL_MODES}")
+        self.table = Table(
+            make_rules(preset, options, rules), num_players, reward=reward, episode=episode
+        )
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.possible_agents = [f"player_{i}" for i in range(num_players)]
+        self.agents: list[str] = []
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_space = observation_space()
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        act_space = spaces.Discrete(NUM_ACTIONS)
+        self.action_spaces = {a: act_space for a in self.possible_agents}
+        self.np_random = np.random.default_rng()
+        self._dirty = False  # rewards hold a round's rewards that the next step clears
+
+    # ------------------------------------------------------------------- spaces ----
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # -------------------------------------------------------------------- reset ----
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self.np_random = np.random.default_rng(seed)
+        self.table.new_game(int(self.np_random.integers(2**62)))
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._skip_agent_selection = None
+        self._dirty = False
+        self.agent_selection = self.possible_agents[self.table.select()]
+
+    # ------------------------------------------------------------------ observe ----
+    def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
+        o, m = self.table.observe_with_mask(self._seat[agent])
+        return {"observation": o, "action_mask": m}
+
+    def last(
+        self, observe: bool = True
+    ) -> tuple[dict[str, np.ndarray[Any, Any]] | None, float, bool, bool, dict[str, Any]]:
+        # AECEnv.last, with observe() inlined: it runs once per step.
+        agent = self.agent_selection
+        obs = None
+        if observe:
+            o, m = self.table.observe_with_mask(self._seat[agent])
+            obs = {"observation": o, "action_mask": m}
+        return (
+            obs,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
+    def action_mask(self, agent: str) -> np.ndarray[Any, Any]:
+        return self.table.mask_array(self._seat[agent])
+
+    # --------------------------------------------------------------------- step ----
+    def step(self, action: Any) -> None:
+        if not self.agents:
+            raise RuntimeError("step() after the episode is over: call reset()")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} must act: None is only for terminated agents")
+        if self._dirty:
+            self._clear_rewards()
+            self._dirty = False
+        self._cumulative_rewards[agent] = 0.0
+        try:
+            nxt = self.table.step(self._seat[agent], int(action))
+        except IllegalTableAction:
+            if self.illegal_action == "raise":
+                raise
+            for a in self.agents:
+                self.rewards[a] = -1.0 if a == agent else 0.0
+                self._cumulative_rewards[a] += self.rewards[a]
+                self.terminations[a] = True
+                self.infos[a] = {"illegal_action": agent}
+            self._dirty = True
+            return
+        if nxt < 0:  # the round is over
+            if self._end_round():
+                return  # every agent is terminated; each steps None once
+            nxt = self.table.select()
+        self.agent_selection = self.possible_agents[nxt]
+        if self._newly_dead:
+            self._newly_dead = False
+            self._deads_step_first()
+
+    _newly_dead = False
+
+    def _end_round(self) -> bool:
+        """Hand out the round's rewards; True if the episode is over."""
+        table = self.table
+        game = table.game
+        rewards = table.round_rewards()
+        for a in self.agents:
+            r = rewards[self._seat[a]]
+            self.rewards[a] = r
+            self._cumulative_rewards[a] += r
+        self._dirty = True
+        if table.episode == "round" or game.game_over:
+            for a in self.agents:
+                self.terminations[a] = True
+            return True
+        for a in self.agents:  # R-SCORE-ELIM: an eliminated seat's episode is over
+            if not game.live[self._seat[a]]:
+                self.terminations[a] = True
+                self._newly_dead = True
+        table.next_round()
+        return False
+
+    # ------------------------------------------------------------------- render ----
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() without a render_mode: pass render_mode='ansi'")
+            return None
+        text = self.table.render(self.possible_agents)
+        if self.render_mode == "human":
+            print(text, end="")
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+raw_env = UnoAECEnv
+
+
+def env(**kwargs: Any) -> UnoAECEnv:
+    """The ``uno_v1`` environment (keyword arguments as for ``UnoAECEnv``)."""
+    return UnoAECEnv(**kwargs)
