@@ -288,7 +288,8 @@ class Narrator:
             t.append_text(card_text(e.cards[0]))
             return t
         if k == "start_return":
-            t.append("The Wild Draw Four goes back into the pile")
+            t.append_text(card_text(e.cards[0]))
+            t.append(" goes back into the pile, which is reshuffled")
             return t
         if k == "reshuffle":
             t.append(f"The discards are shuffled into a new draw pile ({e.amount} cards)")
