@@ -292,7 +292,7 @@ class Narrator:
             t.append(" goes back into the pile, which is reshuffled")
             return t
         if k == "reshuffle":
-            t.append(f"The discards are shuffled into a new draw pile ({e.amount} cards)")
+            t.append(f"The draw pile is shuffled ({e.amount} cards)")
             return t
         if k == "play":
             card = e.cards[-1]
