@@ -103,6 +103,29 @@ def test_pettingzoo_whole_game_episodes(preset: str, players: int, kwargs: dict)
     assert env.table.game.game_over
 
 
+def test_max_steps_truncates_every_agent() -> None:
+    env = uno_v1.env(num_players=3, max_steps=25)
+    api_test(env, num_cycles=100)
+    env.reset(seed=2)
+    decisions = 0
+    for _agent in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            assert truncated and not terminated
+            env.step(None)
+        else:
+            decisions += 1
+            env.step(int(np.flatnonzero(obs["action_mask"])[-1]))  # draws, never ends
+    assert decisions == 25 and not env.agents
+    gym = UnoGymEnv(max_steps=3)
+    gym.reset(seed=0)
+    results = [gym.step(spec.A_DRAW if gym.action_masks()[spec.A_DRAW] else spec.A_KEEP)]
+    while not (results[-1][2] or results[-1][3]):
+        m = gym.action_masks()
+        results.append(gym.step(spec.A_DRAW if m[spec.A_DRAW] else int(np.flatnonzero(m)[-1])))
+    assert len(results) == 3 and results[-1][3] and not results[-1][2]
+
+
 def test_render_ansi_and_human(capsys: pytest.CaptureFixture[str]) -> None:
     env = uno_v1.env(num_players=3, render_mode="ansi")
     env.reset(seed=1)

@@ -54,6 +54,7 @@ class UnoGymEnv(gymnasium.Env[Any, np.int64]):
         observation: str = "dict",
         illegal_action: str = "penalize",
         illegal_penalty: float = -1.0,
+        max_steps: int | None = None,
         render_mode: str | None = None,
     ) -> None:
         """``seat``: the learner's seat, or None for a random seat each episode.
@@ -61,7 +62,9 @@ class UnoGymEnv(gymnasium.Env[Any, np.int64]):
         seat in seat order.  ``reward``/``episode`` as for ``uno_v1``.  An action the
         mask forbids raises (``illegal_action="raise"``) or changes nothing and earns
         ``illegal_penalty`` (``"penalize"``, the default, so that unmasked agents and
-        ``check_env`` can call ``step`` with any action)."""
+        ``check_env`` can call ``step`` with any action).  ``max_steps``: truncate the
+        episode after this many learner decisions (a round can go on for ever when
+        nobody will play; docs/rl.md)."""
         super().__init__()
         if render_mode is not None and render_mode not in ("ansi", "human"):
             raise ValueError(f"render_mode must be 'ansi', 'human' or None, not {render_mode!r}")
@@ -93,6 +96,10 @@ class UnoGymEnv(gymnasium.Env[Any, np.int64]):
         self.observation_mode = observation
         self.illegal_action = illegal_action
         self.illegal_penalty = illegal_penalty
+        if max_steps is not None and max_steps < 1:
+            raise ValueError("max_steps must be at least 1, or None")
+        self.max_steps = max_steps
+        self.steps = 0
         self.render_mode = render_mode
         low, high = observation_bounds()
         box = spaces.Box(low=low, high=high, dtype=np.uint8)
@@ -175,6 +182,7 @@ class UnoGymEnv(gymnasium.Env[Any, np.int64]):
             self.seat = int(rng.integers(self.table.n))
         self._make_bots(rng)
         self._done = False
+        self.steps = 0
         # Rounds are played until the learner has a decision; a round that ends
         # first is dealt again (it cannot end before the first turn, so this is rare).
         while True:
@@ -189,19 +197,25 @@ class UnoGymEnv(gymnasium.Env[Any, np.int64]):
         if self._done:
             raise RuntimeError("step() after the episode is over: call reset()")
         info: dict[str, Any] = {}
+        self.steps += 1
         try:
             self.table.step(self.seat, int(action))
         except IllegalTableAction:
             if self.illegal_action == "raise":
                 raise
             info["illegal_action"] = True
-            return self._obs(), self.illegal_penalty, False, False, info
+            truncated = self.steps == self.max_steps
+            self._done = truncated
+            return self._obs(), self.illegal_penalty, False, truncated, info
         reward = self._run_bots()
+        truncated = not self._done and self.steps == self.max_steps
         if self._done:
             game = self.table.game
             info["round_winner"] = game.round_winner
             info["scores"] = list(game.scores)
-        return self._obs(), reward, self._done, False, info
+        elif truncated:
+            self._done = True
+        return self._obs(), reward, self._done and not truncated, truncated, info
 
     def render(self) -> str | None:
         if self.render_mode is None:

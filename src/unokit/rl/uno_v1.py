@@ -80,12 +80,15 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]
         reward: str = "win",
         episode: str = "round",
         illegal_action: str = "raise",
+        max_steps: int | None = None,
         render_mode: str | None = None,
     ) -> None:
         """``reward``: "win" (+1 round winner or winning team, -1 the others) or "score"
         (points, see docs/rl.md).  ``episode``: "round" (one round) or "game" (rounds
         until the game is over, rewards after each).  ``illegal_action``: "raise" a
-        ValueError, or "terminate" the episode with -1 for the offender."""
+        ValueError, or "terminate" the episode with -1 for the offender.  ``max_steps``:
+        truncate every agent after this many decisions in an episode (a round can go on
+        for ever when nobody will play; docs/rl.md)."""
         super().__init__()
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be 'ansi', 'human' or None, not {render_mode!r}")
@@ -96,6 +99,10 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]
         )
         self.render_mode = render_mode
         self.illegal_action = illegal_action
+        if max_steps is not None and max_steps < 1:
+            raise ValueError("max_steps must be at least 1, or None")
+        self.max_steps = max_steps
+        self.steps = 0  # decisions taken in this episode
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
         self.agents: list[str] = []
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
@@ -126,6 +133,7 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._skip_agent_selection = None
         self._dirty = False
+        self.steps = 0
         self.agent_selection = self.possible_agents[self.table.select()]
 
     # ------------------------------------------------------------------ observe ----
@@ -183,6 +191,11 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]
             if self._end_round():
                 return  # every agent is terminated; each steps None once
             nxt = self.table.select()
+        self.steps += 1
+        if self.steps == self.max_steps:
+            for a in self.agents:
+                self.truncations[a] = True
+            return  # every agent is truncated; each steps None once
         self.agent_selection = self.possible_agents[nxt]
         if self._newly_dead:
             self._newly_dead = False
