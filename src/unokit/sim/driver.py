@@ -273,25 +273,17 @@ class Table:
                     if bot is not None:
                         self._act(game, seat, bot, pc, tc)
                         continue
-                if phase == P_PLAY:
-                    rt += 1
-                    options = game.playable_cards(seat)
-                    if options:
+                if phase <= P_DRAWN:  # P_PLAY (0) or P_DRAWN (1)
+                    if phase == P_PLAY:
+                        rt += 1
+                        options = game.playable_cards(seat)
+                        if not options:
+                            c[1] += 1
+                            game.draw(seat)
+                            continue
                         card = options[int(rand() * len(options))]
-                        pc[card] += 1
-                        tc[rank[card]] += 1
-                        if special[card]:
-                            play_special(seat, card)
-                        else:
-                            uno = len(game.hands[seat]) == 2
-                            if uno and forget[seat] and rand() < forget[seat]:
-                                uno = False
-                            game.play(seat, card, int(rand() * 4) if card >= WILD else -1, uno)
                     else:
-                        c[1] += 1
-                        game.draw(seat)
-                elif phase == P_DRAWN:
-                    card = game.drawn
+                        card = game.drawn
                     pc[card] += 1
                     tc[rank[card]] += 1
                     if special[card]:
