@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from unokit.cards import CARD_CODE, COLOR_CODES
+from unokit.cards import CARD_CODE, COLOR_CODES, WILD_DRAW4
 from unokit.engine.actions import Action
 from unokit.engine.game import P_ANSWER, P_CHALLENGE, P_DRAWN, P_ROUND_OVER, PHASE_NAMES, Game
 from unokit.rules import RuleSet
@@ -93,6 +93,8 @@ class View:
 def view_of(game: Game, seat: int) -> View:
     """The view of ``seat``.  Everything here is public or ``seat``'s own."""
     mine = game.current == seat
+    # a Wild Draw Four waits for its answer (with stacking on, inside an answer phase)
+    wd4 = game.phase == P_CHALLENGE or (game.phase == P_ANSWER and game.pend_card == WILD_DRAW4)
     return View(
         seat=seat,
         names=tuple(game.names),
@@ -110,12 +112,8 @@ def view_of(game: Game, seat: int) -> View:
         scores=tuple(game.scores),
         vulnerable=game.vulnerable,
         drawn=game.drawn if mine and game.phase == P_DRAWN else -1,
-        wd4_by=game.wd4_by
-        if game.phase == P_CHALLENGE or (game.phase == P_ANSWER and game.pend_card == 53)
-        else -1,
-        prev_color=game.wd4_prev_color
-        if game.phase == P_CHALLENGE or (game.phase == P_ANSWER and game.pend_card == 53)
-        else -1,
+        wd4_by=game.wd4_by if wd4 else -1,
+        prev_color=game.wd4_prev_color if wd4 else -1,
         pending=game.pend_card if game.phase == P_ANSWER else -1,
         pending_total=game.pend_total if game.phase == P_ANSWER else 0,
         live=tuple(game.live),
