@@ -205,13 +205,17 @@ async def test_drawn_card_play_or_keep() -> None:
 
 @pytest.mark.asyncio
 async def test_bots_are_paced_by_speed() -> None:
-    app = make_app([["R1", "G2", "B3"], ["R4", "Y5", "B6"]], "R5", [["R4"]], speed=0.3)
+    # a long pause, so "not yet" holds even on a loaded machine; then wait for the move
+    app = make_app([["R1", "G2", "B3"], ["R4", "Y5", "B6"]], "R5", [["R4"]], speed=1.5)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         await pilot.press("enter")
         await pilot.pause()
         assert app.table.view().current == 1  # Ben has not moved yet
-        await pilot.pause(0.6)
+        for _ in range(50):
+            await pilot.pause(0.1)
+            if app.table.view().current == 0:
+                break
         assert app.table.view().current == 0
         assert "Ben played R4" in log_text(app)
 
