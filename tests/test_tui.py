@@ -66,6 +66,7 @@ def make_app(
     options: dict[str, Any] | None = None,
     speed: float = 0.0,
     record: str | None = None,
+    new_table: Any = None,
 ) -> UnoApp:
     names = ["You", "Ben", "Cy", "Di"][: len(hands)]
     game = game_after(
@@ -73,7 +74,7 @@ def make_app(
     )
     moves = bot_moves or [[] for _ in hands[1:]]
     bots: list[Any] = [None, *(ScriptBot(m) for m in moves)]
-    return UnoApp(Table(game, bots, human=0), speed=speed, record=record)
+    return UnoApp(Table(game, bots, human=0), speed=speed, record=record, new_table=new_table)
 
 
 async def settle(pilot: Pilot[int], app: UnoApp) -> None:
@@ -374,7 +375,21 @@ async def test_round_is_scored_then_next_round() -> None:
 @pytest.mark.asyncio
 async def test_game_over_saves_record_and_plays_again(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
-    app = make_app([["R1"], ["Y5"]], "R5", options={"target_score": 5}, record=str(path))
+    asked: list[int] = []
+
+    def next_table(game_no: int) -> Table:
+        # A known second deal (the human leads), so the check below cannot race a bot.
+        asked.append(game_no)
+        deal = scenario([["G1", "G2"], ["Y7", "Y8"]], "G5", [], dealer=1, names=["You", "Ben"])
+        return Table(game_after(deal), [None, ScriptBot()], human=0)
+
+    app = make_app(
+        [["R1"], ["Y5"]],
+        "R5",
+        options={"target_score": 5},
+        record=str(path),
+        new_table=next_table,
+    )
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
         await pilot.press("enter")
@@ -386,9 +401,11 @@ async def test_game_over_saves_record_and_plays_again(tmp_path: Path) -> None:
         assert result.ok and result.game is not None and result.game.game_over
         await pilot.press("n")
         await settle(pilot, app)
-        assert app.game_no == 1
+        assert app.game_no == 1 and asked == [1]
         view = app.table.view()
-        assert view.scores == (0, 0) and view.round_index == 0 and len(view.hand) == 1
+        assert view.scores == (0, 0) and view.round_index == 0
+        assert sorted(hand_codes(app)) == ["G1", "G2"] and app.waiting_for_human
+        assert "You win the game!" not in screen_text(app)
         assert app.record_path() == str(tmp_path / "game-2.json")
 
 
