@@ -78,3 +78,39 @@ def state(record: dict[str, Any]) -> dict[str, Any]:
 
 def sorted_hands(st: dict[str, Any]) -> list[list[str]]:
     return [sorted(h) for h in st["hands"]]
+
+
+def position(g: Game) -> tuple[Any, ...]:
+    """Everything that decides what happens next in a round (the RNG aside)."""
+    return (
+        tuple(tuple(sorted(h)) for h in g.hands),
+        tuple(g.pile),
+        tuple(g.discard),
+        g.current,
+        g.phase,
+        g.color,
+        g.direction,
+        g.drawn,
+        g.vulnerable,
+    )
+
+
+def assert_forced_loop(g: Game, steps: int = 2_000) -> None:
+    """A round that did not end is stuck in a loop the rules force on everyone.
+
+    Each of the next decisions is the only legal action at the table, and a position
+    comes round again: no player (or bot) could have ended the round by choosing
+    differently from here.  Used where a test caps a round (docs/rules.md, "Rounds that
+    can go on and on").
+    """
+    seen: set[tuple[Any, ...]] = set()
+    for _ in range(steps):
+        assert not g.round_over
+        key = position(g)
+        if key in seen:
+            return
+        seen.add(key)
+        offered = [(s, a) for s in range(g.n) for a in g.legal_actions(s)]
+        assert len(offered) == 1, f"a stalled round still offers a choice: {offered}"
+        g.apply(*offered[0])
+    raise AssertionError(f"no position came round again in {steps} forced decisions")

@@ -19,7 +19,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from unokit.bots import BOTS, Bot, GreedyBot, HeuristicBot, RandomBot, play_game, play_round
+from helpers import assert_forced_loop
+from unokit.bots import (
+    BOTS,
+    Bot,
+    GreedyBot,
+    HeuristicBot,
+    RandomBot,
+    RoundStalled,
+    play_game,
+    play_round,
+)
 from unokit.bots.heuristic import p_none
 from unokit.cards import DECKS, parse_card
 from unokit.engine import (
@@ -87,10 +97,14 @@ def make(kind: str, seed: int) -> Bot:
 def play_checked(rules: RuleSet, kinds: Sequence[str], seed: int, whole: bool = False) -> Game:
     bots = [Checked(make(k, seed * 31 + i)) for i, k in enumerate(kinds)]
     game = Game(rules, len(kinds), seed=seed, events=False)
-    if whole:
-        play_game(game, bots)
-    else:
-        play_round(game, bots)
+    try:
+        if whole:
+            play_game(game, bots)
+        else:
+            play_round(game, bots, max_steps=20_000)
+    except RoundStalled:
+        assert_forced_loop(game)  # the rules, not the bots, keep it going
+        return game
     assert game.round_winner >= 0
     STATS["acts"] += sum(b.acts for b in bots)
     STATS["reacts"] += sum(b.reacts for b in bots)
@@ -357,3 +371,23 @@ def test_p_none_is_hypergeometric() -> None:
     assert p_none(10, 0, 5) == 1.0
     assert p_none(10, 10, 1) == 0.0
     assert math.isclose(p_none(10, 2, 2), (8 / 10) * (7 / 9))
+
+
+def test_a_round_the_rules_keep_going_stalls_with_a_clear_error() -> None:
+    """R-TURN-6: found by Hypothesis. Every card but two is in a hand; two players who
+    cannot follow draw, by `draw_until_playable` and `force_play_drawn`, the Reverse
+    just played and must play it back, for ever. ``play_round`` stops at its cap."""
+    rules = RuleSet(
+        hand_size=3, wd4_bluffing=False, draw_until_playable=True, force_play_drawn=True,
+        uno_penalty=3, false_uno_penalty=0,
+    )  # fmt: skip
+    kinds = ["forgetful", "random", "forgetful", "forgetful", "heuristic"]
+    kinds += ["forgetful", "heuristic", "forgetful"]
+    seed = 352432743
+    bots = [make(k, seed * 31 + i) for i, k in enumerate(kinds)]
+    game = Game(rules, len(kinds), seed=seed, events=False)
+    with pytest.raises(RoundStalled, match="round 1 had no winner after 20,000 decisions"):
+        play_round(game, bots, max_steps=20_000)
+    assert sum(map(len, game.hands)) + len(game.discard) + len(game.pile) == 108
+    assert len(game.pile) + len(game.discard) <= 2
+    assert_forced_loop(game)

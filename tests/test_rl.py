@@ -332,3 +332,17 @@ def test_out_of_turn_window_asks_others_before_the_turn() -> None:
             break
     else:
         pytest.fail("no catchable seat in 5000 random steps")
+
+
+def test_bots_in_a_forced_loop_truncate_the_episode(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The learner is not left waiting for ever while bots play a loop out."""
+    from unokit.rl import gym_env
+
+    env = UnoGymEnv(num_players=4, seat=0)
+    env.reset(seed=3)
+    monkeypatch.setattr(gym_env, "BOT_DECISIONS", 1)  # as if the bots never got through
+    m = env.action_masks()
+    obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(m)[0]))
+    assert truncated and not terminated and info.get("stalled") is True
+    with pytest.raises(RuntimeError, match="call reset"):
+        env.step(int(np.flatnonzero(env.action_masks())[0]))

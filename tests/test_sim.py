@@ -348,3 +348,24 @@ def test_reference_flag_runs_the_published_configuration(
     cfg = json.loads(path.read_text())["runs"][0]["config"]
     assert cfg["seats"] == ["reference", "reference"] and cfg["mode"] == "rounds"
     assert cfg["rules"]["wd4_bluffing"] is False and cfg["rules"]["uno_penalty"] == 0
+
+
+def test_a_game_past_the_decision_cap_is_left_out_and_reported(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A round the rules keep going for ever must not stop a long simulation."""
+    from unokit.sim import driver
+    from unokit.sim.summary import rows
+
+    monkeypatch.setattr(driver, "MAX_DECISIONS", 6)  # some 2-card rounds end by then
+    cfg = SimConfig(
+        seats=("random", "random"), options=(("hand_size", 2),), games=40, seed=5, rounds_only=True
+    )
+    (result,) = simulate([cfg], workers=1)
+    t = result.tally
+    assert t.stalled > 0 and t.games > 0 and t.games + t.stalled == 40
+    assert sum(t.wins_by_seat) == t.games  # the stalled games have no winner
+    summary = summarize(result)
+    assert summary["stalled_games"] == t.stalled
+    stalled = [r for r in rows(summary) if r.metric == "games stalled"]
+    assert [r.value for r in stalled] == [t.stalled]

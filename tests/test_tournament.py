@@ -147,3 +147,17 @@ def test_cli_small_real_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
         lo, hi = b["ci95_wilson"]
         assert lo <= b["win_rate"] <= hi
         assert b["ms_per_decision"] > 0
+
+
+def test_a_round_past_the_decision_cap_is_left_out_and_reported(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A deal whose round never ends (a loop the rules force) counts for no one."""
+    monkeypatch.setattr(t, "MAX_DECISIONS", 3)  # no round of 7 cards ends in 3 decisions
+    sp = spec(["random", "greedy"], 2)
+    tally, wall = t.run(sp, 4, workers=1)
+    assert tally.stalled == 4 and tally.tables == 0
+    assert tally.games == [0, 0] and tally.wins == [0, 0]
+    doc = t.report(sp, tally, wall, 1)
+    assert doc["stalled"] == 4
+    assert "4 tables left out: a round had no winner after 3 decisions" in t.format_table(doc)

@@ -44,7 +44,7 @@ from typing import Any
 
 from unokit.bots import BOTS
 from unokit.bots.base import Bot
-from unokit.bots.runner import play_round
+from unokit.bots.runner import RoundStalled, play_round
 from unokit.engine.actions import Action
 from unokit.engine.game import Game
 from unokit.engine.view import View
@@ -181,6 +181,7 @@ class Tally:
     calls: list[int] = field(default_factory=list)
     ns: list[int] = field(default_factory=list)
     tables: int = 0
+    stalled: int = 0  # deals left out: a round with no winner after the decision cap
 
     def __post_init__(self) -> None:
         n, p = self.n, self.players
@@ -194,6 +195,7 @@ class Tally:
 
     def merge(self, o: Tally) -> None:
         self.tables += o.tables
+        self.stalled += o.stalled
         for name in ("games", "wins", "rounds", "points", "calls", "ns"):
             mine, theirs = getattr(self, name), getattr(o, name)
             for i in range(self.n):
@@ -208,6 +210,7 @@ class Tally:
         """The exact part: equal for equal seeds whatever the workers."""
         return {
             "tables": self.tables,
+            "stalled": self.stalled,
             "games": self.games,
             "wins": self.wins,
             "rounds": self.rounds,
@@ -216,6 +219,9 @@ class Tally:
             "beat": self.beat,
             "decisions": self.calls,
         }
+
+
+MAX_DECISIONS = 100_000  # per round; past it the deal is left out (RoundStalled)
 
 
 def play_table(spec: Spec, lineup: Sequence[int], s: int, rotation: int, out: Tally) -> None:
@@ -229,7 +235,11 @@ def play_table(spec: Spec, lineup: Sequence[int], s: int, rotation: int, out: Ta
     rounds = 0
     points = [0] * n
     while True:
-        play_round(game, bots)
+        try:
+            play_round(game, bots, MAX_DECISIONS)
+        except RoundStalled:
+            out.stalled += 1  # the rules forced a loop; the deal counts for no one
+            return
         rounds += 1
         w = game.round_winner
         points[w] += game.round_points(w)
@@ -339,14 +349,14 @@ def run(
             outs: Iterator[tuple[int, Tally]] = map(play_chunk, jobs)
             for i, part in outs:
                 parts[i] = part
-                advance(part.tables)
+                advance(part.tables + part.stalled)
         else:
             methods = mp.get_all_start_methods()
             ctx = mp.get_context("forkserver" if "forkserver" in methods else "spawn")
             with ctx.Pool(n_workers) as pool:
                 for i, part in pool.imap_unordered(play_chunk, jobs):
                     parts[i] = part
-                    advance(part.tables)
+                    advance(part.tables + part.stalled)
     total = Tally(len(spec.entrants), spec.players)
     for done in parts:  # in chunk order
         assert done is not None
@@ -428,6 +438,7 @@ def report(spec: Spec, tally: Tally, wall: float, workers: int) -> dict[str, Any
         "mode": "full games" if spec.full_games else "single rounds",
         "seed": spec.seed,
         "tables": tally.tables,
+        "stalled": tally.stalled,
         "workers": workers,
         "wall_seconds": wall,
         "rating": "Elo (Bradley-Terry fit)"
@@ -457,6 +468,11 @@ def format_table(doc: dict[str, Any]) -> str:
             f"{b['bot']:<24}{b['games']:>8}{b['wins']:>8}{b['win_rate']:>10.1%}"
             f"{f'[{lo:.1%}, {hi:.1%}]':>18}{(b['win_rate'] - base) * 100:>+9.1f}"
             f"{b['points_per_round']:>11.1f}{b['ms_per_decision']:>9.3f}{b['elo']:>7.0f}"
+        )
+    if doc["stalled"]:
+        lines.append(
+            f"{doc['stalled']} tables left out: a round had no winner after"
+            f" {MAX_DECISIONS:,} decisions (a loop the rules force; see docs/rules.md)"
         )
     lines.append(f"rating: {doc['rating']}")
     return "\n".join(lines)

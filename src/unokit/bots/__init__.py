@@ -6,7 +6,7 @@ from unokit.bots.base import Bot, RandomBot
 from unokit.bots.greedy import GreedyBot
 from unokit.bots.heuristic import HeuristicBot
 from unokit.bots.ismcts import ISMCTSBot
-from unokit.bots.runner import play_game, play_round
+from unokit.bots.runner import RoundStalled, play_game, play_round
 
 
 class BotFactory(Protocol):
@@ -30,6 +30,7 @@ __all__ = [
     "HeuristicBot",
     "ISMCTSBot",
     "RandomBot",
+    "RoundStalled",
     "play_game",
     "play_round",
 ]

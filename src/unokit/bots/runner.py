@@ -51,12 +51,31 @@ def step(game: Game, bots: Sequence[Bot]) -> None:
     game.apply(cur, bots[cur].act(view_of(game, cur)))
 
 
+class RoundStalled(RuntimeError):
+    """A round passed its decision cap without a winner.
+
+    The rules allow this: with every card in the players' hands, ``draw_until_playable``
+    and ``force_play_drawn`` can leave each decision forced and the same position coming
+    round for ever (docs/rules.md, "Rounds that can go on and on").  Callers decide what
+    such a round counts as; a tournament leaves the deal out and says so.
+    """
+
+    def __init__(self, game: Game, max_steps: int) -> None:
+        super().__init__(
+            f"round {game.round_index + 1} had no winner after {max_steps:,} decisions"
+        )
+        self.game = game
+        self.max_steps = max_steps
+
+
 def play_round(game: Game, bots: Sequence[Bot], max_steps: int = 100_000) -> None:
+    """Play until the round is over; ``RoundStalled`` after ``max_steps`` decisions."""
     for _ in range(max_steps):
         if game.round_over:
             return
         step(game, bots)
-    raise RuntimeError("round did not end")  # a property test proves this never fires
+    if not game.round_over:
+        raise RoundStalled(game, max_steps)
 
 
 def play_game(game: Game, bots: Sequence[Bot]) -> None:

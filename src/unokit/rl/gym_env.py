@@ -33,6 +33,7 @@ from unokit.rules import RuleSet, from_preset
 
 OBSERVATION_MODES = ("dict", "array")
 ILLEGAL_MODES = ("penalize", "raise")
+BOT_DECISIONS = 100_000  # per step: past it the bots are in a forced loop (docs/rules.md)
 
 
 class UnoGymEnv(gymnasium.Env[Any, np.int64]):
@@ -116,6 +117,7 @@ class UnoGymEnv(gymnasium.Env[Any, np.int64]):
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self.bots: list[Bot | None] = [None] * n
         self._done = True
+        self._stalled = False  # the bots were stopped in a forced loop (BOT_DECISIONS)
 
     # ------------------------------------------------------------------ helpers -----
     def _make_bots(self, rng: np.random.Generator) -> None:
@@ -141,12 +143,14 @@ class UnoGymEnv(gymnasium.Env[Any, np.int64]):
     def _run_bots(self) -> float:
         """Let the bots decide until the learner must, or the episode ends.
 
-        Returns the learner's reward from rounds that ended on the way.
+        Returns the learner's reward from rounds that ended on the way.  Bots caught in
+        a loop the rules force (docs/rules.md) stop after ``BOT_DECISIONS`` decisions:
+        the episode is then truncated, with ``info["stalled"]``.
         """
         table = self.table
         game = table.game
         reward = 0.0
-        while True:
+        for _ in range(BOT_DECISIONS):
             if table.round_over:
                 reward += table.round_rewards()[self.seat]
                 if table.episode == "round" or game.game_over:
@@ -171,6 +175,8 @@ class UnoGymEnv(gymnasium.Env[Any, np.int64]):
                     table.apply(s, reaction)
             else:
                 table.apply(s, bot.act(view))
+        self._done = self._stalled = True
+        return reward
 
     # ---------------------------------------------------------------------- API -----
     def reset(
@@ -181,7 +187,7 @@ class UnoGymEnv(gymnasium.Env[Any, np.int64]):
         if self.fixed_seat is None:
             self.seat = int(rng.integers(self.table.n))
         self._make_bots(rng)
-        self._done = False
+        self._done = self._stalled = False
         self.steps = 0
         # Rounds are played until the learner has a decision; a round that ends
         # first is dealt again (it cannot end before the first turn, so this is rare).
@@ -190,7 +196,7 @@ class UnoGymEnv(gymnasium.Env[Any, np.int64]):
             self._run_bots()
             if not self._done:
                 break
-            self._done = False
+            self._done = self._stalled = False
         return self._obs(), {"seat": self.seat}
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
@@ -209,7 +215,10 @@ class UnoGymEnv(gymnasium.Env[Any, np.int64]):
             return self._obs(), self.illegal_penalty, False, truncated, info
         reward = self._run_bots()
         truncated = not self._done and self.steps == self.max_steps
-        if self._done:
+        if self._stalled:
+            truncated = True
+            info["stalled"] = True
+        elif self._done:
             game = self.table.game
             info["round_winner"] = game.round_winner
             info["scores"] = list(game.scores)

@@ -46,7 +46,7 @@ CARD_TYPES = (
     "wild", "wild_draw4", "wild_swap", "wild_shuffle", "wild_custom",
 )  # fmt: skip
 N_TYPES = len(CARD_TYPES)  # a card's type is its CARD_RANK
-MAX_DECISIONS = 200_000  # per round; a round that long is a bug, reported with its seed
+MAX_DECISIONS = 200_000  # per round; past it the game is left out and counted (stalled)
 
 
 @dataclass
@@ -69,6 +69,7 @@ class Tally:
     challenges: Hist = field(default_factory=Hist)  # per game
     challenges_won: int = 0  # by the challenger: the Wild Draw Four was guilty
     catches: Hist = field(default_factory=Hist)  # per game
+    stalled: int = 0  # games left out: a round had no winner after MAX_DECISIONS
 
     def __post_init__(self) -> None:
         n = self.players
@@ -102,6 +103,7 @@ class Tally:
             h.merge(oh)
         self.draw_turns += o.draw_turns
         self.challenges_won += o.challenges_won
+        self.stalled += o.stalled
 
     @property
     def plays(self) -> int:
@@ -325,11 +327,10 @@ class Table:
                         game.challenge(seat)
                     else:
                         game.accept(seat)
-            else:
-                raise SimError(
-                    f"game {index} of seed {cfg.seed} ({cfg.label}): round "
-                    f"{game.round_index} did not end after {MAX_DECISIONS} decisions"
-                )
+            else:  # a loop the rules force (docs/rules.md): the game counts for no one
+                tally.stalled += 1
+                self._last = None  # never deal the next game from this one
+                return game
             rounds += 1
             rt += c[0]  # turns taken by bots this round
             c[0] = 0

@@ -193,7 +193,7 @@ def simulate(
         def done(i: int, tally: Tally, seconds: float) -> None:
             parts[i] = tally
             cpu[owner[i]] += seconds
-            advance(tally.games)
+            advance(tally.games + tally.stalled)
 
         if backend == "ray":
             _run_ray(jobs, workers, address, done)

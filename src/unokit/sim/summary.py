@@ -114,6 +114,7 @@ def summarize(result: SimResult) -> dict[str, Any]:
             "per_game": _mean(t.challenges),
         },
         "uno_catches": {"total": t.catches.total, "per_game": _mean(t.catches)},
+        "stalled_games": t.stalled,
         "timing": {
             "backend": result.backend,
             "workers": result.workers,
@@ -193,6 +194,9 @@ def rows(summary: dict[str, Any], shares: bool = True) -> list[Row]:
     r = summary["uno_catches"]["per_game"]
     out.append(Row(sec, "UNO catches per game", r["mean"], r["ci_low"], r["ci_high"]))
     out.append(Row(sec, "UNO catches", summary["uno_catches"]["total"], kind="int"))
+    if summary["stalled_games"]:
+        note = "(no winner in a round; left out)"
+        out.append(Row(sec, "games stalled", summary["stalled_games"], kind="int", note=note))
     return out
 
 
