@@ -342,7 +342,7 @@ def test_bots_in_a_forced_loop_truncate_the_episode(monkeypatch: pytest.MonkeyPa
     env.reset(seed=3)
     monkeypatch.setattr(gym_env, "BOT_DECISIONS", 1)  # as if the bots never got through
     m = env.action_masks()
-    obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(m)[0]))
+    _, _, terminated, truncated, info = env.step(int(np.flatnonzero(m)[0]))
     assert truncated and not terminated and info.get("stalled") is True
     with pytest.raises(RuntimeError, match="call reset"):
         env.step(int(np.flatnonzero(env.action_masks())[0]))
