@@ -15,6 +15,12 @@ games with uniformly random legal moves:
 * ``rlcard-env``: the RL environment, ``rlcard.make("uno")`` with ``RandomAgent``s and
   ``env.run(is_training=False)`` per game. This includes RLCard's observation
   encoding (numpy planes) and trajectory recording, i.e. what an RL user pays.
+* ``rlcard-env-step``: the same environment stepped as an RL user's own loop does:
+  ``env.reset()``, then ``env.step(a)`` with ``a`` a uniformly random key of
+  ``state["legal_actions"]`` (Python's ``random.choice``) until ``env.is_over()``. Every
+  step still builds the next player's observation; what ``env.run`` adds (trajectory
+  recording, ``RandomAgent``'s ``np.random.choice``, final states) is left out. This is
+  the like-for-like counterpart of unokit's AEC loop with its cheap random pick.
 * ``rlcard-raw``: the bare game loop on ``rlcard.games.uno.game.UnoGame``:
   ``get_legal_actions()``, a uniformly random choice (Python's ``random``),
   ``step(action)``, until ``is_over()``.
@@ -81,6 +87,24 @@ def make_env_runner(players: int, seed: int) -> GameRunner:
         trajectories, _payoffs = env.run(is_training=False)
         # Each player's trajectory is state, action, state, action, ..., final state.
         return sum(len(t) // 2 for t in trajectories)
+
+    return run_one
+
+
+def make_step_runner(players: int, seed: int) -> GameRunner:
+    """Return a runner for one episode of the RLCard environment stepped by hand."""
+    env = rlcard.make("uno", config={"seed": seed, "game_num_players": players})
+    if env.num_players != players:
+        raise ValueError(f"rlcard-env plays {env.num_players} players, not {players}")
+    choose = random.choice
+
+    def run_one() -> int:
+        state, _player = env.reset()
+        decisions = 0
+        while not env.is_over():
+            state, _player = env.step(choose(list(state["legal_actions"])))
+            decisions += 1
+        return decisions
 
     return run_one
 
@@ -185,6 +209,9 @@ def main(argv: list[str] | None = None) -> int:
                 _seed_globals(args.seed)
                 runner = make_env_runner(players, args.seed)
                 results.append(measure("rlcard-env", players, runner, args.seconds))
+                _seed_globals(args.seed)
+                runner = make_step_runner(players, args.seed)
+                results.append(measure("rlcard-env-step", players, runner, args.seconds))
             else:
                 unsupported.append(
                     {

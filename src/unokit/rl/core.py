@@ -104,6 +104,9 @@ _FOUR = b"\x01\x01\x01\x01"
 _UNPLAYABLE = tuple(
     bytes(c for c in range(NUM_CARDS) if not bits >> c & 1) for bits in PLAYABLE_MASK
 )
+_U8 = np.dtype(np.uint8)  # dtype objects: np.frombuffer parses a type on every call
+_I8 = np.dtype(np.int8)
+_frombuffer = np.frombuffer
 _M = OBS_SIZE  # where the mask starts in the combined observation + mask buffer
 _M_DRAW = _M + A_DRAW
 _M_KEEP = _M + A_KEEP
@@ -336,25 +339,25 @@ class Table:
             return self.select()
         action = self.decode[seat][index]
         assert action is not None
+        kind, card, color, target, uno, extra = action  # one unpack, not five lookups
         g = self.game
         before = len(g.discard)
-        kind = action.kind
         if kind == PLAY:  # the engine's trusted fast path, without apply_trusted's dispatch
-            g.play(seat, action.card, action.color, action.uno, action.target)
-        elif kind == DRAW:
-            g.draw(seat)  # the table offers DRAW only in the play phase
-        else:
-            g.apply_trusted(seat, action)
-        # Keep the discard counts current (see _track_discard), inline for speed.
-        if self._seen_len == before:
-            after = len(g.discard)
-            if kind == PLAY:
-                if after == before + 1 and not action.extra and g.discard[-1] == action.card:
-                    self._base[O_SEEN + action.card] += 1
-                    self._seen_len = after
+            g.play(seat, card, color, uno, target)
+            # Keep the discard counts current (see _track_discard), inline for speed.
+            if self._seen_len == before:
+                discard = g.discard
+                if len(discard) == before + 1 and not extra and discard[-1] == card:
+                    self._base[O_SEEN + card] += 1
+                    self._seen_len = before + 1
                 else:
                     self._seen_len = -1
-            elif after != before:
+        else:
+            if kind == DRAW:
+                g.draw(seat)  # the table offers DRAW only in the play phase
+            else:
+                g.apply_trusted(seat, action)
+            if len(g.discard) != before:  # a reshuffle or a retracted W+4
                 self._seen_len = -1
         self.version += 1
         if self.passed:
@@ -446,7 +449,9 @@ class Table:
         if phase < P_ROUND_OVER:
             ba[O_PHASE + phase] = 1
             ba[O_TO_ACT + (cur - seat) % n] = 1
-            if phase == P_DRAWN:
+            if not phase:  # P_PLAY, the common case: nothing more
+                pass
+            elif phase == P_DRAWN:
                 if cur == seat:
                     ba[O_DRAWN + g.drawn] = 1
             elif phase == P_CHALLENGE:
@@ -474,7 +479,7 @@ class Table:
         ba[O_DRAW_PILE] = len(g.pile)
         if g.round_index or phase >= P_ROUND_OVER:  # scores are all 0 before that
             ba[O_SCORES : O_SCORES + n] = self._score_row(seat)
-        o = np.frombuffer(ba, np.uint8, OBS_SIZE)
+        o = _frombuffer(ba, _U8, OBS_SIZE)
         if self._mask_version == self.version and self._mask_seat == seat:
             ba[_M:] = self._mask
         elif seat == cur and self._turn_mask(g, seat, ba):
@@ -483,7 +488,7 @@ class Table:
             self._mask_seat = seat
         else:
             ba[_M:] = self.mask(seat)
-        return o, np.frombuffer(ba, np.int8, NUM_ACTIONS, _M)
+        return o, _frombuffer(ba, _I8, NUM_ACTIONS, _M)
 
     def _score_row(self, seat: int) -> bytes:
         """``seat``'s row of scores (relative seats); they change only when a round

@@ -133,6 +133,7 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._skip_agent_selection = None
         self._dirty = False
+        self._ended = False
         self.steps = 0
         self.agent_selection = self.possible_agents[self.table.select()]
 
@@ -166,7 +167,7 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]
         if not self.agents:
             raise RuntimeError("step() after the episode is over: call reset()")
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        if self._ended and (self.terminations[agent] or self.truncations[agent]):
             self._was_dead_step(action)
             return
         if action is None:
@@ -175,8 +176,10 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]
             self._clear_rewards()
             self._dirty = False
         self._cumulative_rewards[agent] = 0.0
+        if type(action) is not int:  # numpy integers and the like
+            action = int(action)
         try:
-            nxt = self.table.step(self._seat[agent], int(action))
+            nxt = self.table.step(self._seat[agent], action)
         except IllegalTableAction:
             if self.illegal_action == "raise":
                 raise
@@ -184,6 +187,7 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]
                 self.rewards[a] = -1.0 if a == agent else 0.0
                 self._cumulative_rewards[a] += self.rewards[a]
                 self.terminations[a] = True
+                self._ended = True
                 self.infos[a] = {"illegal_action": agent}
             self._dirty = True
             return
@@ -195,6 +199,7 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]
         if self.steps == self.max_steps:
             for a in self.agents:
                 self.truncations[a] = True
+                self._ended = True
             return  # every agent is truncated; each steps None once
         self.agent_selection = self.possible_agents[nxt]
         if self._newly_dead:
@@ -202,6 +207,7 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]
             self._deads_step_first()
 
     _newly_dead = False
+    _ended = False  # some agent is terminated or truncated: step() checks who
 
     def _end_round(self) -> bool:
         """Hand out the round's rewards; True if the episode is over."""
@@ -216,10 +222,12 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]
         if table.episode == "round" or game.game_over:
             for a in self.agents:
                 self.terminations[a] = True
+                self._ended = True
             return True
         for a in self.agents:  # R-SCORE-ELIM: an eliminated seat's episode is over
             if not game.live[self._seat[a]]:
                 self.terminations[a] = True
+                self._ended = True
                 self._newly_dead = True
         table.next_round()
         return False
