@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 BENCH_VENV := .bench-venv
 
-.PHONY: play demo test lint typecheck unit bench bench-bots clean
+.PHONY: play demo test explore lint typecheck unit bench bench-bots clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -31,6 +31,10 @@ unit: $(STAMP)
 	$(BIN)/pytest
 
 test: lint typecheck unit
+
+# The property tests with fresh random examples (make test runs them derandomized).
+explore: $(STAMP)
+	HYPOTHESIS_PROFILE=explore $(BIN)/pytest tests/test_properties.py tests/test_bots.py $(ARGS)
 
 # The reference (RLCard 1.2.0) lives in its own venv, only for the benchmark.
 $(BENCH_VENV)/.installed:
