@@ -8,6 +8,8 @@ import pytest
 
 from test_properties import assert_no_leak
 from unokit.bots import ISMCTSBot, RandomBot
+from unokit.bots.heuristic import HeuristicBot
+from unokit.bots.ismcts import rollout
 from unokit.bots.runner import play_round, step
 from unokit.engine import Game, view_of
 from unokit.rules import PRESETS, RuleSet, from_preset
@@ -67,3 +69,35 @@ def test_ismcts_beats_random() -> None:
         play_round(g, bots)
         wins += g.round_winner == me
     assert wins / games > 0.6
+
+
+@pytest.mark.parametrize(
+    "options", [{"paired": False}, {"policy": 0}, {"horizon": 10, "judge": 0}, {"colors": True}]
+)
+def test_ismcts_variants_play_legally(options: dict[str, int]) -> None:
+    """The unpaired search, greedy rollouts, cut-off rollouts and searched colours stay legal."""
+    for preset in ("classic", "party", "seed-001-house"):
+        g = Game(from_preset(preset, {"target_score": 1}), 3, seed=7)
+        bots = [ISMCTSBot(seed=1, iterations=24, **options), RandomBot(2), RandomBot(3)]
+        play_round(g, bots)
+        assert g.round_over
+
+
+def test_rule_based_rollouts_finish_the_round() -> None:
+    """Full-length rollouts with the rule-based policy end with a winner, 0 or 1."""
+    rng = random.Random(3)
+    for seed in range(30):
+        g = Game(RuleSet(), 2 + seed % 3, seed=seed, events=False)
+        value = rollout(g.copy(), g.current, rng, 5000, policy=1)
+        assert value in (0.0, 1.0)
+
+
+def test_paired_search_keeps_the_prior_without_strong_evidence() -> None:
+    """With an impossible margin the search never overrules the heuristic's choice."""
+    for seed in range(6):
+        g = Game(RuleSet(), 2, seed=seed)
+        seat = g.current
+        view = view_of(g, seat)
+        bot = ISMCTSBot(seed=seed, iterations=60, margin=1e9)
+        prior = HeuristicBot(seed=seed).act(view)
+        assert bot.act(view) == prior
