@@ -50,6 +50,10 @@ bench: $(STAMP) $(BENCH_VENV)/.installed
 bench-bots: $(STAMP)
 	$(BIN)/python benchmarks/bench_bots.py --games 10000 --seed 1 \
 		--pairs heuristic:random,greedy:random,heuristic:greedy $(ARGS)
+	$(BIN)/unokit tournament --bots ismcts:iterations=800 heuristic --players 2 \
+		--games 2000 --seed 1
+	$(BIN)/unokit tournament --bots ismcts:iterations=800 heuristic heuristic heuristic \
+		--players 4 --games 2000 --seed 1
 
 clean:
 	rm -rf $(VENV) $(BENCH_VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
