@@ -382,23 +382,14 @@ class ISMCTSBot:
 
 
 def _fork(world: Game, shared: random.Random, state: tuple[Any, ...]) -> Game:
-    """A copy of a sampled world for one rollout, cheaper than ``Game.copy``.
+    """A copy of a sampled world for one rollout.
 
-    Sampled worlds carry no events or records, so only the mutable lists need
-    copying.  Every fork shares one RNG reset to the world's state, so each candidate
-    action meets the same reshuffles (common random numbers) without building a new
-    Mersenne Twister per rollout.
+    Every fork shares one RNG reset to the world's state, so each candidate action
+    meets the same reshuffles (common random numbers) without building a new Mersenne
+    Twister per rollout.
     """
-    g = Game.__new__(Game)
-    g.__dict__.update(world.__dict__)
-    g.hands = [list(h) for h in world.hands]
-    g.pile = list(world.pile)
-    g.discard = list(world.discard)
-    g.scores = list(world.scores)
-    g.live = list(world.live)
     shared.setstate(state)
-    g.rng = g.round_rng = shared
-    return g
+    return world.copy(rng=shared)
 
 
 @lru_cache(maxsize=16)

@@ -1345,8 +1345,14 @@ class Game:
             return []
         return [e for e in self.events[start:] if e.visible_to(seat)]
 
-    def copy(self) -> Game:
-        """A deep-enough copy for search: lists copied, rules shared, events off."""
+    def copy(self, rng: random.Random | None = None) -> Game:
+        """A deep-enough copy for search: lists copied, rules shared, events off.
+
+        ``rng``: the copy draws every random number from this generator, left as it
+        is, instead of from copies of the original's.  A search that plays many copies
+        from one position can share one generator (set to one state before each copy)
+        rather than build a Mersenne Twister per copy.
+        """
         g = Game.__new__(Game)
         g.__dict__.update(self.__dict__)
         g.hands = [list(h) for h in self.hands]
@@ -1361,6 +1367,9 @@ class Game:
         g.rounds = []
         g._forced = []
         g._forced_launches = []
+        if rng is not None:
+            g.rng = g.round_rng = rng
+            return g
         g.rng = random.Random()
         g.rng.setstate(self.rng.getstate())  # the copy must not disturb the original
         g.round_rng = random.Random()
