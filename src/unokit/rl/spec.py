@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from unokit.cards import CARD_CODE, COLOR_CODES, NUM_CARDS, WILD, WILD_SWAP
 from unokit.engine.actions import ACCEPT, CATCH, CHALLENGE, COLOR, DRAW, KEEP, PLAY, UNO, Action
+from unokit.rules import CUSTOM_RULES
 
 MAX_SEATS = 10
 OFFSETS = MAX_SEATS - 1  # relative target seats 1..9
@@ -177,14 +178,7 @@ O_RULES = O_SCORES + MAX_SEATS  # 20: the rule set (constant for an environment)
 NUM_RULE_FEATURES = 20
 OBS_SIZE = O_RULES + NUM_RULE_FEATURES  # 330
 
-CUSTOM_RULE_NAMES = (
-    "none",
-    "next_draws_3",
-    "others_draw_2",
-    "others_discard_wilds",
-    "extra_turn",
-    "discard_color",
-)
+CUSTOM_RULE_NAMES = CUSTOM_RULES  # one observation flag each, in the rule book's order
 RULE_FEATURES = (
     "stacking=pass",
     "stacking=progressive",
