@@ -259,6 +259,39 @@ def test_fast_path_equals_view_path(preset: str, players: int) -> None:
             assert np.array_equal(table.observe(seat), obs)
 
 
+@pytest.mark.parametrize(("preset", "players"), _tables())
+def test_engine_actions_keep_observations_exact(preset: str, players: int) -> None:
+    """Bots act through Table.apply with any engine action, multi-plays, swaps and
+    shuffles included: every seat's observation still equals the one built from its
+    View (the table keeps hand counts and lengths between actions, not recounted)."""
+    table = Table(from_preset(preset), players, episode="game")
+    table.new_game(players)
+    rng = random.Random(players)
+    applied = 0
+    for _ in range(500):
+        game = table.game
+        if table.round_over:
+            if game.game_over:
+                table.new_game(rng.randrange(1 << 30))
+            else:
+                table.next_round()
+            continue
+        seat = rng.choice(game.actors())
+        actions = game.legal_actions(seat)
+        multi = [a for a in actions if a.extra]
+        action = rng.choice(multi if multi and rng.random() < 0.5 else actions)
+        table.apply(seat, action)
+        applied += 1
+        for s in range(players):
+            assert np.array_equal(table.observe(s), encode_view(view_of(game, s))), (
+                preset,
+                players,
+                s,
+                action,
+            )
+    assert applied >= 400
+
+
 def _scramble(game: Game, seat: int, rng: random.Random) -> Game:
     """The same public state, other hidden cards: other hands and the pile reshuffled."""
     g = game.copy()

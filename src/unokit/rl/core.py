@@ -33,14 +33,16 @@ from unokit.cards import (
     WILD,
     WILD_DRAW4,
     WILD_SWAP,
+    build_deck,
     card_points,
 )
 from unokit.engine import (
+    COLOR,
     DRAW,
+    KEEP,
     P_ANSWER,
     P_CHALLENGE,
     P_DRAWN,
-    P_PLAY,
     P_ROUND_OVER,
     P_START_COLOR,
     PHASE_NAMES,
@@ -108,6 +110,8 @@ _U8 = np.dtype(np.uint8)  # dtype objects: np.frombuffer parses a type on every 
 _I8 = np.dtype(np.int8)
 _frombuffer = np.frombuffer
 _M = OBS_SIZE  # where the mask starts in the combined observation + mask buffer
+_R = O_HAND + NUM_CARDS  # where Table._rest starts in that buffer (after the own hand)
+_R_SEEN = O_SEEN - _R
 _M_DRAW = _M + A_DRAW
 _M_KEEP = _M + A_KEEP
 _M_WILD = _M + A_PLAY_WILD
@@ -253,22 +257,40 @@ class Table:
         self._force = rules.force_play_drawn
         self._teams = rules.scoring == "teams"
         self._points = tuple(card_points(c, rules.wild_points) for c in range(NUM_CARDS))
-        template = bytearray(OBS_SIZE + NUM_ACTIONS)  # observation, then the mask
+        # The observation after the own hand, then room for the mask: the rule features,
+        # the live seats and the discard counts (public, the same for every seat; kept
+        # current by step()).  An observation is a seat's hand counts + this.
+        rest = bytearray(OBS_SIZE + NUM_ACTIONS - _R)
         for j in range(n):
-            template[O_LIVE + j] = 1
+            rest[O_LIVE - _R + j] = 1
         feats = rule_features(rules, n)
-        template[O_RULES : O_RULES + len(feats)] = bytes(feats)
-        # The observation's starting point: the rule features, the live seats and the
-        # discard counts (public, the same for every seat; kept current by step()).
-        self._base = template
+        rest[O_RULES - _R : O_RULES - _R + len(feats)] = bytes(feats)
+        self._rest = rest
         self.decode = [decode_table(s, n) for s in range(n)]
         self.game = Game(rules, n, seed=0, events=False, record=False)
         self.version = 0  # bumped by every action that changes the game
         self.passed: set[int] = set()  # seats that let the current window go by
-        self._mask_version = -1
+        # The mask last built, for _mask_seat; -1 once the game has changed since.
         self._mask_seat = -1
         self._mask = bytearray(NUM_ACTIONS)
-        self._seen_len = -1  # cards of the discard pile counted in _base; -1: recount
+        # Cards whose play the fast mask leaves to the general path (legal_actions), and
+        # which may move cards between hands (see _track_hands): seven-zero 7s and 0s,
+        # Swap, Shuffle and Customizable wilds.  As ids, and as a flag per card id.
+        sz = self._seven_zero
+        in_deck = set(build_deck(rules.deck, rules.custom_cards))
+        special = [
+            c
+            for c in sorted(in_deck)
+            if c >= WILD_SWAP or (sz and c < WILD and CARD_RANK[c] in (0, 7))
+        ]
+        self._special = bytes(special)
+        self._moves_hands = bytes(c in special for c in range(NUM_CARDS))
+        # Each seat's hand as counts per card id (None: count afresh at the next look)
+        # and every hand's length, kept current by _track_hands: recounting a hand on
+        # every observation was the largest single cost of a step.
+        self._counts: list[bytearray | None] = [None] * n
+        self._lens = bytearray(n)
+        self._seen_len = -1  # cards of the discard pile counted in _rest; -1: recount
         self._scores_key = (-1, False)
         self._scores: dict[int, bytes] = {}
 
@@ -282,15 +304,18 @@ class Table:
         self.game = game
         self._seen_len = -1
         self._scores_key = (-1, False)
+        self._resync_hands()
         self._changed()
 
     def next_round(self) -> None:
         self.game.start_round()
         self._seen_len = -1
+        self._resync_hands()
         self._changed()
 
     def _changed(self) -> None:
         self.version += 1
+        self._mask_seat = -1
         self.passed.clear()
 
     @property
@@ -330,16 +355,16 @@ class Table:
 
         Returns the seat that decides next (``select()``), -1 once the round is over.
         """
-        if self._mask_version != self.version or self._mask_seat != seat:
+        if self._mask_seat != seat:
             self.mask(seat)
         if not 0 <= index < NUM_ACTIONS or not self._mask[index]:
             raise IllegalTableAction(f"action {index} is not allowed for seat {seat} now")
         if index == A_PASS:
             self.passed.add(seat)
+            self._mask_seat = -1
             return self.select()
-        action = self.decode[seat][index]
-        assert action is not None
-        kind, card, color, target, uno, extra = action  # one unpack, not five lookups
+        action = self.decode[seat][index]  # not None: the mask allows only real actions
+        kind, card, color, target, uno, extra = action  # type: ignore[misc]
         g = self.game
         before = len(g.discard)
         if kind == PLAY:  # the engine's trusted fast path, without apply_trusted's dispatch
@@ -348,18 +373,43 @@ class Table:
             if self._seen_len == before:
                 discard = g.discard
                 if len(discard) == before + 1 and not extra and discard[-1] == card:
-                    self._base[O_SEEN + card] += 1
+                    self._rest[_R_SEEN + card] += 1
                     self._seen_len = before + 1
                 else:
                     self._seen_len = -1
-        else:
-            if kind == DRAW:
-                g.draw(seat)  # the table offers DRAW only in the play phase
+            # Keep the hand counts current (see _track_hands), inline for speed.
+            if extra or self._moves_hands[card]:
+                self._resync_hands()
             else:
-                g.apply_trusted(seat, action)
+                cnt = self._counts[seat]
+                if cnt is not None:
+                    cnt[card] -= 1
+                lens = self._lens
+                lens[seat] -= 1
+                now = bytes(map(len, g.hands))
+                if now != lens:  # a Draw Two's victim, a false UNO call: cards were drawn
+                    self._drawn_into(now)
+        else:
+            if kind == DRAW:  # the table offers DRAW only in the play phase
+                g.draw(seat)  # cards go to the end of this seat's hand, and nowhere else
+                hand = g.hands[seat]
+                lens = self._lens
+                k = len(hand) - lens[seat]
+                if k:
+                    cnt = self._counts[seat]
+                    if cnt is not None:
+                        for c in hand[-k:]:
+                            cnt[c] += 1
+                    lens[seat] += k
+            elif kind == KEEP:
+                g.keep(seat)
+            else:
+                g.apply_trusted(seat, action)  # type: ignore[arg-type]
+                self._track_hands(seat, action)  # type: ignore[arg-type]
             if len(g.discard) != before:  # a reshuffle or a retracted W+4
                 self._seen_len = -1
         self.version += 1
+        self._mask_seat = -1
         if self.passed:
             self.passed.clear()
         if g.phase >= P_ROUND_OVER:
@@ -373,10 +423,12 @@ class Table:
         before = len(self.game.discard)
         self.game.apply(seat, action)
         self._track_discard(before, action)
+        self._track_hands(seat, action)
         self._changed()
 
     def pass_(self, seat: int) -> None:
         self.passed.add(seat)
+        self._mask_seat = -1
 
     def _track_discard(self, before: int, action: Action) -> None:
         """Keep the discard counts current after ``action`` (the pile had ``before``).
@@ -395,12 +447,73 @@ class Table:
         after = len(discard)
         if action.kind == PLAY:
             if after == before + 1 and not action.extra and discard[-1] == action.card:
-                self._base[O_SEEN + action.card] += 1
+                self._rest[_R_SEEN + action.card] += 1
                 self._seen_len = after
                 return
         elif after == before:
             return
         self._seen_len = -1
+
+    def _track_hands(self, seat: int, action: Action) -> None:
+        """Keep the hand counts and lengths current after ``seat``'s ``action``.
+
+        Apart from the plays that move cards between hands (a seven-zero 7 or 0, Swap,
+        Shuffle and Customizable wilds, a Swap Hands start card's colour) and
+        multi-plays, which mark every hand for a fresh count, an action changes hands
+        in two ways only: the card played leaves the player's hand, and drawn cards
+        (a draw, a penalty, an accepted hit, a challenge, a guilty Wild Draw Four taken
+        back) go to the end of a hand.  So the new cards of a longer hand are its last
+        ones.  The tests check the counts against the hands on random states of every
+        preset.
+        """
+        kind = action.kind
+        if kind == PLAY:
+            card = action.card
+            if action.extra or self._moves_hands[card]:
+                self._resync_hands()
+                return
+            cnt = self._counts[seat]
+            if cnt is not None:
+                cnt[card] -= 1
+            self._lens[seat] -= 1
+        elif kind == COLOR and action.target >= 0:
+            self._resync_hands()
+            return
+        now = bytes(map(len, self.game.hands))
+        if now != self._lens:
+            self._drawn_into(now)
+
+    def _drawn_into(self, now: bytes) -> None:
+        """Hands are ``now`` long: count the cards drawn onto their ends."""
+        hands = self.game.hands
+        lens = self._lens
+        counts = self._counts
+        for j, k in enumerate(now):
+            old = lens[j]
+            if k == old:
+                continue
+            cnt = counts[j]
+            if k < old:  # cannot happen (see _track_hands); count afresh if it does
+                counts[j] = None
+            elif cnt is not None:
+                for c in hands[j][old:]:
+                    cnt[c] += 1
+        lens[:] = now
+
+    def _resync_hands(self) -> None:
+        """Every hand is counted afresh at its next look."""
+        self._counts = [None] * self.n
+        self._lens[:] = bytes(map(len, self.game.hands))
+
+    def _hand_counts(self, seat: int) -> bytearray:
+        """``seat``'s hand as counts per card id (cached, see _track_hands)."""
+        cnt = self._counts[seat]
+        if cnt is None:
+            cnt = bytearray(NUM_CARDS)
+            for c in self.game.hands[seat]:
+                cnt[c] += 1
+            self._counts[seat] = cnt
+        return cnt
 
     # ------------------------------------------------------------------ rewards ----
     def round_rewards(self) -> list[float]:
@@ -428,24 +541,32 @@ class Table:
 
     def observe_with_mask(self, seat: int) -> tuple[ByteArray, MaskArray]:
         """The observation and the action mask of ``seat``, both new arrays (views of
-        one new buffer)."""
+        one new buffer).
+
+        This runs once per environment step, so it is written for speed: one buffer
+        copied from the template, the features set in place, and the mask of the common
+        decision (a turn in the play phase) built inline.
+        """
         g = self.game
-        n = self.n
         discard = g.discard
         if self._seen_len != len(discard):
-            self._base[O_SEEN : O_SEEN + NUM_CARDS] = (
+            self._rest[_R_SEEN : _R_SEEN + NUM_CARDS] = (
                 np.bincount(discard, minlength=NUM_CARDS).astype(np.uint8).tobytes()
             )
             self._seen_len = len(discard)
-        ba = bytearray(self._base)  # the observation, then room for the mask
-        for c in g.hands[seat]:
-            ba[c] += 1
-        ba[O_TOP + discard[-1]] = 1
+        cnt = self._counts[seat]
+        if cnt is None:
+            cnt = self._hand_counts(seat)
+        ba = cnt + self._rest  # the observation, then room for the mask
+        hand = g.hands[seat]
+        top = discard[-1]
+        ba[O_TOP + top] = 1
         color = g.color
         if color >= 0:
             ba[O_COLOR + color] = 1
         phase = g.phase
         cur = g.current
+        n = self.n
         if phase < P_ROUND_OVER:
             ba[O_PHASE + phase] = 1
             ba[O_TO_ACT + (cur - seat) % n] = 1
@@ -464,7 +585,7 @@ class Table:
         v = g.vulnerable
         if v >= 0:
             ba[O_VULNERABLE + (v - seat) % n] = 1
-        sizes = bytes(map(len, g.hands))
+        sizes = self._lens
         if seat:
             sizes = sizes[seat:] + sizes[:seat]
         ba[O_HAND_SIZE : O_HAND_SIZE + n] = sizes
@@ -479,16 +600,33 @@ class Table:
         ba[O_DRAW_PILE] = len(g.pile)
         if g.round_index or phase >= P_ROUND_OVER:  # scores are all 0 before that
             ba[O_SCORES : O_SCORES + n] = self._score_row(seat)
-        o = _frombuffer(ba, _U8, OBS_SIZE)
-        if self._mask_version == self.version and self._mask_seat == seat:
-            ba[_M:] = self._mask
-        elif seat == cur and self._turn_mask(g, seat, ba):
-            self._mask = ba[_M:]
-            self._mask_version = self.version
-            self._mask_seat = seat
-        else:
-            ba[_M:] = self.mask(seat)
-        return o, _frombuffer(ba, _I8, NUM_ACTIONS, _M)
+        # The mask, into ba[_M:] (all zero there so far).
+        if seat != cur or phase >= P_ROUND_OVER:
+            ba[_M:] = self._other_mask(g, seat)
+        elif phase:
+            if not self._turn_mask(g, seat, ba):
+                ba[_M:] = self._legal_mask(g, seat)
+        else:  # a turn in the play phase: the playable cards, the others deleted at C speed
+            cards = bytes(hand).translate(None, _UNPLAYABLE[color * _TOP_RANKS + CARD_RANK[top]])
+            special = self._special
+            if special and len(cards.translate(None, special)) != len(cards):
+                ba[_M:] = self._legal_mask(g, seat)  # seven-zero, swap, shuffle, custom
+            else:
+                ba[_M_DRAW] = 1
+                for c in cards:
+                    if c < WILD:
+                        ba[_M + c] = 1
+                    elif c == WILD:
+                        ba[_M_WILD : _M_WILD + 4] = _FOUR
+                    elif self._bluff or not any(x < WILD and x // 13 == color for x in hand):
+                        ba[_M_WILD + 4 : _M_WILD + 8] = _FOUR  # W+4: held no card of `color`
+                if len(hand) == 2:  # a play leaves one card: each may call UNO with it
+                    ba[_M_UNO_PLAYS : _M_UNO_PLAYS + A_UNO_PLAYS] = ba[_M:_M_UNO_PLAYS]
+                if v >= 0:
+                    ba[_M + (A_UNO if v == seat else A_CATCH + (v - seat) % n - 1)] = 1
+        self._mask = ba[_M:]
+        self._mask_seat = seat
+        return _frombuffer(ba, _U8, OBS_SIZE), _frombuffer(ba, _I8, NUM_ACTIONS, _M)
 
     def _score_row(self, seat: int) -> bytes:
         """``seat``'s row of scores (relative seats); they change only when a round
@@ -507,29 +645,26 @@ class Table:
     # --------------------------------------------------------------------- mask ----
     def mask(self, seat: int) -> bytearray:
         """The action mask of ``seat`` as bytes (cached until the game changes)."""
-        if self._mask_version == self.version and self._mask_seat == seat:
-            return self._mask
-        g = self.game
-        m = bytearray(NUM_ACTIONS)
-        if g.phase < P_ROUND_OVER and g.live[seat]:
-            if seat == g.current:
-                buf = bytearray(_M + NUM_ACTIONS)
-                m = buf[_M:] if self._turn_mask(g, seat, buf) else self._legal_mask(g, seat)
-            else:
-                if self._jump_in and g.jump_ins(seat):
-                    m = self._legal_mask(g, seat)
-                v = g.vulnerable
-                if v >= 0:
-                    m[A_UNO if v == seat else A_CATCH + (v - seat) % self.n - 1] = 1
-                m[A_PASS] = 1
-        self._mask_version = self.version
-        self._mask_seat = seat
-        self._mask = m
-        return m
+        if self._mask_seat != seat:
+            self.observe_with_mask(seat)
+        return self._mask
 
     def mask_array(self, seat: int) -> MaskArray:
         """The action mask of ``seat`` as a new int8 array."""
         return np.frombuffer(bytearray(self.mask(seat)), np.int8)
+
+    def _other_mask(self, g: Game, seat: int) -> bytearray:
+        """The mask of a seat that is not to act: its out-of-turn options and PASS (none
+        once the round is over or for an eliminated seat)."""
+        m = bytearray(NUM_ACTIONS)
+        if g.phase < P_ROUND_OVER and g.live[seat]:
+            if self._jump_in and g.jump_ins(seat):
+                m = self._legal_mask(g, seat)
+            v = g.vulnerable
+            if v >= 0:
+                m[A_UNO if v == seat else A_CATCH + (v - seat) % self.n - 1] = 1
+            m[A_PASS] = 1
+        return m
 
     def _legal_mask(self, g: Game, seat: int) -> bytearray:
         """The general path: every single-card legal action of the engine."""
@@ -542,39 +677,30 @@ class Table:
         return m
 
     def _turn_mask(self, g: Game, seat: int, m: bytearray) -> bool:
-        """The fast path for the seat to act: its mask into ``m[_M:]`` (all zero there
-        on entry); False when the general path (``legal_actions``) is needed.
+        """The seat to act, outside the play phase (``observe_with_mask`` does that one):
+        its mask into ``m[_M:]`` (all zero there on entry); False when the general path
+        (``legal_actions``) is needed.
 
-        It covers plays of number and action cards, Wild and Wild Draw Four (not a
-        seven-zero 7 or 0, nor Swap, Shuffle or Customizable wilds), a drawn card,
-        a Wild Draw Four to answer and a start colour; stacking answers take the
-        general path.  The tests check it against ``legal_actions`` on random states.
+        It covers a drawn card that is not a seven-zero 7 or 0 nor a Swap, Shuffle or
+        Customizable wild, a Wild Draw Four to answer and a start colour; stacking
+        answers take the general path.  The tests check it against ``legal_actions`` on
+        random states.
         """
         phase = g.phase
-        if phase in (P_PLAY, P_DRAWN):
+        if phase == P_DRAWN:
+            c = g.drawn
             hand = g.hands[seat]
-            if phase == P_PLAY:  # the playable cards: the others deleted at C speed
-                key = g.color * _TOP_RANKS + CARD_RANK[g.discard[-1]]
-                cards: bytes | tuple[int] = bytes(hand).translate(None, _UNPLAYABLE[key])
-                m[_M_DRAW] = 1
-            else:
-                cards = (g.drawn,)
-                if not self._force:
-                    m[_M_KEEP] = 1
-            seven_zero = self._seven_zero and len(hand) > 1
-            for c in cards:
-                if c < WILD:
-                    if seven_zero and CARD_RANK[c] in (0, 7):
-                        return False
-                    m[_M + c] = 1
-                elif c == WILD:
-                    m[_M_WILD : _M_WILD + 4] = _FOUR
-                elif c == WILD_DRAW4:
-                    if self._bluff or not any(x < WILD and x // 13 == g.color for x in hand):
-                        m[_M_WILD + 4 : _M_WILD + 8] = _FOUR
-                else:
-                    return False
-            if len(hand) == 2:  # a play leaves one card: each may call UNO with it
+            if c in self._special:
+                return False
+            if not self._force:
+                m[_M_KEEP] = 1
+            if c < WILD:
+                m[_M + c] = 1
+            elif c == WILD:
+                m[_M_WILD : _M_WILD + 4] = _FOUR
+            elif self._bluff or not any(x < WILD and x // 13 == g.color for x in hand):
+                m[_M_WILD + 4 : _M_WILD + 8] = _FOUR
+            if len(hand) == 2:  # a play leaves one card: it may call UNO with it
                 m[_M_UNO_PLAYS : _M_UNO_PLAYS + A_UNO_PLAYS] = m[_M:_M_UNO_PLAYS]
         elif phase == P_CHALLENGE:
             m[_M + A_CHALLENGE] = 1
