@@ -108,7 +108,9 @@ _UNPLAYABLE = tuple(
 )
 _U8 = np.dtype(np.uint8)  # dtype objects: np.frombuffer parses a type on every call
 _I8 = np.dtype(np.int8)
-_frombuffer = np.frombuffer
+_ndarray = np.ndarray  # the constructor takes positional arguments faster than frombuffer
+_OBS_SHAPE = (OBS_SIZE,)
+_MASK_SHAPE = (NUM_ACTIONS,)
 _M = OBS_SIZE  # where the mask starts in the combined observation + mask buffer
 _R = O_HAND + NUM_CARDS  # where Table._rest starts in that buffer (after the own hand)
 _R_SEEN = O_SEEN - _R
@@ -268,7 +270,6 @@ class Table:
         self._rest = rest
         self.decode = [decode_table(s, n) for s in range(n)]
         self.game = Game(rules, n, seed=0, events=False, record=False)
-        self.version = 0  # bumped by every action that changes the game
         self.passed: set[int] = set()  # seats that let the current window go by
         # The mask last built, for _mask_seat; -1 once the game has changed since.
         self._mask_seat = -1
@@ -314,7 +315,6 @@ class Table:
         self._changed()
 
     def _changed(self) -> None:
-        self.version += 1
         self._mask_seat = -1
         self.passed.clear()
 
@@ -357,8 +357,11 @@ class Table:
         """
         if self._mask_seat != seat:
             self.mask(seat)
-        if not 0 <= index < NUM_ACTIONS or not self._mask[index]:
-            raise IllegalTableAction(f"action {index} is not allowed for seat {seat} now")
+        try:
+            if index < 0 or not self._mask[index]:
+                raise IndexError
+        except IndexError:
+            raise IllegalTableAction(f"action {index} is not allowed for seat {seat} now") from None
         if index == A_PASS:
             self.passed.add(seat)
             self._mask_seat = -1
@@ -408,7 +411,6 @@ class Table:
                 self._track_hands(seat, action)  # type: ignore[arg-type]
             if len(g.discard) != before:  # a reshuffle or a retracted W+4
                 self._seen_len = -1
-        self.version += 1
         self._mask_seat = -1
         if self.passed:
             self.passed.clear()
@@ -626,7 +628,7 @@ class Table:
                     ba[_M + (A_UNO if v == seat else A_CATCH + (v - seat) % n - 1)] = 1
         self._mask = ba[_M:]
         self._mask_seat = seat
-        return _frombuffer(ba, _U8, OBS_SIZE), _frombuffer(ba, _I8, NUM_ACTIONS, _M)
+        return _ndarray(_OBS_SHAPE, _U8, ba), _ndarray(_MASK_SHAPE, _I8, ba, _M)
 
     def _score_row(self, seat: int) -> bytes:
         """``seat``'s row of scores (relative seats); they change only when a round
