@@ -125,6 +125,7 @@ class RoundLog:
 
 
 _DRAW = Action(DRAW)
+_KEEP = Action(KEEP)  # shared: an Action is immutable
 
 
 class Game:
@@ -1180,9 +1181,12 @@ class Game:
         self.current = self._step(seat, 1)
 
     def keep(self, seat: int) -> None:
-        self._log_action(seat, Action(KEEP))
+        log = self._log
+        if log is not None:
+            log.actions.append((seat, _KEEP))
         self.vulnerable = -1
-        self._emit(Event("keep", seat))
+        if self.events is not None:
+            self.events.append(Event("keep", seat))
         self.phase = P_PLAY
         self.drawn = -1
         self.current = self._step(seat, 1)

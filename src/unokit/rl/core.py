@@ -372,10 +372,10 @@ class Table:
         before = len(g.discard)
         if kind == PLAY:  # the engine's trusted fast path, without apply_trusted's dispatch
             g.play(seat, card, color, uno, target)
-            # Keep the discard counts current (see _track_discard), inline for speed.
+            # Keep the discard counts current (see _track_discard), inline for speed: the
+            # table offers no multi-play, so one more card is the card played.
             if self._seen_len == before:
-                discard = g.discard
-                if len(discard) == before + 1 and not extra and discard[-1] == card:
+                if len(g.discard) == before + 1:
                     self._rest[_R_SEEN + card] += 1
                     self._seen_len = before + 1
                 else:

@@ -168,19 +168,19 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]
     def last(
         self, observe: bool = True
     ) -> tuple[dict[str, np.ndarray[Any, Any]] | None, float, bool, bool, dict[str, Any]]:
-        # AECEnv.last, with observe() inlined: it runs once per step.
+        # AECEnv.last, with observe() inlined: it runs once per step.  Unless _slow,
+        # no agent is terminated or truncated and every cumulative reward is 0.
         agent = self.agent_selection
-        obs = None
-        if observe:
-            o, m = self.table.observe_with_mask(self._seat[agent])
-            obs = {"observation": o, "action_mask": m}
-        return (
-            obs,
-            self._cumulative_rewards[agent],
-            self.terminations[agent],
-            self.truncations[agent],
-            self.infos[agent],
-        )
+        if self._slow or not observe:
+            return (
+                self.observe(agent) if observe else None,
+                self._cumulative_rewards[agent],
+                self.terminations[agent],
+                self.truncations[agent],
+                self.infos[agent],
+            )
+        o, m = self.table.observe_with_mask(self._seat[agent])
+        return {"observation": o, "action_mask": m}, 0.0, False, False, self.infos[agent]
 
     def action_mask(self, agent: str) -> np.ndarray[Any, Any]:
         return self.table.mask_array(self._seat[agent])
