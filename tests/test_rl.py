@@ -154,6 +154,26 @@ def test_illegal_action_raises_or_terminates() -> None:
     assert env._cumulative_rewards[offender] == -1.0
 
 
+def test_pettingzoo_terminate_illegal_wrapper() -> None:
+    """Wrapped in PettingZoo's own TerminateIllegalWrapper (which writes the env's status
+    dicts directly), an illegal move ends the episode as every agent sees it in last()."""
+    from pettingzoo.utils.wrappers import TerminateIllegalWrapper
+
+    env = TerminateIllegalWrapper(uno_v1.env(num_players=3), illegal_reward=-1)
+    env.reset(seed=0)
+    obs, *_ = env.last()
+    offender = env.agent_selection
+    env.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+    seen = {}
+    for agent in env.agent_iter():
+        _obs, reward, terminated, _truncated, _info = env.last()
+        seen[agent] = (reward, terminated)
+        env.step(None)
+    assert set(seen) == {"player_0", "player_1", "player_2"}
+    assert all(terminated for _r, terminated in seen.values())
+    assert seen[offender][0] == -1
+
+
 def test_round_rewards_win_and_score() -> None:
     for reward in ("win", "score"):
         env = uno_v1.env(num_players=3, reward=reward)

@@ -168,19 +168,21 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]
     def last(
         self, observe: bool = True
     ) -> tuple[dict[str, np.ndarray[Any, Any]] | None, float, bool, bool, dict[str, Any]]:
-        # AECEnv.last, with observe() inlined: it runs once per step.  Unless _slow,
-        # no agent is terminated or truncated and every cumulative reward is 0.
+        # AECEnv.last, with observe() inlined: it runs once per step.  It reads the
+        # status dicts every time (no shortcut on _slow): PettingZoo's wrappers, such as
+        # TerminateIllegalWrapper, write them directly.
         agent = self.agent_selection
-        if self._slow or not observe:
-            return (
-                self.observe(agent) if observe else None,
-                self._cumulative_rewards[agent],
-                self.terminations[agent],
-                self.truncations[agent],
-                self.infos[agent],
-            )
-        o, m = self.table.observe_with_mask(self._seat[agent])
-        return {"observation": o, "action_mask": m}, 0.0, False, False, self.infos[agent]
+        obs = None
+        if observe:
+            o, m = self.table.observe_with_mask(self._seat[agent])
+            obs = {"observation": o, "action_mask": m}
+        return (
+            obs,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def action_mask(self, agent: str) -> np.ndarray[Any, Any]:
         return self.table.mask_array(self._seat[agent])
