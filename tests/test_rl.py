@@ -139,6 +139,8 @@ def test_render_ansi_and_human(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_illegal_action_raises_or_terminates() -> None:
     env = uno_v1.env(num_players=2)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)  # before reset()
     env.reset(seed=0)
     obs, *_ = env.last()
     bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])

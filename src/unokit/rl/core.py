@@ -546,8 +546,9 @@ class Table:
         one new buffer).
 
         This runs once per environment step, so it is written for speed: one buffer
-        copied from the template, the features set in place, and the mask of the common
-        decision (a turn in the play phase) built inline.
+        made of the seat's kept hand counts and the kept template of the rest, the
+        features set in place, and the mask of the common decision (a turn in the play
+        phase) built inline.
         """
         g = self.game
         discard = g.discard

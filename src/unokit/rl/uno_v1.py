@@ -257,7 +257,9 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]
 
     _newly_dead = False
     _ended = False  # some agent is terminated or truncated: step() checks who
-    _slow = False  # step() must look at _ended, _dirty and the cumulative rewards first
+    # step() must look at _ended, _dirty and the cumulative rewards first (and, before
+    # the first reset(), refuse).
+    _slow = True
 
     def _end_round(self) -> bool:
         """Hand out the round's rewards; True if the episode is over."""
