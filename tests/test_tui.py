@@ -180,7 +180,7 @@ async def test_wild_start_card_colour_is_asked() -> None:
         assert isinstance(app.screen, ColorScreen)
         await pilot.press("escape")  # not allowed to skip
         assert isinstance(app.screen, ColorScreen)
-        await pilot.press("b")
+        await pilot.press("B")  # the dialog shows capitals: Shift or Caps Lock works too
         await pilot.pause()
         assert "You named Blue" in log_text(app)
         assert app.table.view().color == 3

@@ -69,10 +69,11 @@ class ColorScreen(ModalScreen[int | None]):
     """
     )
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r,1", "pick(0)", "Red"),
-        Binding("y,2", "pick(1)", "Yellow"),
-        Binding("g,3", "pick(2)", "Green"),
-        Binding("b,4", "pick(3)", "Blue"),
+        # The dialog says "Press R, Y, G or B": with Shift or Caps Lock too.
+        Binding("r,R,1", "pick(0)", "Red"),
+        Binding("y,Y,2", "pick(1)", "Yellow"),
+        Binding("g,G,3", "pick(2)", "Green"),
+        Binding("b,B,4", "pick(3)", "Blue"),
         Binding("escape", "cancel", "Cancel"),
         Binding("left", "app.focus_previous", show=False),
         Binding("right", "app.focus_next", show=False),
