@@ -35,10 +35,8 @@ import itertools
 import math
 import multiprocessing as mp
 import os
-import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,6 +46,7 @@ from unokit.bots.runner import RoundStalled, play_round
 from unokit.engine.actions import Action
 from unokit.engine.game import Game
 from unokit.engine.view import View
+from unokit.progress import progress_bar
 from unokit.rules import RuleSet
 
 
@@ -294,33 +293,6 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-@contextmanager
-def _progress(total: int, enabled: bool) -> Iterator[Callable[[int], None]]:
-    if not enabled:
-        yield lambda k: None
-        return
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    with Progress(
-        TextColumn("[bold]tournament"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=Console(file=sys.stderr),
-    ) as bar:
-        task = bar.add_task("tournament", total=total)
-        yield lambda k: bar.advance(task, k)
-
-
 def run(
     spec: Spec, games: int, workers: int | None = None, progress: bool = False
 ) -> tuple[Tally, float]:
@@ -344,7 +316,7 @@ def run(
     parts: list[Tally | None] = [None] * len(jobs)
     n_workers = min(workers or default_workers(), len(jobs))
     t0 = time.perf_counter()
-    with _progress(deals * spec.players, progress) as advance:
+    with progress_bar(deals * spec.players, progress, "tournament") as advance:
         if n_workers <= 1:
             outs: Iterator[tuple[int, Tally]] = map(play_chunk, jobs)
             for i, part in outs:

@@ -13,13 +13,12 @@ import logging
 import math
 import multiprocessing as mp
 import os
-import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from unokit.progress import progress_bar
 from unokit.sim.config import SimConfig, SimError
 from unokit.sim.driver import ChunkTask, Tally, run_chunk
 
@@ -124,43 +123,6 @@ def _run_ray(
             ray.shutdown()
 
 
-@contextmanager
-def _progress_bar(total: int, enabled: bool, label: str) -> Iterator[Callable[[int], None]]:
-    if not enabled:
-        yield lambda k: None
-        return
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        ProgressColumn,
-        Task,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-    from rich.text import Text
-
-    class RateColumn(ProgressColumn):
-        def render(self, task: Task) -> Text:
-            speed = task.finished_speed or task.speed
-            return Text(f"{speed:,.0f} games/s" if speed else "- games/s", style="cyan")
-
-    with Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        RateColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=Console(file=sys.stderr),
-        transient=False,
-    ) as bar:
-        task = bar.add_task(label, total=total)
-        yield lambda k: bar.advance(task, k)
-
-
 def simulate(
     configs: Sequence[SimConfig],
     *,
@@ -188,7 +150,7 @@ def simulate(
     n_workers = workers or default_workers()
     label = "simulating" if len(configs) == 1 else f"{len(configs)} rule sets"
     t0 = time.perf_counter()
-    with _progress_bar(total, progress, label) as advance:
+    with progress_bar(total, progress, label, rate="games/s") as advance:
 
         def done(i: int, tally: Tally, seconds: float) -> None:
             parts[i] = tally
