@@ -12,6 +12,8 @@ from collections import Counter
 from collections.abc import Iterable
 from functools import lru_cache
 
+from unokit.errors import UnoError
+
 # Colours.  WILD_COLOR is the "colour" of an uncoloured card.
 RED, YELLOW, GREEN, BLUE = 0, 1, 2, 3
 WILD_COLOR = 4
@@ -111,7 +113,7 @@ def matches(card: int, color: int, top: int) -> bool:
 
 
 # --- Text ---------------------------------------------------------------------------
-class CardError(ValueError):
+class CardError(UnoError):
     """A card code that names no card."""
 
     code = "bad_card"

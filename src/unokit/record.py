@@ -15,12 +15,13 @@ from unokit.cards import CARD_CODE, CardError, parse_card
 from unokit.engine.actions import Action
 from unokit.engine.errors import ActionParseError, IllegalAction, ShuffleError
 from unokit.engine.game import Game, RoundLog
+from unokit.errors import UnoError
 from unokit.rules import RulesError, RuleSet, from_preset
 
 FORMAT = "uno-record/1"
 
 
-class RecordError(ValueError):
+class RecordError(UnoError):
     """A record that is not valid JSON or not of RECORD.md's shape (exit status 2)."""
 
     code = "bad_record"

@@ -13,14 +13,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from unokit.cards import DECKS
+from unokit.errors import UnoError
 
 
-class RulesError(ValueError):
+class RulesError(UnoError):
     """A rule set that cannot be built: unknown option, bad value, bad combination."""
 
-    def __init__(self, message: str, code: str = "bad_rules") -> None:
-        super().__init__(message)
-        self.code = code
+    code = "bad_rules"
 
 
 CUSTOM_RULES = (

@@ -1,4 +1,4 @@
-"""Typed errors with stable codes.
+"""Typed engine errors with stable codes (the root and the registry are in unokit.errors).
 
 Front ends show ``str(err)`` to a person and switch on ``err.code``; both are part of the
 public interface, so codes never change meaning once released.
@@ -6,20 +6,7 @@ public interface, so codes never change meaning once released.
 
 from __future__ import annotations
 
-
-class UnoError(ValueError):
-    """Base of every error the engine raises on purpose."""
-
-    code: str = "error"
-
-    def __init__(self, message: str, code: str | None = None) -> None:
-        super().__init__(message)
-        if code is not None:
-            self.code = code
-
-    @property
-    def message(self) -> str:
-        return str(self.args[0]) if self.args else ""
+from unokit.errors import UnoError
 
 
 class IllegalAction(UnoError):
