@@ -11,7 +11,8 @@ from unokit.engine.actions import (
     UNO,
     Action,
 )
-from unokit.engine.errors import ActionParseError, IllegalAction, ShuffleError, UnoError
+from unokit.engine.errors import ActionParseError, IllegalAction, ShuffleError
+from unokit.errors import UnoError
 from unokit.engine.game import (
     P_ANSWER,
     P_CHALLENGE,
