@@ -12,7 +12,6 @@ from unokit.engine.actions import (
     Action,
 )
 from unokit.engine.errors import ActionParseError, IllegalAction, ShuffleError
-from unokit.errors import UnoError
 from unokit.engine.game import (
     P_ANSWER,
     P_CHALLENGE,
@@ -27,6 +26,7 @@ from unokit.engine.game import (
     RoundLog,
 )
 from unokit.engine.view import View, view_of, world_from_view
+from unokit.errors import UnoError
 
 __all__ = [
     "ACCEPT",
