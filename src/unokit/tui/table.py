@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from rich.text import Text
 
 from unokit.bots import BOTS, Bot
+from unokit.bots.base import observes
 from unokit.cards import CARD_CODE, CARD_COLOR, COLOR_CODES, COLOR_NAMES, WILD_DRAW4
 from unokit.engine import (
     CATCH,
@@ -85,6 +86,10 @@ class ForgetfulBot:
         self.rng = random.Random(seed)
         self.forget = forget
         self.skip = skip
+        self.observes = observes(inner)
+
+    def observe(self, events: Sequence[Event]) -> None:
+        self.inner.observe(events)
 
     def act(self, view: View) -> Action:
         action = self.inner.act(view)
