@@ -64,17 +64,19 @@ class Timing:
     begins), a bot's turn waits at least this long, so people can press catch.
     ``turn_timer``: a person who has not acted after this long gets the autopilot for
     that decision (None: wait for ever).  ``autopilot_after``: a disconnected person's
-    seat is played by the autopilot after this long.
+    seat is played by the autopilot after this long.  ``next_round``: a finished
+    round's summary stays this long before the next round starts by itself.
     """
 
     bot_delay: float = 0.9
     catch_window: float = 2.5
     turn_timer: float | None = None
     autopilot_after: float = 45.0
+    next_round: float = 30.0
 
     @staticmethod
     def instant() -> Timing:
-        return Timing(bot_delay=0.0, catch_window=0.0, turn_timer=None, autopilot_after=0.0)
+        return Timing(0.0, 0.0, None, 0.0, 0.0)
 
 
 @dataclass(frozen=True, slots=True)
