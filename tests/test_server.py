@@ -17,11 +17,16 @@ import pytest
 from server_helpers import Client, Harness, Subprocess, choose, running
 from unokit.cards import CARD_CODE
 from unokit.engine.view import view_of
+from unokit.match import Timing
 from unokit.record import loads, replay
 from unokit.server.room import CODE_ALPHABET
 from unokit.server.store import SQLiteStore
 
 pytestmark = pytest.mark.asyncio
+
+FAST_TIMER = Timing(
+    bot_delay=0.0, catch_window=0.05, turn_timer=0.2, autopilot_after=0.3, next_round=0.05
+)
 
 
 def snapshot(h: Harness, code: str) -> Any:
@@ -403,3 +408,58 @@ async def test_http_refusals_are_clear() -> None:
         assert "script-src 'self'" in page.headers["content-security-policy"]
         assert "frame-ancestors 'none'" in page.headers["content-security-policy"]
         assert h.server.errors == 0
+
+
+async def test_host_fills_seats_kicks_to_a_bot_and_the_kicked_token_stops_working() -> None:
+    async with running() as h:
+        r = await h.room(seats=3)
+        code = r["code"]
+        b = await h.join(code, "Ben")
+        ana = await Client(f"{h.ws}/{code}", r["token"]).connect()
+        ben = await Client(f"{h.ws}/{code}", b["token"]).connect()
+        await ana.send({"type": "add_bot", "seat": 1, "level": "hard"})
+        await ana.wait(lambda: ana.errors != [] or (ana.room or {}).get("seats", [None])[2])
+        assert ana.errors and ana.errors[-1]["code"] == "seat_taken"  # Ben took seat 1
+        await ana.send({"type": "add_bot", "seat": 2, "level": "hard"})
+        await ana.wait(lambda: ana.room["seats"][2] is not None)
+        assert ana.room["seats"][2]["kind"] == "bot" and ana.room["seats"][2]["level"] == "hard"
+        await ana.send({"type": "start"})
+        await ana.wait(lambda: ana.state is not None)
+        await ana.send({"type": "kick", "seat": 1})
+        await ben.wait(lambda: any(e["code"] == "kicked" for e in ben.errors))
+        await ana.wait(lambda: ana.room["seats"][1]["kind"] == "bot")
+        again = await Client(f"{h.ws}/{code}", b["token"]).connect()
+        assert again.errors and again.errors[0]["code"] == "bad_token"
+        # the bot now plays seat 1: the game goes on without Ben
+        room = h.server.rooms[code]
+        await play_out([ana], lambda: room.match.game.round_over, limit=60)
+        for c in (ana, ben, again):
+            await c.close()
+
+
+async def test_turn_timer_and_absent_players_get_the_autopilot() -> None:
+    timing = FAST_TIMER
+    async with running(timing=timing) as h:
+        r = await h.room(seats=2, bots=["normal"], timer=15)
+        code = r["code"]
+        room = h.server.rooms[code]
+        assert room.timing.turn_timer == 15.0  # the room's own timer setting
+        room.timing = timing  # short, for the test: 0.2 s turns, 0.3 s away
+        ana = await Client(f"{h.ws}/{code}", r["token"]).connect()
+        await ana.send({"type": "start"})
+        await ana.wait(lambda: ana.state is not None)
+        # Ana never acts: the timer plays for her, and the round goes on
+        v0 = room.match.version
+        await ana.wait(lambda: room.match.version > v0 + 4, timeout=20)
+        await ana.close()
+        # away longer than autopilot_after: her seat is on autopilot, shown to all
+        for _ in range(100):
+            info = (await h.get(f"/api/rooms/{code}")).json()
+            if info["seats"][0]["autopilot"] or room.match.game.round_over:
+                break
+            await asyncio.sleep(0.05)
+        assert info["seats"][0]["connected"] is False
+        assert info["seats"][0]["autopilot"] or room.match.game.round_over
+        back = await Client(f"{h.ws}/{code}", r["token"]).connect()
+        await back.wait(lambda: back.room is not None and not back.room["seats"][0]["autopilot"])
+        await back.close()

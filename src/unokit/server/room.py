@@ -14,6 +14,7 @@ also in the downloadable record, so anyone can check the deal was fixed in advan
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import hmac
 import secrets
@@ -55,6 +56,11 @@ def token_hash(token: str) -> str:
 
 def commitment(seed: int, salt: str) -> str:
     return hashlib.sha256(f"{salt}:{seed}".encode()).hexdigest()
+
+
+def room_timing(base: Timing | None, timer: int) -> Timing:
+    """The server's timing with this room's turn timer (0: off)."""
+    return dataclasses.replace(base or Timing(), turn_timer=float(timer) if timer else None)
 
 
 def make_bot(level: str, seed: int) -> Bot:
@@ -149,7 +155,7 @@ class Room:
             rules=rules,
             seats=seat_list,
             timer=timer,
-            timing=timing or Timing(turn_timer=float(timer) if timer else None),
+            timing=room_timing(timing, timer),
             store=store,
         )
         room.save()
@@ -197,7 +203,7 @@ class Room:
             status=d["status"],
             game_no=d.get("game", 0),
             game_seed=d.get("game_seed", 0),
-            timing=timing or Timing(turn_timer=float(timer) if timer else None),
+            timing=room_timing(timing, timer),
             store=store,
             created=d.get("created", time.time()),
         )
@@ -539,7 +545,9 @@ class Room:
                     if s.kind == "person" and s.away_since is not None
                     else None,
                     "autopilot": i in self.autopilot,
-                    "team": i % 2 if self.rules.scoring == "teams" else None,
+                    "team": self.match.game.team_of(i)
+                    if self.match is not None and self.match.game.teams
+                    else None,
                 }
                 for i, s in enumerate(self.seats)
             ],

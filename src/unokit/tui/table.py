@@ -15,21 +15,19 @@ from unokit.bots import BOTS, Bot
 from unokit.bots.base import observes
 from unokit.cards import CARD_CODE, CARD_COLOR, COLOR_CODES, COLOR_NAMES, WILD_DRAW4
 from unokit.engine import (
-    CATCH,
     P_ANSWER,
     P_CHALLENGE,
     P_DRAWN,
     P_ROUND_OVER,
     P_START_COLOR,
     PLAY,
-    UNO,
     Action,
     Event,
     Game,
-    IllegalAction,
     View,
     view_of,
 )
+from unokit.match import Match, SeatKind
 
 BOT_NAMES = ("Ana", "Ben", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kim")
 
@@ -151,18 +149,33 @@ def seat_names(human: str, count: int) -> list[str]:
 
 # --------------------------------------------------------------------- table --------
 class Table:
-    """One game with one human seat and a bot for every other seat."""
+    """One game with one human seat and a bot for every other seat, through a ``Match``.
+
+    Who is asked next, the version and the pass set are the match's (the same rule as
+    the bot runner and the server); the table adds the human's event cursor and the
+    notes about bots that misbehaved.
+    """
 
     def __init__(self, game: Game, bots: Sequence[Bot | None], human: int = 0) -> None:
         if len(bots) != game.n:
             raise ValueError("one bot entry per seat (None for the human)")
+        seat_bots = [None if i == human else b for i, b in enumerate(bots)]
+        kinds = [SeatKind.HUMAN if b is None else SeatKind.BOT for b in seat_bots]
+        self.match = Match(game, seat_bots, kinds)
+        self.match.on_bot_error = self._note
         self.game = game
         self.bots = list(bots)
         self.human = human
-        self.version = 0  # bumps on every applied action
-        self._asked = -1  # the version at which bots last declined to react
         self.cursor = 0  # index into game.events already shown
         self.notes: list[str] = []  # bot mishaps to show in the log
+
+    @property
+    def version(self) -> int:
+        """Rises with every applied action (the match's state version)."""
+        return self.match.version
+
+    def _note(self, seat: int, message: str) -> None:
+        self.notes.append(f"{self.game.names[seat]}'s bot {message}")
 
     # --- what the human may know -----------------------------------------------
     def view(self) -> View:
@@ -180,80 +193,24 @@ class Table:
     # --- acting -------------------------------------------------------------------
     def apply_human(self, action: Action) -> None:
         """Apply the human's action; IllegalAction (nothing changed) if not allowed."""
-        self.game.apply(self.human, action)
-        self.version += 1
+        self.match.submit(self.human, action)
 
     def next_round(self) -> None:
-        self.game.start_round()
-        self.version += 1
+        self.match.next_round()
 
     def bots_pending(self) -> bool:
         """Whether a bot has something to do now (a turn, or a chance to react)."""
-        g = self.game
-        if g.round_over:
-            return False
-        if g.vulnerable >= 0 and self._asked != self.version:
-            return True
-        return g.current != self.human
+        seat = self.match.next_to_ask()
+        return seat is not None and self.match.bots[seat] is not None
 
     def bot_step(self) -> bool:
-        """One bot decision, as ``bots.runner.step`` orders them; False if none was made.
+        """One bot decision, in the match's order; False if none was made.
 
-        Reactions first (from the seat after the current one round to the current one);
-        bots that let a moment pass are not asked again until something changes.
+        Reactions first (from the seat after the current one round); bots that let a
+        moment pass are not asked again until something changes.  A bot that fails
+        is replaced for that decision by a legal turn action, with a note in the log.
         """
-        g = self.game
-        if g.round_over:
-            return False
-        n = g.n
-        cur = g.current
-        if g.vulnerable >= 0 and self._asked != self.version:
-            for k in range(1, n + 1):
-                seat = (cur + k) % n
-                bot = self.bots[seat]
-                if bot is None or seat == self.human:
-                    continue
-                view = view_of(g, seat)
-                if not view.legal:
-                    continue
-                try:
-                    reaction = bot.react(view)
-                except Exception as e:  # a broken bot must not stop the game
-                    self.notes.append(f"{g.names[seat]}'s bot failed to react: {e}")
-                    reaction = None
-                if reaction is None:
-                    continue
-                try:
-                    g.apply(seat, reaction)
-                except IllegalAction as e:
-                    self.notes.append(f"{g.names[seat]}'s bot tried {reaction}: {e.message}")
-                    continue
-                self.version += 1
-                return True
-            self._asked = self.version
-        if cur == self.human:
-            return False
-        bot = self.bots[cur]
-        view = view_of(g, cur)
-        turn = [a for a in view.legal if a.kind not in (CATCH, UNO)]
-        if not turn:
-            return False
-        action: Action | None
-        try:
-            action = bot.act(view) if bot is not None else None
-        except Exception as e:
-            self.notes.append(f"{g.names[cur]}'s bot failed: {e}")
-            action = None
-        if action is not None:
-            try:
-                g.apply(cur, action)
-                self.version += 1
-                return True
-            except IllegalAction as e:
-                self.notes.append(f"{g.names[cur]}'s bot tried {action}: {e.message}")
-        g.apply(cur, turn[0])  # a fallback that the engine says is legal
-        self.version += 1
-        return True
+        return self.match.bot_step(fallback=True)
 
 
 # --------------------------------------------------------------------- the log ------
