@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 BENCH_VENV := .bench-venv
 
-.PHONY: play demo test explore lint typecheck unit bench bench-bots clean
+.PHONY: play serve demo test explore lint typecheck unit bench bench-bots clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -16,6 +16,10 @@ $(STAMP): pyproject.toml
 
 play: $(STAMP)
 	$(BIN)/unokit play $(ARGS)
+
+# The web table for friends and bots on http://127.0.0.1:8000 (docs/server.md).
+serve: $(STAMP)
+	$(BIN)/unokit serve $(ARGS)
 
 demo: $(STAMP)
 	$(BIN)/unokit demo --players 3 --seed 1
