@@ -443,8 +443,6 @@ class Room:
             raise RoomError("spectators cannot act", code="no_seat")
         match = self.match
         assert match is not None
-        if seat in self.autopilot:
-            self.set_autopilot(seat, False)  # they are back
         # check first (game and version unchanged on refusal), log, then apply
         match.check_seat(seat)
         if version != match.version:
@@ -452,6 +450,8 @@ class Room:
                 f"this action was made on state {version}, the game is at {match.version}"
             )
         game.check(seat, action)
+        if seat in self.autopilot:
+            self.set_autopilot(seat, False)  # they are back
         self._log({"t": "act", "a": action.to_json(seat)})  # durable before anyone is told
         match.submit(seat, action, version)
         self._after_change()
