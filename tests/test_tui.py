@@ -31,7 +31,15 @@ from unokit.tui.screens import (
     RoundScreen,
     TargetScreen,
 )
-from unokit.tui.table import ForgetfulBot, Narrator, Table, bot_kind, make_bots, seat_names
+from unokit.tui.table import (
+    ForgetfulBot,
+    Narrator,
+    Table,
+    bot_kind,
+    card_label,
+    make_bots,
+    seat_names,
+)
 from unokit.tui.widgets import HandView
 
 SIZE = (80, 24)
@@ -167,7 +175,7 @@ async def test_wild_asks_for_a_colour() -> None:
         assert isinstance(app.screen, ColorScreen)
         await pilot.press("g")
         await settle(pilot, app)
-        assert "You played W and named Green" in log_text(app)
+        assert "You played Wild and named Green" in log_text(app)
         assert "Ben played G6" in log_text(app)
         assert app.table.view().color == 2
 
@@ -430,16 +438,21 @@ async def test_quit_asks_and_saves_the_record(tmp_path: Path) -> None:
 
 
 # ------------------------------------------------------------------ secrecy -----------
-TOKEN = re.compile(r"(?<![A-Za-z0-9+])(W\+4|[RYGB]\+2|[RYGB][0-9SR]|W)(?![A-Za-z0-9+])")
+TOKEN = re.compile(r"(?<![A-Za-z0-9+])(W\+4|[RYGB]\+2|[RYGB][0-9⊘⇄]|Wild|Swap|Shuf|W★)(?![A-Za-z0-9+])")
 
 
 def leaked(app: UnoApp) -> set[str]:
-    """Card codes on screen (or in the whole log) that only an opponent's hand explains."""
+    """Card labels on screen (or in the whole log) that only an opponent's hand explains.
+
+    Once the round is over the hands are laid down to be counted: nothing is secret.
+    """
     g = app.table.game
     me = app.table.human
-    seen = {CARD_CODE[c] for e in g.events_for(me) for c in e.cards}
-    seen |= {CARD_CODE[c] for c in g.hands[me]} | {CARD_CODE[c] for c in g.discard}
-    secret = {CARD_CODE[c] for s, h in enumerate(g.hands) if s != me for c in h} - seen
+    if g.round_over:
+        return set()
+    seen = {card_label(c) for e in g.events_for(me) for c in e.cards}
+    seen |= {card_label(c) for c in g.hands[me]} | {card_label(c) for c in g.discard}
+    secret = {card_label(c) for s, h in enumerate(g.hands) if s != me for c in h} - seen
     shown = set(TOKEN.findall(screen_text(app) + "\n" + rendered_log(app)))
     return shown & secret
 
@@ -451,7 +464,7 @@ async def test_screen_never_shows_opponents_cards() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
         assert leaked(app) == set()
-        assert {"B9", "Y8", "W+4", "G9", "BS", "Y+2"}.isdisjoint(TOKEN.findall(screen_text(app)))
+        assert {"B9", "Y8", "W+4", "G9", "B⊘", "Y+2"}.isdisjoint(TOKEN.findall(screen_text(app)))
     # and through a whole seeded game against random bots, at every decision
     game = Game(RuleSet(target_score=1), ["You", "Ana", "Ben", "Cy"], seed=7)
     bots: list[Any] = [None, *(RandomBot(seed=s) for s in (1, 2, 3))]
@@ -501,8 +514,8 @@ async def test_fits_80x24_with_ten_players() -> None:
             region = app.query_one(wid).region
             assert region.height > 0 and region.bottom <= 23, wid
         shown = screen_text(app)
-        for code in hand_codes(app):
-            assert code in shown
+        for card in app.table.view().hand:
+            assert card_label(card) in shown
 
 
 # ------------------------------------------------------------------ plain parts ------
