@@ -96,6 +96,7 @@ class UnoApp(App[int]):
     Screen { layout: vertical; }
     #topbar { height: 1; background: $panel; padding: 0 1; }
     #rulesbar { height: 1; background: $panel; padding: 0 1; color: $text-muted; }
+    #topbar, #rulesbar { text-wrap: nowrap; text-overflow: ellipsis; }
     #middle { height: 1fr; min-height: 4; }
     #players { width: 30; height: 100%; padding: 0 0 0 1; overflow-y: auto; }
     #pile { width: 12; height: 100%; }
@@ -114,6 +115,7 @@ class UnoApp(App[int]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("d", "draw", "Draw"),
+        Binding("d", "launch", "Launcher"),  # UNO Attack: the same key, named for it
         Binding("u", "uno", "UNO"),
         Binding("c", "catch", "Catch"),
         Binding("k", "keep", "Keep"),
@@ -527,6 +529,8 @@ class UnoApp(App[int]):
     # --- keys and buttons -------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # "catch" is always allowed: with nobody to catch, c says so.
+        if action in ("draw", "launch"):
+            return self.view().rules.attack_launcher == (action == "launch")
         if action in ("keep", "play_drawn", "accept"):
             view = self.view()
             if action == "accept":
@@ -540,6 +544,9 @@ class UnoApp(App[int]):
             self._ask_challenge(view)
             return
         self.act(Action(DRAW))
+
+    def action_launch(self) -> None:
+        self.action_draw()
 
     def action_accept(self) -> None:
         self.act(Action(ACCEPT))

@@ -51,6 +51,11 @@ DIALOG_CSS = """
     width: 100%;
     margin: 1 0;
 }}
+{name} .hint {{
+    width: 100%;
+    content-align: center middle;
+    color: $text-muted;
+}}
 {name} .recent {{
     width: 100%;
     margin: 1 0 0 0;
@@ -364,12 +369,13 @@ A card shows its colour (R Y G B) and its number or symbol:
  c        catch a player who has one card and did not call UNO
  a        accept a draw card that hits you (stacking rules)
  /        type a move: R7, W G, W+4 B uno, R7/Y7, draw, keep, catch 2
+          (codes: YS is Y⊘, GR is G⇄, WCUST is W★; names work too)
  r        the rules of this game       ?  this help
  q        quit (Ctrl+C too); you may save the game record first
 
 A Wild asks for a colour (R Y G B).  Hit by a Wild Draw Four you may
 challenge (c) or accept (a).  A Wild Swap or a seven asks whom to swap with.
-Bots forget to call UNO now and then (easy often, hard rarely): catch them (c).\
+Bots forget to call UNO now and then (easy often, hard rarely): catch them!\
 """
 CLOSE_HINT = "Escape, Enter or {key} closes this."
 
@@ -383,9 +389,9 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static("Keys", classes="title")
+            yield Static(CLOSE_HINT.format(key="?"), classes="hint")
             with VerticalScroll():
                 yield Static(HELP, classes="body")
-            yield Static(CLOSE_HINT.format(key="?"), classes="title")
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -394,7 +400,12 @@ class HelpScreen(ModalScreen[None]):
 class RulesScreen(ModalScreen[None]):
     """Every rule option in force, and what the Wild Customizable does."""
 
-    DEFAULT_CSS = _css("RulesScreen").replace("width: 64;", "width: 100;")
+    DEFAULT_CSS = (
+        _css("RulesScreen").replace("width: 64;", "width: 100;")
+        + """
+    RulesScreen .body { text-wrap: nowrap; text-overflow: ellipsis; }
+    """
+    )
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,enter,r,space", "close", "Close"),
     ]
@@ -406,9 +417,9 @@ class RulesScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static("Rules of this game", classes="title")
+            yield Static(CLOSE_HINT.format(key="r"), classes="hint")
             with VerticalScroll():
-                yield Static("\n".join(rules_lines(self.rules)), classes="body")
-            yield Static(CLOSE_HINT.format(key="r"), classes="title")
+                yield Static("\n".join(rules_lines(self.rules)), classes="body", markup=False)
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -86,7 +86,7 @@ WILD_FACE_NAMES = {
     WILD_SHUFFLE: "shuffle",
     WILD_CUSTOM: "custom",
 }
-LEGEND = "⊘ skip   ⇄ reverse   +2 draw two   W+4 wild draw four   Swap / Shuf / W★: special wilds"
+LEGEND = "⊘ skip  ⇄ reverse  +2 draw two  W+4 wild draw four  W★ custom wild"
 
 
 def card_label(card: int) -> str:
