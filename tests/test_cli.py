@@ -66,7 +66,8 @@ def test_every_option_has_help_and_shows_its_default() -> None:
 def test_version_and_python_m_unokit(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stop:
         main(["--version"])
-    assert stop.value.code == 0 and capsys.readouterr().out.strip() == f"unokit {unokit.__version__}"
+    assert stop.value.code == 0
+    assert capsys.readouterr().out.strip() == f"unokit {unokit.__version__}"
     env = {**os.environ, "PYTHONPATH": SRC}
     done = subprocess.run(
         [sys.executable, "-m", "unokit", "--version"], capture_output=True, text=True, env=env

@@ -401,7 +401,10 @@ def test_plot_folder_is_created_for_the_csv_beside_it(
             "--workers", "1", "--quiet", "--plot", "out/", "--csv", "out/c.csv"]  # fmt: skip
     assert main(argv) == 0
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
-        "c.csv", "compare.png", "game_length.png", "win_rate_by_seat.png"
+        "c.csv",
+        "compare.png",
+        "game_length.png",
+        "win_rate_by_seat.png",
     ]
 
 

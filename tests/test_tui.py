@@ -438,7 +438,9 @@ async def test_quit_asks_and_saves_the_record(tmp_path: Path) -> None:
 
 
 # ------------------------------------------------------------------ secrecy -----------
-TOKEN = re.compile(r"(?<![A-Za-z0-9+])(W\+4|[RYGB]\+2|[RYGB][0-9⊘⇄]|Wild|Swap|Shuf|W★)(?![A-Za-z0-9+])")
+TOKEN = re.compile(
+    r"(?<![A-Za-z0-9+])(W\+4|[RYGB]\+2|[RYGB][0-9⊘⇄]|Wild|Swap|Shuf|W★)(?![A-Za-z0-9+])"
+)
 
 
 def leaked(app: UnoApp) -> set[str]:
@@ -736,9 +738,7 @@ async def test_records_are_never_written_over_another_file(tmp_path: Path) -> No
     mine = tmp_path / "mine.json"
     mine.write_text("an earlier game")
     (tmp_path / "mine-2.json").write_text("another one")
-    app = make_app(
-        [["R1"], ["Y5"]], "R5", options={"target_score": 5}, record=str(mine)
-    )
+    app = make_app([["R1"], ["Y5"]], "R5", options={"target_score": 5}, record=str(mine))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
         await pilot.press("enter")  # out: the game is over and saved

@@ -31,7 +31,6 @@ from unokit.rules import (
     parse_option,
 )
 
-
 # What each Wild Customizable house rule does, for `unokit rules` and the terminal game.
 CUSTOM_RULE_TEXT: dict[str, str] = {
     "none": "no extra effect (a plain Wild)",
@@ -119,10 +118,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return 2
 
     try:
-        if args.file == "-":
-            data = sys.stdin.buffer.read()
-        else:
-            data = Path(args.file).read_bytes()
+        data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
     except FileNotFoundError:
         return fail(f"cannot read {args.file}: no such file")
     except IsADirectoryError:
@@ -315,7 +311,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="bot kind for every opponent (random, greedy, heuristic, ...; default: the "
         "level's kind)",
     )
-    pl.add_argument("--level", choices=("easy", "normal", "hard"), default="normal", help=LEVEL_HELP)
+    pl.add_argument(
+        "--level", choices=("easy", "normal", "hard"), default="normal", help=LEVEL_HELP
+    )
     pl.add_argument(
         "--speed", type=float, default=0.6, help="seconds between bot moves (0 = instant)"
     )

@@ -210,7 +210,7 @@ class UnoApp(App[int]):
         self._refresh_ui()
         self._schedule()
 
-    def _log(self, line: Text) -> None:
+    def _write_log(self, line: Text) -> None:
         self.query_one(RichLog).write(line)
         self.history.append(line.plain)
         self.recent = [*self.recent[-(RECENT_LINES - 1) :], line]
@@ -226,9 +226,9 @@ class UnoApp(App[int]):
                 self._last_gain = e.amount
             line = self.narrator.describe(e)
             if line is not None:
-                self._log(line)
+                self._write_log(line)
         for note in self.table.notes:
-            self._log(Text(note, style="dim italic"))
+            self._write_log(Text(note, style="dim italic"))
         self.table.notes.clear()
 
     def _refresh_ui(self) -> None:
@@ -518,9 +518,7 @@ class UnoApp(App[int]):
                 self._after_change()
 
         by = view.names[view.wd4_by] if view.wd4_by >= 0 else "Someone"
-        self.push_screen(
-            ChallengeScreen(by, self.narrator.wd4_prev_color, self.recent), answered
-        )
+        self.push_screen(ChallengeScreen(by, self.narrator.wd4_prev_color, self.recent), answered)
 
     @on(HandView.Chosen)
     def _hand_chosen(self, event: HandView.Chosen) -> None:

@@ -28,6 +28,7 @@ def recent_text(lines: Sequence[Text]) -> Text:
     t.rstrip()
     return t
 
+
 DIALOG_CSS = """
 {name} {{
     align: center middle;

@@ -192,7 +192,7 @@ def rules_lines(rules: RuleSet) -> list[str]:
             shown = "on" if value else "off"
         elif isinstance(value, list):
             shown = ",".join(str(v) for v in value)
-        lines.append(f"{key:<21} {str(shown):<17} {OPTION_HELP.get(key, '')}")
+        lines.append(f"{key:<21} {shown!s:<17} {OPTION_HELP.get(key, '')}")
     return lines
 
 
