@@ -296,6 +296,8 @@ async def test_challenge_a_wild_draw_four_and_see_the_hand() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
         assert isinstance(app.screen, ChallengeScreen)
+        top = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+        assert "Just now:" in top and "Ben played W+4 and named Blue" in top
         await pilot.press("enter")  # a stray Enter decides nothing
         assert isinstance(app.screen, ChallengeScreen)
         await pilot.press("c")
@@ -304,6 +306,8 @@ async def test_challenge_a_wild_draw_four_and_see_the_hand() -> None:
         shown = screen_text(app)
         assert "Ben's hand:" in shown and "R4" in shown and "Y5" in shown
         assert "Guilty" in shown
+        top = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+        assert "Just now:" in top and "Ben played W+4" in top  # the log it covers
         await pilot.press("enter")
         await settle(pilot, app)
         assert app.table.view().hand_sizes == (3, 6)

@@ -350,7 +350,8 @@ class UnoApp(App[int]):
         if self._reveal:
             seat, cards, guilty = self._reveal.pop(0)
             name = self.table.game.names[seat]
-            self.push_screen(RevealScreen(name, cards, guilty, True), self._dialog_closed)
+            reveal = RevealScreen(name, cards, guilty, True, self.recent)
+            self.push_screen(reveal, self._dialog_closed)
             return
         g = self.table.game
         if g.round_over:

@@ -231,8 +231,16 @@ class RevealScreen(ModalScreen[None]):
         Binding("enter,escape,space", "close", "OK"),
     ]
 
-    def __init__(self, name: str, cards: Sequence[int], guilty: bool, human: bool) -> None:
+    def __init__(
+        self,
+        name: str,
+        cards: Sequence[int],
+        guilty: bool,
+        human: bool,
+        recent: Sequence[Text] = (),
+    ) -> None:
         super().__init__()
+        self.recent = list(recent)
         self.owner = name
         self.cards = list(cards)
         self.guilty = guilty
@@ -253,6 +261,8 @@ class RevealScreen(ModalScreen[None]):
             body.append("The Wild Draw Four was legal: you draw its cards and 2 more.")
         with Vertical():
             yield Static("Challenge", classes="title")
+            if self.recent:
+                yield Static(recent_text(self.recent), classes="recent")
             yield Static(body, classes="body")
             with Horizontal():
                 yield Button("OK", id="ok", variant="primary")
