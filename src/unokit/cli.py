@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -356,7 +357,58 @@ def build_parser() -> argparse.ArgumentParser:
     )
     to.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     to.set_defaults(func=cmd_tournament, full_games=False)
+
+    se = parser("serve", "start the web table: play with friends in a browser")
+    se.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default %(default)s)"
+    )
+    se.add_argument("--port", type=int, default=8000, help="port (default %(default)s)")
+    se.add_argument(
+        "--db",
+        default=None,
+        metavar="PATH",
+        help="the SQLite file that keeps rooms and games (default: unokit/server.sqlite3 "
+        "under $XDG_DATA_HOME, else ~/.local/share)",
+    )
+    se.add_argument(
+        "--sync",
+        choices=("normal", "full"),
+        default="normal",
+        help="normal: every action survives a crash of the server; full: also a power "
+        "loss, at an fsync per commit (default %(default)s)",
+    )
+    se.add_argument(
+        "--origin",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="another page origin allowed to open websockets (behind a proxy)",
+    )
+    se.set_defaults(func=cmd_serve)
     return p
+
+
+def default_db() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "unokit" / "server.sqlite3"
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from unokit.server.app import sqlite_app
+
+    db = Path(args.db) if args.db else default_db()
+    if db.is_dir():
+        raise RulesError(f"--db {db} is a folder; give a file name")
+    try:
+        db.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise RulesError(f"cannot create the folder for --db {db}: {e.strerror}") from None
+    app = sqlite_app(db, sync=args.sync, allowed_origins=tuple(args.origin))
+    print(f"unokit: the table is at http://{args.host}:{args.port}  (games kept in {db})")
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws="websockets")
+    return 0
 
 
 def _own_errors() -> tuple[type[Exception], ...]:

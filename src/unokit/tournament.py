@@ -36,16 +36,17 @@ import math
 import multiprocessing as mp
 import os
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from unokit.bots import BOTS
-from unokit.bots.base import Bot
+from unokit.bots.base import Bot, observes
 from unokit.bots.runner import RoundStalled, play_round
 from unokit.engine.actions import Action
-from unokit.engine.game import Game
+from unokit.engine.game import Event, Game
 from unokit.engine.view import View
+from unokit.match import Match, Timing
 from unokit.progress import progress_bar
 from unokit.rules import RuleSet
 
@@ -133,7 +134,10 @@ class Timed:
         self.name = bot.name
         self.ns = 0
         self.calls = 0
-        self.observe: Callable[..., None] | None = getattr(bot, "observe", None)
+        self.observes = observes(bot)
+
+    def observe(self, events: Sequence[Event]) -> None:
+        self.bot.observe(events)
 
     def act(self, view: View) -> Action:
         t = time.perf_counter_ns()
@@ -229,13 +233,14 @@ def play_table(spec: Spec, lineup: Sequence[int], s: int, rotation: int, out: Ta
     slot_of_seat = [(seat - rotation) % n for seat in range(n)]
     bot_of_seat = [lineup[k] for k in slot_of_seat]
     bots = [Timed(spec.entrants[bot_of_seat[i]].build(s * 16 + slot_of_seat[i])) for i in range(n)]
-    events = any(b.observe is not None for b in bots)
+    events = any(b.observes for b in bots)
     game = Game(spec.rules, [f"P{i}" for i in range(n)], seed=s, events=events)
+    match = Match(game, bots, timing=Timing.instant())
     rounds = 0
     points = [0] * n
     while True:
         try:
-            play_round(game, bots, MAX_DECISIONS)
+            play_round(match, max_steps=MAX_DECISIONS)
         except RoundStalled:
             out.stalled += 1  # the rules forced a loop; the deal counts for no one
             return
@@ -244,7 +249,7 @@ def play_table(spec: Spec, lineup: Sequence[int], s: int, rotation: int, out: Ta
         points[w] += game.round_points(w)
         if not spec.full_games or game.game_over:
             break
-        game.start_round()
+        match.next_round()
     if not spec.full_games:
         winners = [game.round_winner]
     elif game.teams:

@@ -3,15 +3,19 @@
 A bot is asked in two ways.  ``act`` when the seat must decide (its turn, a colour to
 name, a Wild Draw Four to answer); it must return one of ``view.legal``.  ``react``
 whenever the seat *may* act out of turn (catch a player who did not call UNO, call its
-own UNO late); it returns an action or ``None`` to let the moment pass.
+own UNO late); it returns an action or ``None`` to let the moment pass.  Before it is
+asked, ``observe`` hands it the events its seat may see since it was last asked (what
+the rules show that seat, such as a challenged hand), so bots never diff views.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 from unokit.engine.actions import CATCH, PLAY, UNO, Action
+from unokit.engine.game import Event
 from unokit.engine.view import View
 
 
@@ -23,8 +27,30 @@ class Bot(Protocol):
 
     def react(self, view: View) -> Action | None: ...
 
+    def observe(self, events: Sequence[Event]) -> None: ...
 
-class RandomBot:
+
+class BotBase:
+    """For bots that need no events: ``observe`` does nothing, and says so.
+
+    Front ends switch events off for speed when no seat's bot reads them
+    (``observes``).
+    """
+
+    def observe(self, events: Sequence[Event]) -> None:
+        return None
+
+
+def observes(bot: object) -> bool:
+    """Whether ``bot`` reads events (a wrapper says so through its own ``observes``)."""
+    flag = getattr(bot, "observes", None)
+    if isinstance(flag, bool):
+        return flag
+    method = getattr(type(bot), "observe", None)
+    return method is not None and method is not BotBase.observe
+
+
+class RandomBot(BotBase):
     """A uniformly random legal decision; always calls and catches UNO.
 
     This is the benchmark's policy too: random playable card if any, else draw, and

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 
+from unokit.bots.base import BotBase
 from unokit.cards import CARD_COLOR, IS_WILD, WILD_COLOR, card_points
 from unokit.engine.actions import ACCEPT, CATCH, COLOR, DRAW, PLAY, UNO, Action
 from unokit.engine.view import View
@@ -28,7 +29,7 @@ def colour_counts(hand: tuple[int, ...] | list[int]) -> list[int]:
     return counts
 
 
-class GreedyBot:
+class GreedyBot(BotBase):
     """Sheds the most valuable matching card; wilds last; never challenges."""
 
     name = "greedy"

@@ -35,6 +35,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from unokit.bots.base import BotBase
 from unokit.cards import (
     CARD_COLOR,
     CARD_RANK,
@@ -149,7 +150,7 @@ def next_live(view: View, seat: int, steps: int = 1, direction: int = 0) -> int:
     return seat
 
 
-class HeuristicBot:
+class HeuristicBot(BotBase):
     """Card tracking, opponent reading, chain search with two players, W+4 odds."""
 
     name = "heuristic"

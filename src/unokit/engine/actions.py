@@ -69,11 +69,16 @@ class Action(NamedTuple):
             return Action(simple[head])
         if head in ("catch", "c") and len(rest) == 1 and rest[0].isdigit():
             return Action(CATCH, target=int(rest[0]))
-        if head == "color" and len(rest) == 1:
+        if head == "color" and len(rest) in (1, 2):
+            if len(rest) == 2 and not rest[1].isdigit():
+                raise ActionParseError(
+                    f"{text!r}: after the colour a start Wild Swap Hands takes a seat number"
+                )
             try:
-                return Action(COLOR, color=parse_color(rest[0]))
+                color = parse_color(rest[0])
             except CardError as e:
                 raise ActionParseError(str(e)) from None
+            return Action(COLOR, color=color, target=int(rest[1]) if len(rest) == 2 else -1)
         # A play: card code, then optional colour, optional 'uno', optional target.
         uno = False
         if rest and rest[-1].lower() == "uno":
@@ -227,6 +232,21 @@ class Action(NamedTuple):
             out[KIND_NAMES[k]] = True
         return out
 
+    def to_wire(self) -> dict[str, Any]:
+        """The JSON form without the seat: what a client sends (the server knows the seat)."""
+        out = self.to_json(0)
+        del out["seat"]
+        return out
+
+    @staticmethod
+    def from_wire(obj: Any) -> Action:
+        """A client's action object (``to_wire``'s form); ActionParseError if malformed."""
+        if not isinstance(obj, dict):
+            raise ActionParseError("an action must be a JSON object")
+        if "seat" in obj:
+            raise ActionParseError("an action does not name its seat: the connection does")
+        return Action.from_json({**obj, "seat": 0})[1]
+
     def __str__(self) -> str:
         k = self.kind
         if k == PLAY:
@@ -239,6 +259,8 @@ class Action(NamedTuple):
                 parts.append("uno")
             return " ".join(parts)
         if k == COLOR:
+            if self.target >= 0:
+                return f"color {COLOR_CODES[self.color]} {self.target}"
             return f"color {COLOR_CODES[self.color]}"
         if k == CATCH:
             return f"catch {self.target}"

@@ -60,6 +60,7 @@ from unokit.engine.actions import (
     Action,
 )
 from unokit.engine.errors import IllegalAction, ShuffleError
+from unokit.engine.outcome import Outcome
 from unokit.rules import DEFAULT_LAUNCHER_WEIGHTS, RulesError, RuleSet
 
 # Phases: what the seat in ``current`` must decide.
@@ -108,8 +109,17 @@ class Event(NamedTuple):
     only: int = -1
     hide: int = -1
 
-    def visible_to(self, seat: int) -> bool:
+    def visible_to(self, seat: int | None) -> bool:
+        """``None``: a spectator, who sees every public event and every redacted copy."""
+        if seat is None:
+            return self.only < 0
         return (self.only < 0 or self.only == seat) and self.hide != seat
+
+    def to_json(self) -> dict[str, Any]:
+        """The wire form (docs/protocol.md): the kind and its named fields."""
+        from unokit.engine.events import event_json  # the protocol lives apart
+
+        return event_json(self)
 
 
 @dataclass
@@ -467,6 +477,21 @@ class Game:
     @property
     def game_over(self) -> bool:
         return self.phase == P_GAME_OVER
+
+    def outcome(self) -> Outcome:
+        """The round's and the game's winners so far (None: not yet)."""
+        gw = self.game_winner
+        seats: tuple[int, ...] = ()
+        if gw >= 0:
+            seats = tuple(s for s in range(self.n) if s % 2 == gw) if self.teams else (gw,)
+        return Outcome(
+            round_over=self.phase >= P_ROUND_OVER,
+            round_winner=self.round_winner if self.round_winner >= 0 else None,
+            game_over=self.phase == P_GAME_OVER,
+            game_winner=gw if gw >= 0 else None,
+            winning_seats=seats,
+            scores=tuple(self.scores),
+        )
 
     def _can_play(self, hand: list[int], card: int) -> bool:
         """Whether ``card`` matches now (R-TURN-1) and, without bluffing, W+4 is allowed."""
@@ -1343,8 +1368,16 @@ class Game:
             self.phase = P_ROUND_OVER
 
     # ------------------------------------------------------------------ output -----
-    def events_for(self, seat: int, start: int = 0) -> list[Event]:
-        """The events from index ``start`` on that ``seat`` may see."""
+    def events_for(self, seat: int | None, start: int = 0) -> list[Event]:
+        """The events from index ``start`` on that ``seat`` may see (``None``: public).
+
+        IllegalAction ``bad_seat`` for a number that is not a seat (never read as a
+        negative index).
+        """
+        if seat is not None and (
+            not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n
+        ):
+            raise IllegalAction(f"there is no seat {seat!r} at this table", code="bad_seat")
         if self.events is None:
             return []
         return [e for e in self.events[start:] if e.visible_to(seat)]

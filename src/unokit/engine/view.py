@@ -14,12 +14,15 @@ from typing import Any
 from unokit.cards import CARD_CODE, COLOR_CODES, WILD_DRAW4
 from unokit.engine.actions import Action
 from unokit.engine.game import P_ANSWER, P_CHALLENGE, P_DRAWN, P_ROUND_OVER, PHASE_NAMES, Game
+from unokit.errors import UnoError
 from unokit.rules import RuleSet
+
+PROTOCOL_VERSION = 1  # rises when a field of the wire form changes meaning or goes away
 
 
 @dataclass(frozen=True, slots=True)
 class View:
-    seat: int
+    seat: int  # -1: a spectator's public view (no hand, no legal actions)
     names: tuple[str, ...]
     rules: RuleSet
     hand: tuple[int, ...]  # own cards, sorted
@@ -60,12 +63,22 @@ class View:
     def round_over(self) -> bool:
         return self.phase >= P_ROUND_OVER
 
+    @property
+    def spectator(self) -> bool:
+        return self.seat < 0
+
     def to_json(self) -> dict[str, Any]:
-        """For a client: codes instead of ids, no engine types."""
+        """What a client receives (docs/protocol.md, "The view"): codes, not ids.
+
+        ``legal`` holds action objects a client can send back unchanged.  A spectator's
+        view has ``seat`` and ``hand`` null and no legal actions.
+        """
+        spectator = self.seat < 0
         return {
-            "seat": self.seat,
+            "protocol": PROTOCOL_VERSION,
+            "seat": None if spectator else self.seat,
             "names": list(self.names),
-            "hand": [CARD_CODE[c] for c in self.hand],
+            "hand": None if spectator else [CARD_CODE[c] for c in self.hand],
             "hand_sizes": list(self.hand_sizes),
             "top": CARD_CODE[self.top] if self.discard else None,
             "discard": [CARD_CODE[c] for c in self.discard],
@@ -86,20 +99,37 @@ class View:
             "live": list(self.live),
             "round_winner": self.round_winner if self.round_winner >= 0 else None,
             "game_winner": self.game_winner if self.game_winner >= 0 else None,
-            "legal": [str(a) for a in self.legal],
+            "legal": [a.to_wire() for a in self.legal],
         }
 
 
-def view_of(game: Game, seat: int) -> View:
-    """The view of ``seat``.  Everything here is public or ``seat``'s own."""
-    mine = game.current == seat
+def check_seat(game: Game, seat: int | None) -> None:
+    """Refuse anything that is not a seat of this game (``None``: a spectator).
+
+    A negative number must never reach a list index: ``hands[-1]`` is the last seat's
+    hand.
+    """
+    if seat is None:
+        return
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < game.n:
+        raise UnoError(f"there is no seat {seat!r} at this table", code="bad_seat")
+
+
+def view_of(game: Game, seat: int | None) -> View:
+    """The view of ``seat``; ``None`` for the public view a spectator gets.
+
+    Everything here is public or ``seat``'s own.  UnoError ``bad_seat`` for a number
+    that is not a seat.
+    """
+    check_seat(game, seat)
+    mine = seat is not None and game.current == seat
     # a Wild Draw Four waits for its answer (with stacking on, inside an answer phase)
     wd4 = game.phase == P_CHALLENGE or (game.phase == P_ANSWER and game.pend_card == WILD_DRAW4)
     return View(
-        seat=seat,
+        seat=seat if seat is not None else -1,
         names=tuple(game.names),
         rules=game.rules,
-        hand=tuple(sorted(game.hands[seat])),
+        hand=tuple(sorted(game.hands[seat])) if seat is not None else (),
         hand_sizes=tuple(len(h) for h in game.hands),
         discard=tuple(game.discard),
         draw_pile=len(game.pile),
@@ -119,7 +149,7 @@ def view_of(game: Game, seat: int) -> View:
         live=tuple(game.live),
         round_winner=game.round_winner,
         game_winner=game.game_winner,
-        legal=tuple(game.legal_actions(seat)),
+        legal=tuple(game.legal_actions(seat)) if seat is not None else (),
     )
 
 

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from rich.text import Text
 
 from unokit.bots import BOTS, Bot
+from unokit.bots.base import observes
 from unokit.cards import (
     CARD_COLOR,
     CARD_RANK,
@@ -218,6 +219,10 @@ class ForgetfulBot:
         self.rng = random.Random(seed)
         self.forget = forget
         self.skip = skip
+        self.observes = observes(inner)
+
+    def observe(self, events: Sequence[Event]) -> None:
+        self.inner.observe(events)
 
     def act(self, view: View) -> Action:
         action = self.inner.act(view)

@@ -1,0 +1,202 @@
+"""Events as a protocol: a kind from one enum and named fields, in a JSON form.
+
+Inside the engine an ``Event`` is a small tuple whose ``seat``/``cards``/``amount``/
+``color``/``target`` slots mean different things for different kinds (that keeps the
+hot path cheap).  Nothing outside should read those slots by position: consumers
+switch on ``EventKind`` and read the named fields of ``event_json``, which this module
+defines once for every kind.  docs/protocol.md has the same table, and a test checks
+that every kind the engine emits is here and in the docs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+
+from unokit.cards import CARD_CODE, COLOR_CODES
+
+if TYPE_CHECKING:
+    from unokit.engine.game import Event
+
+
+class EventKind(StrEnum):
+    DEALER_DRAW = "dealer_draw"
+    ROUND_START = "round_start"
+    DEAL = "deal"
+    START_CARD = "start_card"
+    START_RETURN = "start_return"
+    RESHUFFLE = "reshuffle"
+    PLAY = "play"
+    DRAW = "draw"
+    KEEP = "keep"
+    COLOR = "color"
+    UNO = "uno"
+    FALSE_UNO = "false_uno"
+    CATCH = "catch"
+    CHALLENGE = "challenge"
+    REVEAL = "reveal"
+    RETRACT = "retract"
+    SKIP = "skip"
+    REVERSE = "reverse"
+    HIT = "hit"
+    HAND = "hand"
+    SWAP = "swap"
+    ROTATE = "rotate"
+    SHUFFLE_HANDS = "shuffle_hands"
+    DISCARD = "discard"
+    LAUNCH = "launch"
+    ROUND_OVER = "round_over"
+    ELIMINATED = "eliminated"
+    GAME_OVER = "game_over"
+
+
+def _seat(v: int) -> int | None:
+    return v if v >= 0 else None
+
+
+def _color(v: int) -> str | None:
+    return COLOR_CODES[v] if 0 <= v < 4 else None
+
+
+def _cards(v: tuple[int, ...]) -> list[str]:
+    return [CARD_CODE[c] for c in v]
+
+
+def _card(v: tuple[int, ...]) -> str | None:
+    return CARD_CODE[v[0]] if v else None
+
+
+def _int(v: int) -> int:
+    return v
+
+
+def _bool(v: int) -> bool:
+    return bool(v)
+
+
+_Conv = Callable[[Any], Any]
+
+# kind -> [(json field, Event slot, converter, meaning)].  The meaning column is what
+# docs/protocol.md prints; ``cards`` fields are present only when the receiver may see
+# them (a redacted copy has none: the field is then omitted, the count stays).
+FIELDS: dict[EventKind, list[tuple[str, str, _Conv, str]]] = {
+    EventKind.DEALER_DRAW: [
+        ("seat", "seat", _int, "who drew to choose the dealer"),
+        ("card", "cards", _card, "the card drawn (public)"),
+    ],
+    EventKind.ROUND_START: [
+        ("dealer", "seat", _int, "the dealer"),
+        ("round", "amount", _int, "round index, 0-based"),
+    ],
+    EventKind.DEAL: [
+        ("seat", "seat", _int, "who was dealt"),
+        ("count", "amount", _int, "how many cards"),
+        ("cards", "cards", _cards, "the cards (only to that seat)"),
+    ],
+    EventKind.START_CARD: [
+        ("dealer", "seat", _int, "the dealer"),
+        ("card", "cards", _card, "the start card turned up"),
+    ],
+    EventKind.START_RETURN: [
+        ("dealer", "seat", _int, "the dealer"),
+        ("card", "cards", _card, "the start card put back (R-START-WD4)"),
+    ],
+    EventKind.RESHUFFLE: [
+        ("pile", "amount", _int, "cards in the draw pile after the shuffle"),
+    ],
+    EventKind.PLAY: [
+        ("seat", "seat", _int, "who played"),
+        ("cards", "cards", _cards, "the cards played, the last one on top"),
+        ("color", "color", _color, "the colour in force after the play"),
+        ("target", "target", _seat, "the seat named (Swap Hands, a seven-zero 7), or null"),
+    ],
+    EventKind.DRAW: [
+        ("seat", "seat", _int, "who drew"),
+        ("count", "amount", _int, "how many cards"),
+        ("cards", "cards", _cards, "the cards (only to that seat)"),
+    ],
+    EventKind.KEEP: [("seat", "seat", _int, "who kept the drawn card")],
+    EventKind.COLOR: [
+        ("seat", "seat", _int, "who named the start card's colour"),
+        ("color", "color", _color, "the colour named"),
+        ("target", "target", _seat, "the seat swapped with (Swap Hands start), or null"),
+    ],
+    EventKind.UNO: [("seat", "seat", _int, "who called UNO")],
+    EventKind.FALSE_UNO: [
+        ("seat", "seat", _int, "who called UNO without one card"),
+        ("penalty", "amount", _int, "cards drawn for it"),
+    ],
+    EventKind.CATCH: [
+        ("seat", "seat", _int, "who caught"),
+        ("caught", "target", _int, "who was caught"),
+        ("penalty", "amount", _int, "cards the caught seat draws"),
+    ],
+    EventKind.CHALLENGE: [
+        ("seat", "seat", _int, "who challenged"),
+        ("challenged", "target", _int, "who played the Wild Draw Four"),
+        ("guilty", "amount", _bool, "whether the play was illegal"),
+    ],
+    EventKind.REVEAL: [
+        ("seat", "seat", _int, "whose hand is shown"),
+        ("count", "amount", _int, "how many cards"),
+        ("cards", "cards", _cards, "the hand (only to the challenger)"),
+    ],
+    EventKind.RETRACT: [
+        ("seat", "seat", _int, "who takes the Wild Draw Four back"),
+        ("card", "cards", _card, "the card taken back"),
+        ("color", "color", _color, "the colour in force again"),
+    ],
+    EventKind.SKIP: [("seat", "seat", _int, "who loses a turn")],
+    EventKind.REVERSE: [("seat", "seat", _int, "who reversed the direction")],
+    EventKind.HIT: [
+        ("seat", "seat", _int, "who must answer or accept (stacking)"),
+        ("card", "cards", _card, "the card to answer"),
+        ("total", "amount", _int, "cards drawn on accepting"),
+    ],
+    EventKind.HAND: [
+        ("seat", "seat", _int, "whose hand changed as a whole (swap, rotate, shuffle)"),
+        ("count", "amount", _int, "its size now"),
+        ("cards", "cards", _cards, "the new hand (only to that seat)"),
+    ],
+    EventKind.SWAP: [
+        ("seat", "seat", _int, "who swapped"),
+        ("with", "target", _int, "the seat swapped with"),
+    ],
+    EventKind.ROTATE: [("direction", "amount", _int, "hands pass this way: 1 or -1")],
+    EventKind.SHUFFLE_HANDS: [("seat", "seat", _int, "who played Wild Shuffle Hands")],
+    EventKind.DISCARD: [
+        ("seat", "seat", _int, "whose cards go to the discard pile (Customizable)"),
+        ("count", "amount", _int, "how many"),
+        ("cards", "cards", _cards, "the cards (public)"),
+    ],
+    EventKind.LAUNCH: [
+        ("seat", "seat", _int, "who pressed the launcher"),
+        ("fired", "amount", _int, "cards it fired"),
+        ("presses", "target", _int, "how many presses"),
+    ],
+    EventKind.ROUND_OVER: [
+        ("winner", "seat", _int, "who went out"),
+        ("points", "amount", _int, "points scored (0 where the winner scores none)"),
+    ],
+    EventKind.ELIMINATED: [
+        ("seat", "seat", _int, "who is out of the game (R-SCORE-ELIM)"),
+        ("score", "amount", _int, "their score"),
+    ],
+    EventKind.GAME_OVER: [
+        ("winner", "seat", _int, "the winning seat (or team)"),
+        ("score", "amount", _int, "the winner's score"),
+    ],
+}
+
+
+def event_json(event: Event) -> dict[str, Any]:
+    """``{"kind": ..., <named fields>}``; card lists only when the receiver may see them."""
+    kind = EventKind(event.kind)
+    out: dict[str, Any] = {"kind": kind.value}
+    for name, slot, conv, _ in FIELDS[kind]:
+        value = getattr(event, slot)
+        if slot == "cards" and conv is _cards and not value:
+            continue  # redacted: the count says how many
+        out[name] = conv(value)
+    return out

@@ -1,0 +1,1 @@
+"""The multiplayer server: rooms, seats, the match over websockets, storage."""

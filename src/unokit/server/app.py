@@ -1,0 +1,686 @@
+"""The web server: HTTP for rooms and records, one websocket per client for play.
+
+The master pipeline for every websocket message, in order (boardgame.io's master is
+the model): size limit and parse (pydantic, unknown fields refused), the connection's
+seat (authenticated once by its token in ``hello``), the room exists and its game is
+not over, the seat may act now, the version matches, ``Match.submit``, the log entry
+committed, and only then each connection is sent its own view and events.  Errors go
+back to the sender only, with a stable code; a refused message changes nothing.
+
+Everything runs on one asyncio event loop, so a room's handlers never interleave
+between the check and the apply; a per-room lock makes that explicit for the few
+paths that await.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections import defaultdict, deque
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import ValidationError
+from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
+
+from unokit.engine.actions import Action
+from unokit.errors import UnoError
+from unokit.match import Timing
+from unokit.rules import OPTION_HELP, PRESETS, RuleSet
+from unokit.server import messages as m
+from unokit.server.room import CODE_ALPHABET, CODE_LENGTH, Room, RoomError, new_code
+from unokit.server.store import MemoryStore, SQLiteStore, Store, StoreError
+
+log = logging.getLogger("unokit.server")
+
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
+        "form-action 'self'; frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
+}
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one client may make the server spend (docs/server.md, "Limits")."""
+
+    message_bytes: int = m.MAX_MESSAGE
+    messages_per_second: float = 20.0  # per connection, with a burst of twice that
+    chat_per_minute: int = 20
+    connections_per_address: int = 30
+    rooms_per_address_per_hour: int = 30
+    joins_per_address_per_minute: int = 30  # joins and token checks (guessing)
+    send_queue: int = 256  # messages waiting for a slow client before it is dropped
+    hello_timeout: float = 10.0
+    room_idle_seconds: float = 6 * 3600.0  # nobody connected, no change: the room goes
+
+
+class Window:
+    """Counts events per key in a sliding time window (rate limits)."""
+
+    def __init__(self, limit: int, seconds: float) -> None:
+        self.limit = limit
+        self.seconds = seconds
+        self.hits: dict[str, deque[float]] = defaultdict(deque)
+
+    def allow(self, key: str) -> bool:
+        now = time.monotonic()
+        q = self.hits[key]
+        while q and q[0] <= now - self.seconds:
+            q.popleft()
+        if len(q) >= self.limit:
+            return False
+        q.append(now)
+        return True
+
+
+class Bucket:
+    """A token bucket for messages per second on one connection."""
+
+    def __init__(self, rate: float) -> None:
+        self.rate = rate
+        self.tokens = rate * 2
+        self.at = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.rate * 2, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+@dataclass(eq=False)
+class Conn:
+    ws: WebSocket
+    room: Room
+    seat: int | None
+    address: str
+    seq: int = 0  # index into the game's events up to which this connection was told
+    game: int = 0
+    meta: int = -1  # the room's meta counter last sent
+    queue: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(256))
+    closed: bool = False
+    bucket: Bucket = field(default_factory=lambda: Bucket(20.0))
+
+    def send(self, msg: dict[str, Any]) -> None:
+        if self.closed:
+            return
+        try:
+            self.queue.put_nowait(json.dumps(msg, separators=(",", ":")))
+        except asyncio.QueueFull:  # a client that stops reading is dropped (it may resume)
+            self.closed = True
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.put_nowait(None)
+
+
+class Server:
+    """The rooms in memory, their connections and drivers, and the store."""
+
+    def __init__(self, store: Store, timing: Timing | None, limits: Limits) -> None:
+        self.store = store
+        self.timing = timing
+        self.limits = limits
+        self.rooms: dict[str, Room] = {}
+        self.conns: dict[str, set[Conn]] = defaultdict(set)
+        self.locks: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.wake: dict[str, asyncio.Event] = {}
+        self.drivers: dict[str, asyncio.Task[None]] = {}
+        self.meta: dict[str, int] = defaultdict(int)
+        self.per_address: dict[str, int] = defaultdict(int)
+        self.room_window = Window(limits.rooms_per_address_per_hour, 3600)
+        self.join_window = Window(limits.joins_per_address_per_minute, 60)
+        self.errors = 0  # unexpected exceptions (bugs), for tests and the load test
+        self.accepted = 0
+        self._reaper: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------------ rooms -----
+    def restore(self) -> None:
+        for row in self.store.load_rooms():
+            if row.data.get("status") == "expired":
+                continue
+            try:
+                room = Room.restore(row, self.store, self.timing)
+            except Exception:
+                log.exception("room %s could not be restored", row.code)
+                self.errors += 1
+                continue
+            self.add(room)
+
+    def add(self, room: Room) -> None:
+        self.rooms[room.code] = room
+        code = room.code
+
+        def changed() -> None:
+            self.meta[code] += 1
+            ev = self.wake.get(code)
+            if ev is not None:
+                ev.set()
+
+        room.on_change = changed
+        self.wake[code] = asyncio.Event()
+        self.drivers[code] = asyncio.get_running_loop().create_task(self.drive(room))
+
+    def room(self, code: str) -> Room:
+        code = code.upper()
+        room = self.rooms.get(code)
+        if room is None:
+            raise RoomError(f"there is no room {code}", code="no_room")
+        return room
+
+    # ------------------------------------------------------------------ telling ---
+    def broadcast(self, room: Room, meta: bool = True) -> None:
+        """Send every connection of ``room`` what it must now learn."""
+        for conn in list(self.conns.get(room.code, ())):
+            self.tell(conn, meta)
+
+    def tell(self, conn: Conn, meta: bool = True) -> None:
+        room = conn.room
+        if meta and conn.meta != self.meta[room.code]:
+            conn.meta = self.meta[room.code]
+            conn.send(room.public(conn.seat))
+        if room.match is None or room.game_no == 0:
+            return
+        if conn.game != room.game_no:
+            conn.game = room.game_no
+            conn.seq = room.history_start()
+        msg, conn.seq = room.state_for(conn.seat, conn.seq)
+        conn.send(msg)
+
+    # ------------------------------------------------------------------ driving ---
+    def due(self, room: Room) -> tuple[float | None, str, int]:
+        """When the room must act by itself next, and what: (delay or None, what, seat)."""
+        match = room.match
+        if room.status != "playing" or match is None:
+            return None, "", -1
+        now = time.monotonic()
+        game = match.game
+        if game.round_over:
+            anyone = any(s is not None and s.kind == "person" and s.connected for s in room.seats)
+            wait = room.timing.next_round if anyone else 1.0
+            return max(0.0, room.changed_at + wait - now), "next_round", -1
+        seat = match.next_to_ask()
+        if seat is None:
+            return None, "", -1
+        if match.bots[seat] is not None:
+            return max(0.0, room.changed_at + match.delay() - now), "bot", seat
+        s = room.seats[seat]
+        waits: list[tuple[float, str]] = []
+        if s is not None and s.away_since is not None:
+            waits.append((s.away_since + room.timing.autopilot_after - now, "autopilot"))
+        if room.timing.turn_timer:
+            waits.append((room.changed_at + room.timing.turn_timer - now, "timer"))
+        if not waits:
+            return None, "", -1
+        delay, what = min(waits)
+        return max(0.0, delay), what, seat
+
+    async def drive(self, room: Room) -> None:
+        """The room's own clock: bots, the autopilot, the turn timer, the next round."""
+        code = room.code
+        wake = self.wake[code]
+        while self.rooms.get(code) is room:
+            try:
+                delay, what, seat = self.due(room)
+                if delay is None:
+                    await wake.wait()
+                    wake.clear()
+                    continue
+                if delay > 0:
+                    wake.clear()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(wake.wait(), timeout=delay)
+                        wake.clear()
+                        continue  # something changed: decide again
+                async with self.locks[code]:
+                    again, what2, seat2 = self.due(room)
+                    if again is None or again > 0.001 or (what2, seat2) != (what, seat):
+                        continue
+                    if what == "bot":
+                        acted = room.bot_step()
+                    elif what == "autopilot":
+                        room.set_autopilot(seat, True)
+                        acted = True
+                    elif what == "timer":
+                        room.autopilot_turn(seat)
+                        acted = True
+                    else:
+                        room.next_round(room.host)
+                        acted = True
+                    if acted:
+                        self.accepted += what != "autopilot"
+                        self.broadcast(room)
+            except asyncio.CancelledError:
+                raise
+            except StoreError as e:  # nothing was told; try again a little later
+                log.error("room %s: %s", code, e)
+                await asyncio.sleep(1.0)
+            except Exception:
+                self.errors += 1
+                log.exception("room %s: the driver failed", code)
+                await asyncio.sleep(1.0)
+
+    async def reap(self) -> None:
+        """Rooms with nobody connected and no change for a long time leave memory."""
+        while True:
+            await asyncio.sleep(60)
+            now = time.monotonic()
+            for code, room in list(self.rooms.items()):
+                if self.conns.get(code):
+                    continue
+                if now - room.last_active > self.limits.room_idle_seconds:
+                    self.expire(room)
+
+    def expire(self, room: Room) -> None:
+        code = room.code
+        self.rooms.pop(code, None)
+        task = self.drivers.pop(code, None)
+        if task is not None:
+            task.cancel()
+        row = room.to_row()
+        if room.status == "playing" and room.match is not None:
+            # an abandoned game: keep its record downloadable
+            self.store.save_record(code, room.game_no, _dump(room))
+        row.data["status"] = "expired"
+        self.store.save_room(row)
+
+    async def close(self) -> None:
+        for task in [*self.drivers.values(), *([self._reaper] if self._reaper else [])]:
+            task.cancel()
+        for task in list(self.drivers.values()):
+            with contextlib.suppress(BaseException):
+                await task
+        self.drivers.clear()
+
+
+def _dump(room: Room) -> str:
+    from unokit.record import dumps
+
+    assert room.match is not None
+    return dumps(room.match.game)
+
+
+def _address(client: Any) -> str:
+    return str(client.host) if client is not None else "unknown"
+
+
+def _origin_ok(origin: str | None, host: str | None, allowed: tuple[str, ...]) -> bool:
+    """No cross-site websocket hijacking: the page must come from this server."""
+    if origin is None:
+        return True  # not a browser (a script or a test client): tokens still apply
+    if origin in allowed:
+        return True
+    return host is not None and urlsplit(origin).netloc == host
+
+
+def web_dir() -> Path:
+    return Path(str(resources.files("unokit") / "web"))
+
+
+def create_app(
+    store: Store | None = None,
+    *,
+    timing: Timing | None = None,
+    limits: Limits | None = None,
+    allowed_origins: tuple[str, ...] = (),
+) -> FastAPI:
+    """The app; ``store`` defaults to memory (``unokit serve`` passes SQLite)."""
+    limits = limits or Limits()
+    server = Server(store or MemoryStore(), timing, limits)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        server.restore()
+        server._reaper = asyncio.get_running_loop().create_task(server.reap())
+        yield
+        await server.close()
+        server.store.close()
+
+    app = FastAPI(
+        title="unokit", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None
+    )
+    app.state.server = server
+
+    class Headers(BaseHTTPMiddleware):
+        async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
+            response = await call_next(request)
+            for k, v in SECURITY_HEADERS.items():
+                response.headers.setdefault(k, v)
+            return response
+
+    app.add_middleware(Headers)
+
+    def error(status: int, code: str, message: str) -> JSONResponse:
+        return JSONResponse({"code": code, "message": message}, status_code=status)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(x) for x in first.get("loc", ()) if x != "body")
+        return error(400, "bad_request", f"{where}: {first.get('msg', 'invalid')}".strip(": "))
+
+    @app.exception_handler(UnoError)
+    async def refused(request: Request, exc: UnoError) -> JSONResponse:
+        status = 404 if exc.code == "no_room" else 400
+        return error(status, exc.code, exc.message)
+
+    @app.exception_handler(StoreError)
+    async def store_failed(request: Request, exc: StoreError) -> JSONResponse:
+        return error(503, "storage_unavailable", "the server cannot store this now; try again")
+
+    @app.exception_handler(Exception)
+    async def internal(request: Request, exc: Exception) -> JSONResponse:
+        server.errors += 1
+        log.exception("unexpected error")
+        return error(500, "internal", "something went wrong on the server")
+
+    # ------------------------------------------------------------------ HTTP -------
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(web_dir() / "index.html")
+
+    @app.get("/r/{code}", include_in_schema=False)
+    async def room_page(code: str) -> FileResponse:
+        return FileResponse(web_dir() / "index.html")
+
+    @app.get("/healthz")
+    async def health() -> dict[str, Any]:
+        return {"ok": True, "rooms": len(server.rooms)}
+
+    @app.get("/api/rules")
+    async def rules() -> dict[str, Any]:
+        defaults = RuleSet().options()
+        return {
+            "presets": [
+                {"name": k, "description": d, "options": o} for k, (d, o) in PRESETS.items()
+            ],
+            "options": [
+                {"name": k, "help": h, "default": defaults[k]} for k, h in OPTION_HELP.items()
+            ],
+            "levels": list(m.LEVELS),
+            "timers": list(m.TIMERS),
+        }
+
+    @app.post("/api/rooms")
+    async def create_room(body: m.CreateRoom, request: Request) -> dict[str, Any]:
+        addr = _address(request.client)
+        if not server.room_window.allow(addr):
+            return error(429, "rate_limited", "too many rooms from here; wait a while")  # type: ignore[return-value]
+        room, token = Room.create(
+            server.store,
+            body.name,
+            body.preset,
+            body.options,
+            body.seats,
+            list(body.bots),
+            body.timer,
+            server.timing,
+        )
+        while room.code in server.rooms:  # astronomically rare: draw another code
+            room.code = new_code()
+            room.save()
+        server.add(room)
+        return {"code": room.code, "seat": 0, "token": token, "link": f"/r/{room.code}"}
+
+    def _code(code: str) -> str:
+        code = code.upper()
+        if len(code) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in code):
+            raise RoomError(f"{code[:10]!r} is not a room code", code="no_room")
+        return code
+
+    @app.get("/api/rooms/{code}")
+    async def room_info(code: str) -> dict[str, Any]:
+        return server.room(_code(code)).public(None)
+
+    @app.post("/api/rooms/{code}/join")
+    async def join(code: str, body: m.JoinRoom, request: Request) -> dict[str, Any]:
+        if not server.join_window.allow(_address(request.client)):
+            return error(429, "rate_limited", "too many attempts; wait a minute")  # type: ignore[return-value]
+        room = server.room(_code(code))
+        async with server.locks[room.code]:
+            seat, token = room.join(body.name)
+        server.broadcast(room)
+        return {"code": room.code, "seat": seat, "token": token, "link": f"/r/{room.code}"}
+
+    @app.get("/api/rooms/{code}/record")
+    async def record(code: str, game: int | None = None) -> Response:
+        code = _code(code)
+        room = server.rooms.get(code)
+        if game is None:
+            game = room.game_no if room is not None else 1
+        text = server.store.record(code, game)
+        if text is None:
+            if room is not None and room.status == "playing" and game == room.game_no:
+                return error(409, "game_in_progress", "the record is ready when the game ends")
+            return error(404, "no_record", "no such game in this room")
+        return PlainTextResponse(
+            text,
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="uno-{code}-{game}.json"'},
+        )
+
+    static = web_dir()
+    if static.is_dir():
+        app.mount("/static", StaticFiles(directory=str(static)), name="static")
+
+    # ------------------------------------------------------------------ websocket --
+    @app.websocket("/ws/{code}")
+    async def ws(websocket: WebSocket, code: str) -> None:
+        addr = _address(websocket.client)
+        if not _origin_ok(
+            websocket.headers.get("origin"), websocket.headers.get("host"), allowed_origins
+        ):
+            await websocket.close(code=1008, reason="cross-site websocket refused")
+            return
+        if server.per_address[addr] >= limits.connections_per_address:
+            await websocket.close(code=1013, reason="too many connections from here")
+            return
+        server.per_address[addr] += 1
+        try:
+            await session(websocket, code, addr)
+        finally:
+            server.per_address[addr] -= 1
+            if server.per_address[addr] <= 0:
+                del server.per_address[addr]
+
+    async def session(websocket: WebSocket, code: str, addr: str) -> None:
+        await websocket.accept()
+        room = server.rooms.get(code.upper())
+        if room is None:
+            await _refuse(websocket, "no_room", f"there is no room {code[:10]!r}")
+            return
+        try:
+            first = await asyncio.wait_for(websocket.receive(), timeout=limits.hello_timeout)
+            hello = m.CLIENT.validate_json(_text(first, limits.message_bytes))
+        except (TimeoutError, ValidationError, ValueError, KeyError):
+            await _refuse(websocket, "bad_hello", 'the first message must be {"type": "hello"}')
+            return
+        if not isinstance(hello, m.Hello):
+            await _refuse(websocket, "bad_hello", 'the first message must be {"type": "hello"}')
+            return
+        seat: int | None = None
+        if hello.token is not None:
+            if not server.join_window.allow(addr):
+                await _refuse(websocket, "rate_limited", "too many attempts; wait a minute")
+                return
+            seat = room.seat_of(hello.token)
+            if seat is None:
+                await _refuse(websocket, "bad_token", "this seat token is not valid here")
+                return
+        conn = Conn(websocket, room, seat, addr, queue=asyncio.Queue(limits.send_queue))
+        conn.bucket = Bucket(limits.messages_per_second)
+        if room.match is not None and hello.last_seq is not None and hello.game == room.game_no:
+            conn.game = room.game_no
+            conn.seq = hello.last_seq  # resume: only what was missed
+        server.conns[room.code].add(conn)
+        sender = asyncio.get_running_loop().create_task(_pump(conn))
+        try:
+            conn.send({"type": "welcome", "seat": seat, "code": room.code, "protocol": 1})
+            if seat is not None:
+                room.connected(seat, +1)
+            server.broadcast(room)
+            await _serve(conn)
+        finally:
+            server.conns[room.code].discard(conn)
+            conn.closed = True
+            with contextlib.suppress(asyncio.QueueFull):
+                conn.queue.put_nowait(None)
+            if seat is not None and room.seats[seat] is not None:
+                room.connected(seat, -1)
+                server.broadcast(room)
+            sender.cancel()
+            with contextlib.suppress(BaseException):
+                await sender
+
+    async def _serve(conn: Conn) -> None:
+        ws_ = conn.ws
+        while not conn.closed:
+            try:
+                frame = await ws_.receive()
+            except (WebSocketDisconnect, RuntimeError):
+                return
+            if frame.get("type") == "websocket.disconnect":
+                return
+            if not conn.bucket.take():
+                conn.send(_err("rate_limited", "too many messages; slow down"))
+                continue
+            try:
+                msg = m.CLIENT.validate_json(_text(frame, limits.message_bytes))
+            except _TooBig:
+                conn.send(_err("too_big", f"a message has at most {limits.message_bytes} bytes"))
+                continue
+            except (ValidationError, ValueError):
+                conn.send(_err("bad_message", "not a message this server understands"))
+                continue
+            try:
+                await handle(conn, msg)
+            except RoomError as e:
+                conn.send(_err(e.code, e.message))
+            except UnoError as e:
+                conn.send(_err(e.code, e.message))
+                if e.code == "stale_version":
+                    server.tell(conn)  # a resync: the fresh view follows the refusal
+            except StoreError:
+                conn.send(_err("storage_unavailable", "the server cannot store this now"))
+            except Exception:
+                server.errors += 1
+                log.exception("room %s: a message failed", conn.room.code)
+                conn.send(_err("internal", "something went wrong on the server"))
+
+    async def handle(conn: Conn, msg: Any) -> None:
+        room = conn.room
+        if server.rooms.get(room.code) is not room:
+            raise RoomError("this room is gone", code="no_room")
+        seat = conn.seat
+        if isinstance(msg, m.Ping):
+            conn.send({"type": "pong"})
+            return
+        if isinstance(msg, m.Hello):
+            raise RoomError("already said hello", code="bad_message")
+        if isinstance(msg, m.Chat):
+            if seat is None:
+                raise RoomError("spectators cannot chat", code="no_seat")
+            if not chat_window.allow(f"{room.code}:{seat}"):
+                raise RoomError("too many chat lines; wait a little", code="rate_limited")
+            s = room.seats[seat]
+            line = {"type": "chat", "seat": seat, "name": s.name if s else "", "text": msg.text}
+            for c in list(server.conns.get(room.code, ())):
+                c.send(line)
+            return
+        async with server.locks[room.code]:
+            if isinstance(msg, m.Act):
+                action = Action.from_wire(msg.action)
+                room.apply(seat, action, msg.version)
+                server.accepted += 1
+            elif isinstance(msg, m.Start):
+                room.start(seat)
+            elif isinstance(msg, m.AddBot):
+                room.add_bot(seat, msg.seat, msg.level)
+            elif isinstance(msg, m.Kick):
+                room.kick(seat, msg.seat)
+                for c in list(server.conns.get(room.code, ())):
+                    if c.seat == msg.seat:
+                        c.send(_err("kicked", "the host gave your seat to a bot"))
+                        c.closed = True
+                        with contextlib.suppress(asyncio.QueueFull):
+                            c.queue.put_nowait(None)
+            elif isinstance(msg, m.End):
+                room.end(seat)
+            elif isinstance(msg, m.NextRound):
+                room.next_round(seat)
+            elif isinstance(msg, m.Rematch):
+                room.rematch(seat)
+            server.broadcast(room)
+
+    chat_window = Window(limits.chat_per_minute, 60)
+
+    return app
+
+
+class _TooBig(ValueError):
+    pass
+
+
+def _text(frame: Any, limit: int) -> str | bytes:
+    """The message's text, refused when over ``limit`` bytes or not UTF-8."""
+    if frame.get("type") != "websocket.receive":
+        raise ValueError("not a message")
+    data = frame.get("text")
+    if data is None:
+        raw = frame.get("bytes") or b""
+        if len(raw) > limit:
+            raise _TooBig()
+        return raw.decode("utf-8")  # UnicodeDecodeError is a ValueError
+    if len(data) > limit or len(data.encode("utf-8", "surrogatepass")) > limit:
+        raise _TooBig()
+    return str(data)
+
+
+def _err(code: str, message: str) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message}
+
+
+async def _refuse(ws: WebSocket, code: str, message: str) -> None:
+    with contextlib.suppress(Exception):
+        await ws.send_text(json.dumps(_err(code, message)))
+        await ws.close(code=1008)
+
+
+async def _pump(conn: Conn) -> None:
+    """Send the connection's queue in order; a None (or a dead socket) ends it."""
+    ws = conn.ws
+    try:
+        while True:
+            text = await conn.queue.get()
+            if text is None:
+                break
+            await ws.send_text(text)
+    except Exception:
+        pass
+    finally:
+        conn.closed = True
+        with contextlib.suppress(Exception):
+            await ws.close()
+
+
+def sqlite_app(db: str | Path, sync: str = "normal", **kw: Any) -> FastAPI:
+    return create_app(SQLiteStore(db, sync=sync), **kw)

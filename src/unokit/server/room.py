@@ -1,0 +1,600 @@
+"""A room: seats, tokens, the game through a ``Match``, its log and its recovery.
+
+Nothing here knows about websockets: the app (``server.app``) turns messages into
+calls on a ``Room`` and sends what ``Room.outbox`` says to whom.  Every change of a
+game goes through ``Room.apply`` in the master pipeline's order: the seat may act,
+the version matches, ``Match.submit`` checks and applies, the log entry is committed,
+and only then is anybody told.
+
+Fair shuffles: a game's seat draw uses a seed from ``secrets``; each round's deal
+comes from its own 48-bit seed, also from ``secrets``.  When a round starts the room
+publishes ``sha256(salt:seed)``; when it ends it reveals the seed and salt, which are
+also in the downloadable record, so anyone can check the deal was fixed in advance.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from unokit.bots.base import Bot
+from unokit.engine.actions import Action
+from unokit.engine.game import Game
+from unokit.engine.view import view_of
+from unokit.errors import UnoError
+from unokit.match import Match, SeatKind, StaleVersion, Timing
+from unokit.record import dumps
+from unokit.rules import RuleSet, from_preset
+from unokit.server.store import RoomRow, Store
+
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L look-alikes
+CODE_LENGTH = 6
+HISTORY = 60  # events a newcomer without a sequence number gets for the log
+
+
+class RoomError(UnoError):
+    """A request the room refuses; nothing changed."""
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)  # 192 bits
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def commitment(seed: int, salt: str) -> str:
+    return hashlib.sha256(f"{salt}:{seed}".encode()).hexdigest()
+
+
+def make_bot(level: str, seed: int) -> Bot:
+    """A bot of a level as the terminal game makes them (tui.table.make_bots)."""
+    from unokit.tui.table import make_bots
+
+    return make_bots(None, level, 1, seed)[0]
+
+
+@dataclass
+class Seat:
+    name: str
+    kind: str  # "person" or "bot"
+    level: str = "normal"
+    token_hash: str = ""
+    connected: int = 0  # open connections holding this seat
+    away_since: float | None = None  # monotonic time the last connection closed
+
+    def to_row(self) -> dict[str, Any]:
+        return {"name": self.name, "kind": self.kind, "level": self.level, "token": self.token_hash}
+
+    @staticmethod
+    def from_row(d: dict[str, Any]) -> Seat:
+        return Seat(d["name"], d["kind"], d.get("level", "normal"), d.get("token", ""))
+
+
+@dataclass
+class RoundSeed:
+    seed: int
+    salt: str
+    dealer: int
+    revealed: bool = False
+
+    def public(self, index: int) -> dict[str, Any]:
+        out: dict[str, Any] = {"round": index, "commitment": commitment(self.seed, self.salt)}
+        if self.revealed:
+            out["seed"] = self.seed
+            out["salt"] = self.salt
+        return out
+
+
+@dataclass
+class Room:
+    code: str
+    preset: str
+    options: dict[str, Any]
+    rules: RuleSet
+    seats: list[Seat | None]
+    timer: int = 0
+    host: int = 0
+    status: str = "lobby"  # lobby, playing, over
+    game_no: int = 0
+    game_seed: int = 0
+    dealer: int = -1
+    rounds: list[RoundSeed] = field(default_factory=list)
+    match: Match | None = None
+    timing: Timing = field(default_factory=Timing)
+    store: Store | None = None
+    created: float = field(default_factory=time.time)
+    last_active: float = field(default_factory=time.monotonic)
+    changed_at: float = field(default_factory=time.monotonic)  # monotonic, last version
+    autopilot: set[int] = field(default_factory=set)  # person seats played by the bot
+    _bots: dict[int, Bot] = field(default_factory=dict)
+    on_change: Callable[[], None] | None = None
+
+    # ----------------------------------------------------------------- creating ----
+    @staticmethod
+    def create(
+        store: Store,
+        host_name: str,
+        preset: str,
+        options: dict[str, Any],
+        seats: int,
+        bots: list[str | None],
+        timer: int,
+        timing: Timing | None = None,
+        code: str | None = None,
+    ) -> tuple[Room, str]:
+        """A new room with the host in seat 0; returns it and the host's seat token."""
+        rules = from_preset(preset, options)
+        rules.check_players(seats)
+        token = new_token()
+        seat_list: list[Seat | None] = [None] * seats
+        seat_list[0] = Seat(host_name, "person", token_hash=token_hash(token))
+        for i, level in enumerate(bots[: seats - 1], start=1):
+            if level is not None:
+                seat_list[i] = Seat(_bot_name(seat_list, i), "bot", level)
+        room = Room(
+            code=code or new_code(),
+            preset=preset,
+            options=dict(options),
+            rules=rules,
+            seats=seat_list,
+            timer=timer,
+            timing=timing or Timing(turn_timer=float(timer) if timer else None),
+            store=store,
+        )
+        room.save()
+        return room, token
+
+    # ----------------------------------------------------------------- storage -----
+    def to_row(self) -> RoomRow:
+        return RoomRow(
+            self.code,
+            {
+                "preset": self.preset,
+                "options": self.options,
+                "seats": [s.to_row() if s else None for s in self.seats],
+                "timer": self.timer,
+                "host": self.host,
+                "status": self.status,
+                "game": self.game_no,
+                "game_seed": self.game_seed,
+                "created": self.created,
+            },
+        )
+
+    def save(self) -> None:
+        if self.store is not None:
+            self.store.save_room(self.to_row())
+
+    @staticmethod
+    def restore(row: RoomRow, store: Store, timing: Timing | None = None) -> Room:
+        """A room as the store has it; a game in progress is rebuilt from its log.
+
+        Replaying the log gives the same hands, turn and scores, because the game is a
+        pure function of its seeds and its actions.
+        """
+        d = row.data
+        rules = from_preset(d["preset"], d["options"])
+        timer = int(d.get("timer", 0))
+        room = Room(
+            code=row.code,
+            preset=d["preset"],
+            options=d["options"],
+            rules=rules,
+            seats=[Seat.from_row(s) if s else None for s in d["seats"]],
+            timer=timer,
+            host=d.get("host", 0),
+            status=d["status"],
+            game_no=d.get("game", 0),
+            game_seed=d.get("game_seed", 0),
+            timing=timing or Timing(turn_timer=float(timer) if timer else None),
+            store=store,
+            created=d.get("created", time.time()),
+        )
+        if room.status in ("playing", "over") and room.game_no > 0:
+            room._rebuild(store.log(room.code, room.game_no))
+        return room
+
+    def _rebuild(self, log: list[dict[str, Any]]) -> None:
+        game = self._new_game(self.game_seed)
+        for entry in log:
+            kind = entry["t"]
+            if kind == "round":
+                rs = RoundSeed(entry["seed"], entry["salt"], entry["dealer"])
+                self.rounds.append(rs)
+                game.start_round(rs.dealer, seed=rs.seed)
+            elif kind == "act":
+                seat, action = Action.from_json(entry["a"])
+                game.apply(seat, action)
+            elif kind == "seat":  # a seat changed hands during the game
+                self._set_seat_kind(entry["seat"], entry["kind"])
+        for rs in self.rounds[:-1]:
+            rs.revealed = True
+        if self.rounds and game.round_over:
+            self.rounds[-1].revealed = True
+        assert self.match is not None
+        self.match.version = sum(1 for e in log if e["t"] in ("round", "act"))
+
+    # ----------------------------------------------------------------- seats -------
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat ``token`` holds here, comparing hashes in constant time."""
+        if not token:
+            return None
+        h = token_hash(token)
+        found = None
+        for i, s in enumerate(self.seats):
+            if s is not None and s.token_hash and hmac.compare_digest(s.token_hash, h):
+                found = i
+        return found
+
+    def join(self, name: str) -> tuple[int, str]:
+        """Take the first empty seat (lobby only); returns the seat and its token."""
+        if self.status != "lobby":
+            raise RoomError("the game has started: you can watch", code="room_started")
+        if any(s is not None and s.name.lower() == name.lower() for s in self.seats):
+            raise RoomError(f"someone here is already called {name}", code="name_taken")
+        for i, s in enumerate(self.seats):
+            if s is None:
+                token = new_token()
+                self.seats[i] = Seat(name, "person", token_hash=token_hash(token))
+                self.save()
+                self.touch()
+                return i, token
+        raise RoomError("the room is full: you can watch", code="room_full")
+
+    def add_bot(self, by: int | None, seat: int, level: str) -> None:
+        self._host_only(by)
+        if self.status != "lobby":
+            raise RoomError("bots are added before the game starts", code="room_started")
+        if not 0 <= seat < len(self.seats):
+            raise RoomError(f"there is no seat {seat}", code="bad_seat")
+        if self.seats[seat] is not None:
+            raise RoomError(f"seat {seat} is taken", code="seat_taken")
+        self.seats[seat] = Seat(_bot_name(self.seats, seat), "bot", level)
+        self.save()
+        self.touch()
+
+    def kick(self, by: int | None, seat: int) -> None:
+        """The host removes a seat's occupant; in a game a bot takes the seat over."""
+        self._host_only(by)
+        if not 0 <= seat < len(self.seats) or self.seats[seat] is None:
+            raise RoomError(f"seat {seat} is empty", code="bad_seat")
+        if seat == self.host:
+            raise RoomError("the host cannot kick themself", code="bad_seat")
+        if self.status == "lobby":
+            self.seats[seat] = None
+        else:
+            s = self.seats[seat]
+            assert s is not None
+            s.kind = "bot"
+            s.token_hash = ""
+            self.autopilot.discard(seat)
+            self._log({"t": "seat", "seat": seat, "kind": "bot"})
+            self._set_seat_kind(seat, "bot")
+        self.save()
+        self.touch()
+
+    def _host_only(self, by: int | None) -> None:
+        if by != self.host:
+            raise RoomError("only the host may do that", code="not_host")
+
+    def _set_seat_kind(self, seat: int, kind: str) -> None:
+        s = self.seats[seat]
+        assert s is not None
+        s.kind = kind
+        if self.match is None:
+            return
+        if kind == "bot":
+            bot = self._bots.get(seat) or make_bot(s.level, self.game_seed + seat)
+            self._bots[seat] = bot
+            self.match.bots[seat] = bot
+            self.match.kinds[seat] = SeatKind.BOT
+
+    def connected(self, seat: int, delta: int) -> None:
+        s = self.seats[seat]
+        if s is None:
+            return
+        s.connected = max(0, s.connected + delta)
+        if s.connected == 0:
+            s.away_since = time.monotonic()
+        else:
+            s.away_since = None
+            self.set_autopilot(seat, False)
+        self.touch()
+
+    def set_autopilot(self, seat: int, on: bool) -> None:
+        """A person's seat is played by the heuristic bot while they are away."""
+        s = self.seats[seat]
+        if s is None or s.kind != "person" or self.match is None:
+            return
+        if on and seat not in self.autopilot:
+            self.autopilot.add(seat)
+            self.match.bots[seat] = self._bots.get(seat) or make_bot("hard", self.game_seed + seat)
+            self._bots[seat] = self.match.bots[seat]  # type: ignore[assignment]
+            self.match.kinds[seat] = SeatKind.AUTOPILOT
+        elif not on and seat in self.autopilot:
+            self.autopilot.discard(seat)
+            self.match.bots[seat] = None
+            self.match.kinds[seat] = SeatKind.REMOTE
+
+    def touch(self) -> None:
+        self.last_active = time.monotonic()
+        if self.on_change is not None:
+            self.on_change()
+
+    # ----------------------------------------------------------------- the game ----
+    def _new_game(self, seed: int) -> Game:
+        names = [s.name if s else f"Seat {i}" for i, s in enumerate(self.seats)]
+        game = Game(self.rules, names, seed=seed, events=True, start=False)
+        self.dealer = game.choose_dealer()
+        self._bots = {}
+        bots: list[Bot | None] = []
+        kinds: list[SeatKind] = []
+        for i, s in enumerate(self.seats):
+            if s is not None and s.kind == "bot":
+                bot = make_bot(s.level, seed + i)
+                self._bots[i] = bot
+                bots.append(bot)
+                kinds.append(SeatKind.BOT)
+            else:
+                bots.append(None)
+                kinds.append(SeatKind.REMOTE)
+        self.match = Match(game, bots, kinds, self.timing)
+        self.rounds = []
+        self.autopilot = set()
+        return game
+
+    def start(self, by: int | None) -> None:
+        """The host starts the game; empty seats are filled with bots first."""
+        self._host_only(by)
+        if self.status == "playing":
+            raise RoomError("the game is already on", code="room_started")
+        for i, s in enumerate(self.seats):
+            if s is None:
+                self.seats[i] = Seat(_bot_name(self.seats, i), "bot", "normal")
+        self.game_no += 1
+        self.game_seed = secrets.randbits(63)
+        self.status = "playing"
+        self._new_game(self.game_seed)
+        self.save()
+        self._start_round(self.dealer)
+        self.touch()
+
+    def _start_round(self, dealer: int) -> None:
+        assert self.match is not None
+        rs = RoundSeed(secrets.randbits(48), secrets.token_hex(16), dealer)
+        self._log({"t": "round", "seed": rs.seed, "salt": rs.salt, "dealer": dealer})
+        self.rounds.append(rs)
+        self.match.game.start_round(dealer, seed=rs.seed)
+        self.match.version += 1
+        self.match.passed.clear()
+        self.changed_at = time.monotonic()
+
+    def next_round(self, by: int | None) -> None:
+        if by is None:
+            raise RoomError("spectators cannot start the next round", code="no_seat")
+        game = self._game()
+        if not game.round_over or game.game_over:
+            raise RoomError("the round is not over", code="round_not_over")
+        dealer = game.next_seat(game.dealer) if game.n_live == game.n else -1
+        if dealer < 0:
+            dealer = game.dealer
+            for _ in range(game.n):
+                dealer = (dealer + 1) % game.n
+                if game.live[dealer]:
+                    break
+        self._start_round(dealer)
+        self.touch()
+
+    def rematch(self, by: int | None) -> None:
+        self._host_only(by)
+        if self.status != "over":
+            raise RoomError("the game is not over", code="round_not_over")
+        self.status = "lobby"
+        self.start(by)
+
+    def end(self, by: int | None) -> None:
+        """The host ends the game; the record stays downloadable."""
+        self._host_only(by)
+        if self.status != "playing":
+            raise RoomError("there is no game to end", code="game_over")
+        self._finish()
+
+    def _finish(self) -> None:
+        self.status = "over"
+        for rs in self.rounds:
+            rs.revealed = True
+        if self.store is not None and self.match is not None:
+            self.store.save_record(self.code, self.game_no, dumps(self.match.game))
+        self.save()
+        self.touch()
+
+    def _game(self) -> Game:
+        if self.match is None or self.status == "lobby":
+            raise RoomError("the game has not started", code="not_started")
+        if self.status == "over":
+            raise RoomError("the game is over", code="game_over")
+        return self.match.game
+
+    def _log(self, entry: dict[str, Any]) -> None:
+        if self.store is not None:
+            self.store.append(self.code, self.game_no, entry)
+
+    def apply(self, seat: int | None, action: Action, version: int) -> None:
+        """The master pipeline from "room exists" on; raises with nothing changed."""
+        game = self._game()
+        if seat is None:
+            raise RoomError("spectators cannot act", code="no_seat")
+        match = self.match
+        assert match is not None
+        if seat in self.autopilot:
+            self.set_autopilot(seat, False)  # they are back
+        # check first (game and version unchanged on refusal), log, then apply
+        match.check_seat(seat)
+        if version != match.version:
+            raise StaleVersion(
+                f"this action was made on state {version}, the game is at {match.version}"
+            )
+        game.check(seat, action)
+        self._log({"t": "act", "a": action.to_json(seat)})  # durable before anyone is told
+        match.submit(seat, action, version)
+        self._after_change()
+
+    def bot_step(self) -> bool:
+        """One bot (or autopilot) decision, logged like any action."""
+        if self.status != "playing" or self.match is None:
+            return False
+        match = self.match
+        seat = match.next_to_ask()
+        if seat is None or match.bots[seat] is None:
+            return False
+        reaction = match.is_reaction(seat)
+        try:
+            action = match.bot_decision(seat)
+        except Exception:  # a broken bot must not stop the room
+            action = None
+        if action is None:
+            if reaction:
+                match.pass_(seat)
+                return True
+            action = self._fallback(seat)
+        try:
+            match.game.check(seat, action)
+        except UnoError:
+            if reaction:
+                match.pass_(seat)
+                return True
+            action = self._fallback(seat)
+        self._log({"t": "act", "a": action.to_json(seat)})
+        match.submit(seat, action)
+        self._after_change()
+        return True
+
+    def autopilot_turn(self, seat: int) -> None:
+        """The turn timer ran out: the heuristic bot makes this one decision."""
+        match = self.match
+        if match is None or self.status != "playing":
+            return
+        bot = self._bots.get(seat) or make_bot("hard", self.game_seed + seat)
+        self._bots[seat] = bot
+        action = bot.act(view_of(match.game, seat))
+        try:
+            match.game.check(seat, action)
+        except UnoError:
+            action = self._fallback(seat)
+        self._log({"t": "act", "a": action.to_json(seat)})
+        match.submit(seat, action)
+        self._after_change()
+
+    def _fallback(self, seat: int) -> Action:
+        assert self.match is not None
+        legal = view_of(self.match.game, seat).legal
+        turn = [a for a in legal if a.kind not in (3, 4)]  # not UNO, not CATCH
+        return turn[0] if turn else legal[0]
+
+    def _after_change(self) -> None:
+        assert self.match is not None
+        self.changed_at = time.monotonic()
+        game = self.match.game
+        if game.round_over and self.rounds:
+            self.rounds[-1].revealed = True
+        if game.game_over:
+            self._finish()
+            return
+        self.touch()
+
+    # ----------------------------------------------------------------- telling -----
+    def public(self, you: int | None) -> dict[str, Any]:
+        """The room message: seats, status, rules, commitments (no secrets)."""
+        now = time.monotonic()
+        return {
+            "type": "room",
+            "code": self.code,
+            "status": self.status,
+            "host": self.host,
+            "you": you,
+            "game": self.game_no,
+            "rules": {"preset": self.preset, "options": self.options},
+            "timer": self.timer,
+            "seats": [
+                None
+                if s is None
+                else {
+                    "seat": i,
+                    "name": s.name,
+                    "kind": s.kind,
+                    "level": s.level if s.kind == "bot" else None,
+                    "connected": s.kind == "bot" or s.connected > 0,
+                    "away": round(now - s.away_since, 1)
+                    if s.kind == "person" and s.away_since is not None
+                    else None,
+                    "autopilot": i in self.autopilot,
+                    "team": i % 2 if self.rules.scoring == "teams" else None,
+                }
+                for i, s in enumerate(self.seats)
+            ],
+            "rounds": [rs.public(i) for i, rs in enumerate(self.rounds)],
+        }
+
+    def state_for(self, seat: int | None, since: int) -> tuple[dict[str, Any], int]:
+        """The state message for ``seat``: its view and its events from ``since`` on.
+
+        Returns the message and the sequence number to continue from.
+        """
+        match = self.match
+        assert match is not None
+        game = match.game
+        events = game.events or []
+        start = max(0, min(since, len(events)))
+        out = []
+        for i in range(start, len(events)):
+            e = events[i]
+            if e.visible_to(seat):
+                ev = e.to_json()
+                ev["seq"] = i
+                out.append(ev)
+        msg = {
+            "type": "state",
+            "game": self.game_no,
+            "version": match.version,
+            "seq": len(events),
+            "view": view_of(game, seat).to_json(),
+            "events": out,
+            "outcome": game.outcome().to_json(),
+        }
+        if game.round_over:
+            msg["hands"] = (
+                [[_code(c) for c in h] for h in game.hands] if game.round_over else None
+            )  # every hand is shown when the round ends (R-SCORE-1 counts them)
+            msg["points"] = [game.hand_points(s) for s in range(game.n)]
+        return msg, len(events)
+
+    def history_start(self) -> int:
+        events = self.match.game.events if self.match else None
+        return max(0, len(events or []) - HISTORY)
+
+
+def _code(card: int) -> str:
+    from unokit.cards import CARD_CODE
+
+    return CARD_CODE[card]
+
+
+def _bot_name(seats: list[Seat | None], seat: int) -> str:
+    from unokit.tui.table import BOT_NAMES
+
+    taken = {s.name.lower() for s in seats if s is not None}
+    for name in BOT_NAMES[1:]:
+        if f"{name} (bot)".lower() not in taken and name.lower() not in taken:
+            return f"{name} (bot)"
+    return f"Bot {seat}"
