@@ -204,6 +204,9 @@ def test_two_player_preset_seats_two(
     assert main(["play", "--rules", "two-player", "--players", "4"]) == 2
     assert "the two-player preset is for 2 players" in one_line_error(capsys, "play")
     assert from_preset("two-player") == from_preset("classic")
+    argv = ["tournament", "--bots", "random", "--rules", "two-player", "--players", "3"]
+    assert main(argv) == 2
+    assert "the two-player preset is for 2 players" in one_line_error(capsys, "tournament")
 
 
 def test_demo_counts_rounds_from_one_and_replay_indexes_from_zero(

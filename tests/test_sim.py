@@ -432,3 +432,18 @@ def test_an_unreachable_ray_address_fails_fast_in_one_line(
     err = capsys.readouterr().err
     assert err.startswith("unokit sim: no Ray cluster answers") and err.count("\n") == 1
     assert called == []  # Ray was never asked to connect
+
+    class Refused(Exception):
+        pass
+
+    def fake_init(**kwargs: Any) -> None:
+        called.append(kwargs)
+        raise Refused("no")
+
+    monkeypatch.setattr(ray, "init", fake_init)
+    assert main(["sim", "--games", "5", "--backend", "ray"]) == 2
+    assert "cannot start or reach Ray" in capsys.readouterr().err
+    import logging
+
+    # Ray's own log lines and warnings stay out of the output
+    assert called[0]["logging_level"] == logging.ERROR and called[0]["log_to_driver"] is False

@@ -694,9 +694,11 @@ async def test_catch_tag_and_long_status_fit_80_columns() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
         assert app.table.game.vulnerable == 1
-        players = str(app.query_one("#players").render()).splitlines()
-        assert len(players) == 3  # header + one row each: nothing wrapped
-        assert "catch" in players[2] and "Ben" in players[2]
+        region = app.query_one("#players").region
+        rows = screen_text(app).splitlines()[region.y : region.y + 4]
+        column = [line[region.x : region.right].rstrip() for line in rows]
+        assert column[2].split()[:2] == ["Ben", "1"] and column[2].endswith("catch")
+        assert column[3] == ""  # nothing wrapped onto a line of its own
         hint = status_text(app)
         assert len(hint) > 80 and "catch (c)" in hint
         shown = " ".join(screen_text(app).split())

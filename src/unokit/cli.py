@@ -212,7 +212,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     json_path = check_output_file(args.json, "--json")
     spec = t.Spec(
         tuple(t.parse_entrants(args.bots)),
-        args.players,
+        _players(args, 2),
         _rules_from_args(args.rules, args.option),
         args.seed,
         full_games=args.full_games,
@@ -334,7 +334,9 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="BOT",
         help="bot names, optionally with options: ismcts:iterations=200,time_budget=0.05",
     )
-    to.add_argument("--players", type=int, default=2, help="seats per table, 2 to 10")
+    to.add_argument(
+        "--players", type=int, default=None, help="seats per table, 2 to 10 (default: 2)"
+    )
     to.add_argument("--games", type=int, default=1000, help="games (rounded up to whole deals)")
     to.add_argument("--rules", default="classic", help="a preset (see `unokit rules`)")
     to.add_argument(
