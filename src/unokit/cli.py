@@ -407,9 +407,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
         db.parent.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise RulesError(f"cannot create the folder for --db {db}: {e.strerror}") from None
-    app = sqlite_app(db, sync=args.sync, allowed_origins=tuple(args.origin))
+    timing = None
+    if os.environ.get("UNOKIT_TIMING"):  # for tests and load runs: bot pacing, JSON
+        import json as json_
+
+        from unokit.match import Timing
+
+        timing = Timing(**json_.loads(os.environ["UNOKIT_TIMING"]))
+    app = sqlite_app(db, sync=args.sync, allowed_origins=tuple(args.origin), timing=timing)
     print(f"unokit: the table is at http://{args.host}:{args.port}  (games kept in {db})")
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws="websockets")
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws="websockets-sansio")
     return 0
 
 

@@ -166,14 +166,18 @@ class Match:
     def next_to_ask(self) -> int | None:
         """The seat whose decision the match waits for next; None once the round is over.
 
-        First any seat in ``reaction_order`` that has not passed, then the seat to act.
+        First any bot in ``reaction_order`` that has not passed, then the seat to act.
+        People are never waited for on an out-of-turn chance: they may take it any
+        time until the next decision lands (for a catch, R-UNO-2: until the next
+        player begins), and front ends with a clock give them ``Timing.catch_window``.
         """
         g = self.game
         if g.phase >= P_ROUND_OVER:
             return None
         passed = self.passed
+        bots = self.bots
         for s in reaction_order(g):
-            if s not in passed:
+            if s not in passed and bots[s] is not None:
                 return s
         return g.current
 
