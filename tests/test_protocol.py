@@ -196,3 +196,11 @@ def test_every_preset_emits_only_documented_events(preset: str) -> None:
     for e in g.events or []:
         j = e.to_json()
         assert j["kind"] == e.kind
+
+
+def test_catch_refusal_reads_well() -> None:
+    """R-UNO-2: a catch of a seat without exactly one card says why, in plain English."""
+    g = Game(RuleSet(), ["Ana", "Ben", "Cy"], seed=5)
+    with pytest.raises(IllegalAction) as e:
+        g.apply(0, Action.parse("catch 1"))
+    assert "Ben cannot be caught: they do not have exactly one card" in e.value.message

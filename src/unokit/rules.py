@@ -243,7 +243,10 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
         "112 cards with Wild Swap Hands and Wild Customizable ('everyone else draws 2')",
         {"deck": "mattel-2018-swap", "custom_rule": "others_draw_2"},
     ),
-    "two-player": ("classic; the two-player rules apply whenever two players remain", {}),
+    "two-player": (
+        "the classic rules at a table of two (a Reverse acts as a Skip); seats 2 players",
+        {},
+    ),
     "teams": ("two partnerships of two, partners opposite", {"scoring": "teams"}),
     "seed-001-house": (
         "pass-on stacking, multi-play, false-UNO penalty, retracted guilty W+4, low score to 200",
@@ -266,6 +269,9 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
         {"stacking": "progressive", "jump_in": True, "seven_zero": True},
     ),
 }
+
+# Presets made for a number of players: the command line seats that many by default.
+PRESET_PLAYERS: dict[str, int] = {"two-player": 2}
 
 OPTION_HELP: dict[str, str] = {
     "deck": "which deck: classic, mattel-2018-swap, mattel-2018-shuffle, my-first-uno",

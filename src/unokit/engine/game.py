@@ -793,7 +793,7 @@ class Game:
                 raise IllegalAction("you cannot catch yourself", code="no_catch")
             if t != self.vulnerable:
                 why = (
-                    "does not have exactly one card"
+                    "do not have exactly one card"
                     if len(self.hands[t]) != 1
                     else "called UNO or can no longer be caught"
                 )
