@@ -102,11 +102,12 @@ class RuleSet:
                     isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= MAX_LAUNCHER_WEIGHT
                     for x in w
                 )
-                or sum(w) == 0
+                or sum(w[1:]) == 0
             ):
                 raise RulesError(
                     f"launcher_weights must be 13 whole numbers from 0 to {MAX_LAUNCHER_WEIGHT:,} "
-                    "(for 0..12 cards), not all zero",
+                    "(for 0..12 cards), and the launcher must be able to fire a card: a "
+                    "weight after the first above 0 (else a player who cannot play is stuck)",
                     code="bad_option",
                 )
         if self.stack_draw4_on_draw2 and self.stacking != "progressive":
@@ -123,7 +124,7 @@ class RuleSet:
             )
         if self.launcher_weights is not None and not self.attack_launcher:
             raise RulesError("launcher_weights needs attack_launcher=true")
-        lo = self._base_range()[0]
+        lo = max(self._base_range()[0], 4 if self.scoring == "teams" else 2)
         if self.max_players_dealt() < lo:
             raise RulesError(
                 f"hand_size={self.hand_size} is too large for the {self.deck} deck: "
