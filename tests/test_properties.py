@@ -260,8 +260,6 @@ def test_refused_random_actions_change_nothing_even_in_replay() -> None:
             continue
         except IllegalAction:
             pass
-        if Action.from_json(bad.to_json(seat)) != (seat, bad):
-            continue  # a malformed action (a draw with a card) a record cannot express
         rec = json.loads(dumps(g))
         rec["rounds"][-1]["actions"].append(bad.to_json(seat))
         result = replay(loads(json.dumps(rec)))
