@@ -15,11 +15,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_engine import random_round  # noqa: E402
-from bench_rl import pick  # noqa: E402
-
-from unokit.engine import Game  # noqa: E402
-from unokit.rules import RuleSet  # noqa: E402
+from bench_engine import random_round
+from bench_rl import pick
+from unokit.engine import Game
+from unokit.rules import RuleSet
 
 
 def engine(n: int) -> int:
