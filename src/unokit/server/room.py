@@ -14,12 +14,13 @@ also in the downloadable record, so anyone can check the deal was fixed in advan
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import hmac
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -208,7 +209,13 @@ class Room:
             created=d.get("created", time.time()),
         )
         if room.status in ("playing", "over") and room.game_no > 0:
-            room._rebuild(store.log(room.code, room.game_no))
+            log = store.log(room.code, room.game_no)
+            if not any(e["t"] == "round" for e in log):
+                # the store failed between saving the start and logging its deal
+                room.status = "lobby"
+                room.game_no -= 1
+            else:
+                room._rebuild(log)
         return room
 
     def _rebuild(self, log: list[dict[str, Any]]) -> None:
@@ -231,6 +238,41 @@ class Room:
         assert self.match is not None
         self.match.version = sum(1 for e in log if e["t"] in ("round", "act"))
 
+    @contextlib.contextmanager
+    def _all_or_nothing(self) -> Iterator[None]:
+        """Undo every change to the room if the block raises (the store failed, say).
+
+        A join, a start or a kick the store could not keep must leave the room as it
+        was: the seat free, the lobby open, the player seated.
+        """
+        saved = (
+            [dataclasses.replace(s) if s else None for s in self.seats],
+            self.status,
+            self.game_no,
+            self.game_seed,
+            self.dealer,
+            self.match,
+            list(self.rounds),
+            set(self.autopilot),
+            dict(self._bots),
+        )
+        kinds = (list(self.match.kinds), list(self.match.bots)) if self.match else None
+        try:
+            yield
+        except BaseException:
+            (
+                seats, self.status, self.game_no, self.game_seed, self.dealer,
+                self.match, self.rounds, self.autopilot, self._bots,
+            ) = saved  # fmt: skip
+            for i, old in enumerate(seats):  # keep connection counts, restore the rest
+                cur = self.seats[i] if i < len(self.seats) else None
+                if old is not None and cur is not None:
+                    old.connected, old.away_since = cur.connected, cur.away_since
+            self.seats = seats
+            if self.match is not None and kinds is not None:
+                self.match.kinds, self.match.bots = kinds
+            raise
+
     # ----------------------------------------------------------------- seats -------
     def seat_of(self, token: str | None) -> int | None:
         """The seat ``token`` holds here, comparing hashes in constant time."""
@@ -252,8 +294,9 @@ class Room:
         for i, s in enumerate(self.seats):
             if s is None:
                 token = new_token()
-                self.seats[i] = Seat(name, "person", token_hash=token_hash(token))
-                self.save()
+                with self._all_or_nothing():
+                    self.seats[i] = Seat(name, "person", token_hash=token_hash(token))
+                    self.save()
                 self.touch()
                 return i, token
         raise RoomError("the room is full: you can watch", code="room_full")
@@ -266,8 +309,9 @@ class Room:
             raise RoomError(f"there is no seat {seat}", code="bad_seat")
         if self.seats[seat] is not None:
             raise RoomError(f"seat {seat} is taken", code="seat_taken")
-        self.seats[seat] = Seat(_bot_name(self.seats, seat), "bot", level)
-        self.save()
+        with self._all_or_nothing():
+            self.seats[seat] = Seat(_bot_name(self.seats, seat), "bot", level)
+            self.save()
         self.touch()
 
     def kick(self, by: int | None, seat: int) -> None:
@@ -277,17 +321,18 @@ class Room:
             raise RoomError(f"seat {seat} is empty", code="bad_seat")
         if seat == self.host:
             raise RoomError("the host cannot kick themself", code="bad_seat")
-        if self.status == "lobby":
-            self.seats[seat] = None
-        else:
-            s = self.seats[seat]
-            assert s is not None
-            s.kind = "bot"
-            s.token_hash = ""
-            self.autopilot.discard(seat)
-            self._log({"t": "seat", "seat": seat, "kind": "bot"})
-            self._set_seat_kind(seat, "bot")
-        self.save()
+        with self._all_or_nothing():
+            if self.status == "lobby":
+                self.seats[seat] = None
+            else:
+                s = self.seats[seat]
+                assert s is not None
+                self._log({"t": "seat", "seat": seat, "kind": "bot"})
+                s.kind = "bot"
+                s.token_hash = ""
+                self.autopilot.discard(seat)
+                self._set_seat_kind(seat, "bot")
+            self.save()
         self.touch()
 
     def _host_only(self, by: int | None) -> None:
@@ -365,15 +410,21 @@ class Room:
         self._host_only(by)
         if self.status == "playing":
             raise RoomError("the game is already on", code="room_started")
-        for i, s in enumerate(self.seats):
-            if s is None:
-                self.seats[i] = Seat(_bot_name(self.seats, i), "bot", "normal")
-        self.game_no += 1
-        self.game_seed = secrets.randbits(63)
-        self.status = "playing"
-        self._new_game(self.game_seed)
-        self.save()
-        self._start_round(self.dealer)
+        try:
+            with self._all_or_nothing():
+                for i, s in enumerate(self.seats):
+                    if s is None:
+                        self.seats[i] = Seat(_bot_name(self.seats, i), "bot", "normal")
+                self.game_no += 1
+                self.game_seed = secrets.randbits(63)
+                self.status = "playing"
+                self._new_game(self.game_seed)
+                self.save()
+                self._start_round(self.dealer)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                self.save()  # the room is the lobby again: the store should say so too
+            raise
         self.touch()
 
     def _start_round(self, dealer: int) -> None:
@@ -414,7 +465,8 @@ class Room:
         self._host_only(by)
         if self.status != "playing":
             raise RoomError("there is no game to end", code="game_over")
-        self._finish()
+        with self._all_or_nothing():
+            self._finish()
 
     def _finish(self) -> None:
         self.status = "over"
