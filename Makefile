@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 BENCH_VENV := .bench-venv
 
-.PHONY: play demo test explore lint typecheck unit bench bench-bots clean
+.PHONY: play demo serve test explore lint typecheck unit e2e bench bench-bots clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -20,6 +20,10 @@ play: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/unokit demo --players 3 --seed 1
 
+# The web table: open http://127.0.0.1:8000 in two browser windows (docs/web.md).
+serve: $(STAMP)
+	$(BIN)/unokit serve $(ARGS)
+
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
@@ -30,7 +34,12 @@ typecheck: $(STAMP)
 unit: $(STAMP)
 	$(BIN)/pytest
 
-test: lint typecheck unit
+# The browser tests (tests/e2e) in their own pytest process: Playwright's sync API and
+# pytest-asyncio's loop do not mix.  They need Debian's chromium (/usr/bin/chromium).
+e2e: $(STAMP)
+	$(BIN)/pytest tests/e2e
+
+test: lint typecheck unit e2e
 
 # The property tests with fresh random examples (make test runs them derandomized).
 explore: $(STAMP)

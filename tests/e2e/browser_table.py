@@ -245,5 +245,5 @@ def watch_room(p: Player, url: str, code: str) -> None:
 def shot(page: Page, name: str) -> Path:
     IMG.mkdir(parents=True, exist_ok=True)
     path = IMG / name
-    page.screenshot(path=str(path))
+    page.screenshot(path=str(path), animations="disabled")
     return path

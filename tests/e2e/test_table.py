@@ -5,9 +5,9 @@ The server runs with UNOKIT_SEED so the test knows the first deal: the seed is t
 first one that gives Ana (seat 0) a Wild Draw Four.  What the players do is decided
 from the page (raised cards, the buttons shown), in this plan:
 
-* Ana plays her Wild Draw Four (naming a colour in the picker) the first time Ben is
-  next, and Ben challenges it from the challenge prompt: the revealed hand must reach
-  Ben's page and nobody else's;
+* Ana plays her Wild Draw Four (naming a colour in the picker) the first time Max is
+  next, and Max challenges it from the challenge prompt: the revealed hand must reach
+  Max's page and nobody else's;
 * every person draws (up to three turns) until one of them has kept a playable drawn
   card with the Keep button;
 * the first person to go down to one card does not press UNO, and the first other
@@ -60,6 +60,7 @@ class Run:
     challenged_by: int | None = None
     duration: float = 0.0
     summaries: dict[str, bool] = field(default_factory=dict)
+    reveal_pages: set[str] = field(default_factory=set)
 
 
 class Driver:
@@ -98,6 +99,7 @@ class Driver:
             return True
         catch = page.locator(".btn.catch")
         if catch.count() and self.missed and self.run.caught_by is None:
+            shot(page, "table-catch.png")
             catch.first.click()
             self.run.seen["catch"] += 1
             self.run.caught_by = p.seat
@@ -120,6 +122,9 @@ class Driver:
             page.click("#accept-btn")
             return True
         v = p.view()
+        if p.seat == 0 and self.wd4_done and not self.run.seen["table-shot"]:
+            self.run.seen["table-shot"] += 1
+            shot(page, "table.png")
         hand = page.locator(".hand .card")
         playable = page.locator(".hand .card.playable")
         n = len(v["names"])
@@ -163,6 +168,8 @@ def check_dom(run: Run, p: Player, known: set[str]) -> None:
     run.dom_checks += 1
     for code, where in p.cards_in_dom():
         bad = None
+        if where == "reveal":
+            run.reveal_pages.add(p.name)
         if where == "opponents" or where == "elsewhere":
             bad = f"a face ({code}) in {where}"
         elif where == "hand" and (p.seat is None or code not in known):
@@ -188,13 +195,13 @@ def played(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[R
     seed = find_seed("classic", OPTIONS, 4, lambda g: WILD_DRAW4 in g.hands[0])
     with run_server(tmp, seed=seed) as url:
         view = {"viewport": {"width": 1280, "height": 800}}
-        ana, ben, cy = (Player.open(browser, n, **view) for n in ("Ana", "Ben", "Cy"))
+        ana, max_, zoe = (Player.open(browser, n, **view) for n in ("Ana", "Max", "Zoe"))
         spec = Player.open(browser, "Spectator", **view)
-        run = Run([ana, ben, cy], spec)
+        run = Run([ana, max_, zoe], spec)
         try:
             code = create_room(ana, url, options=OPTIONS, players=4, seats=["", "", "normal"])
-            join_room(ben, url, code)
-            join_room(cy, url, code)
+            join_room(max_, url, code)
+            join_room(zoe, url, code)
             shot(ana.page, "lobby.png")
             ana.page.click("#start-btn")
             for p in run.players:
@@ -263,7 +270,7 @@ def test_the_downloaded_record_replays(played: Run) -> None:
     assert result.game is not None and result.game.game_over
     final = played.players[0].view()
     assert list(result.game.scores) == final["scores"]
-    assert json.loads(played.record_text)["players"][:3] == ["Ana", "Ben", "Cy"]
+    assert json.loads(played.record_text)["players"][:3] == ["Ana", "Max", "Zoe"]
 
 
 def _may_see(seat: int | None, frames: list[dict[str, Any]]) -> list[str]:
@@ -297,12 +304,12 @@ def test_no_page_is_sent_another_players_cards(played: Run) -> None:
     for p in [*played.players, played.spectator]:
         assert p.frames, p.name
         assert _may_see(p.seat, p.frames) == [], p.name
-    # the challenger (Ben) did get the revealed hand; nobody else did
+    # the challenger (Max) did get the revealed hand; nobody else did
     reveals = {
         p.name: [e for e in p.events() if e["kind"] == "reveal" and "cards" in e]
         for p in [*played.players, played.spectator]
     }
-    assert reveals["Ben"] and not reveals["Ana"] and not reveals["Cy"]
+    assert reveals["Max"] and not reveals["Ana"] and not reveals["Zoe"]
     assert not reveals["Spectator"]
 
 
@@ -310,6 +317,7 @@ def test_no_page_shows_another_players_cards(played: Run) -> None:
     """The DOM of every page, checked after every action of the game."""
     assert played.dom_checks > 50
     assert played.dom_problems == []
+    assert played.reveal_pages == {"Max"}  # the challenger saw the hand on the page
     codes = set(CARD_CODE)
     spectator_cards = played.spectator.cards_in_dom()
     assert all(c in codes for c, _ in spectator_cards)

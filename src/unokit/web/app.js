@@ -551,7 +551,8 @@ function tableView(prev) {
   const prompt = promptView(v, myTurn);
   const mine = me === null ? spectatorBar(v) : myArea(v, myTurn, prev);
 
-  const table = h("section", { class: "table", "aria-label": "The table" }, opps, banner, center, prompt, mine);
+  const stage = h("div", { class: "stage" }, center, prompt);
+  const table = h("section", { class: "table", "aria-label": "The table" }, opps, banner, stage, mine);
   const side = sideView();
   wrap.append(table, side);
   if (["round_over", "game_over"].includes(v.phase) && !S.summaryHidden) wrap.append(summaryView(st));
@@ -652,10 +653,10 @@ function myArea(v, myTurn, prev) {
     const drawn = v.drawn === code && v.phase === "drawn" && myTurn;
     el.classList.add(ok ? "playable" : L.some((a) => a.play || a.cards || a.draw) ? "dim" : "idle");
     if (drawn) el.classList.add("drawn");
-    if (S.choice && S.choice.card === code) el.classList.add("chosen");
+    if (S.choice && S.choice.index === i) el.classList.add("chosen");
     el.setAttribute("aria-label", `${cardName(code)}${drawn ? ", the card you drew" : ""}${ok ? ", playable" : ", cannot be played now"}`);
     if (!ok) el.setAttribute("aria-disabled", "true");
-    el.addEventListener("click", () => clickCard(code));
+    el.addEventListener("click", () => clickCard(code, i));
     el.addEventListener("keydown", handKeys);
     if (prevHand) {
       const at = prevHand.indexOf(code);
@@ -716,7 +717,7 @@ function pressUno() {
 }
 
 // ---- putting a play together: which cards, colour, target, UNO ------------------------
-function clickCard(code) {
+function clickCard(code, index) {
   const L = legal();
   const opts = L.filter((a) => a.play === code || (a.cards && a.cards[0] === code));
   if (!opts.length) {
@@ -726,7 +727,7 @@ function clickCard(code) {
     else toast(`${cardName(code)} does not match: play a ${colorName(v.color)} card, a ${parseCard(v.top).corner}, or a Wild.`, "info");
     return;
   }
-  S.choice = { card: code, options: opts, stage: null };
+  S.choice = { card: code, index, options: opts, stage: null };
   advanceChoice();
 }
 
@@ -810,7 +811,7 @@ function promptView(v, myTurn) {
     box.classList.add("active");
     return box;
   }
-  if (!myTurn && !S.revealed) return box;
+  if (!myTurn) return box;
   if (myTurn && v.phase === "start_color") {
     const colorActs = L.filter((a) => a.color && !a.play);
     const targets = [...new Set(colorActs.map((a) => a.target).filter((t) => t !== undefined))];
@@ -852,13 +853,6 @@ function promptView(v, myTurn) {
         keep ? h("button", { class: "btn", type: "button", id: "keep-btn", dataset: { key: "keep" }, text: "Keep it (K)", onclick: () => send({ keep: true }) }) : null));
     box.classList.add("active");
   }
-  if (S.revealed) {
-    box.append(h("div", { class: "reveal", id: "reveal" },
-      h("p", { class: "prompt-title", text: `${v.names[S.revealed.seat]}'s hand, shown to you only:` }),
-      h("div", { class: "reveal-cards" }, S.revealed.cards.map((code) => cardFace(code, { size: "sm" }))),
-      h("button", { class: "btn ghost small", type: "button", text: "Hide", onclick: () => { S.revealed = null; render(); } })));
-    box.classList.add("active");
-  }
   return box;
 }
 
@@ -866,7 +860,15 @@ function promptView(v, myTurn) {
 function sideView() {
   const log = h("ol", { class: "log", id: "log", "aria-label": "What happened", "aria-live": "polite", "aria-relevant": "additions" });
   fillLog(log);
-  const side = h("aside", { class: "side", "aria-label": "Log and chat" }, h("h2", { class: "side-h", text: "Log" }), log);
+  const side = h("aside", { class: "side", "aria-label": "Log and chat" });
+  if (S.revealed && S.state) {
+    const names = S.state.view.names;
+    side.append(h("div", { class: "reveal", id: "reveal", role: "region", "aria-label": "Revealed hand" },
+      h("p", { class: "reveal-title", text: `${names[S.revealed.seat]}'s hand, shown to you only:` }),
+      h("div", { class: "reveal-cards" }, S.revealed.cards.map((code) => cardFace(code, { size: "sm" }))),
+      h("button", { class: "btn ghost small", type: "button", text: "Hide", onclick: () => { S.revealed = null; render(); } })));
+  }
+  side.append(h("h2", { class: "side-h", text: "Log" }), log);
   if (S.seat !== null) {
     const input = h("input", { id: "chat-input", maxlength: 200, autocomplete: "off", placeholder: "Say something…", "aria-label": "Chat message" });
     const form = h("form", { class: "chat" }, input, h("button", { class: "btn small", type: "submit", text: "Send" }));
