@@ -228,8 +228,15 @@ def create_room(
     return page.url.rstrip("/").rsplit("/", 1)[1]
 
 
-def join_room(p: Player, url: str, code: str) -> None:
-    p.page.goto(f"{url}/r/{code}")
+def join_room(p: Player, url: str, code: str, by_code: bool = False) -> None:
+    """Take a seat through the room link, or by typing the code on the home page."""
+    if by_code:
+        p.page.goto(url + "/")
+        p.page.fill("#join-code", code.lower())
+        p.page.click(".join button[type=submit]")
+        p.page.wait_for_url(f"**/r/{code}")
+    else:
+        p.page.goto(f"{url}/r/{code}")
     p.page.fill("#join-name", p.name)
     p.page.click("#join-btn")
     p.page.wait_for_selector(".waiting")

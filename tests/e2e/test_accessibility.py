@@ -22,9 +22,7 @@ def serious(page: Any) -> list[str]:
     return out
 
 
-def test_no_serious_accessibility_violations_and_keyboard_play(
-    browser: Any, tmp_path: Any
-) -> None:
+def test_no_serious_accessibility_violations_and_keyboard_play(browser: Any, tmp_path: Any) -> None:
     with run_server(tmp_path) as url:
         ana = Player.open(browser, "Ana", viewport={"width": 1280, "height": 800})
         try:
@@ -42,9 +40,9 @@ def test_no_serious_accessibility_violations_and_keyboard_play(
             labels = page.eval_on_selector_all(
                 ".hand .card", "els => els.map(e => e.getAttribute('aria-label'))"
             )
-            assert labels and all(
-                ("playable" in x or "cannot be played" in x) for x in labels
-            ), labels
+            assert labels and all(("playable" in x or "cannot be played" in x) for x in labels), (
+                labels
+            )
             # keyboard only: focus the hand, walk it with the arrows, play with Enter
             # (or draw with D when nothing fits)
             before = ana.version

@@ -64,9 +64,6 @@ def test_phone_can_play_a_card_call_uno_and_pick_a_colour(
             play = next(e for e in events if e["kind"] == "play" and e["seat"] == 0)
             assert play["cards"][0] in ("W", "W+4") and play["color"] == "G"
             assert any(e["kind"] == "uno" and e["seat"] == 0 for e in events)
-            assert page.locator("#color-in-force").get_attribute("aria-label") == (
-                "Colour in force: green"
-            ) or ana.view()["color"] != "G"  # the bot may have changed it already
             assert not ana.errors
         finally:
             ana.close()

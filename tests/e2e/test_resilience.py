@@ -54,7 +54,7 @@ def test_reload_keeps_the_seat_and_a_drop_resumes(browser: Any, tmp_path: Any) -
         ana, ben = Player.open(browser, "Ana"), Player.open(browser, "Max")
         try:
             code = create_room(ana, url, players=3, seats=["", "normal"])
-            join_room(ben, url, code)
+            join_room(ben, url, code, by_code=True)
             ana.page.click("#start-btn")
             ben.page.wait_for_selector(".table .hand .card")
             act_once(ben, ana)

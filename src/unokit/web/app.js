@@ -238,6 +238,7 @@ async function openRoom(code) {
   });
   document.title = `unokit: room ${code}`;
   drawRoombar();
+  if (!S.rules) api("/api/rules").then((r) => (S.rules = r)).catch(() => {});
   const saved = savedSeat(code);
   if (saved && saved.token) {
     S.token = saved.token;
@@ -415,10 +416,16 @@ function drawRoombar() {
     }
     toast(ok ? "Link copied: send it to your friends." : `Copy this link: ${link}`, "info");
   });
-  roombar.replaceChildren(
-    h("span", { class: "roomcode" }, "Room ", h("b", { text: S.code })),
+  roombar.replaceChildren(...[
+    h("span", { class: "roomcode" }, h("span", { class: "rc-word", text: "Room " }), h("b", { text: S.code })),
     copy,
-    h("button", { class: "btn small ghost", type: "button", id: "help-btn", "aria-expanded": String(S.help), text: "Keys ?", onclick: toggleHelp }));
+    h("button", { class: "btn small ghost", type: "button", id: "help-btn", "aria-expanded": String(S.help), text: "Keys ?", onclick: toggleHelp }),
+    S.room && S.room.status === "playing" && S.seat !== null && S.seat === S.room.host
+      ? h("button", { class: "btn small ghost", type: "button", id: "end-btn", text: "End game", onclick: () => {
+          if (window.confirm("End the game for everyone? The record stays downloadable.")) S.conn.send({ type: "end" });
+        } })
+      : null,
+  ].filter(Boolean));
 }
 
 function toggleHelp() {
@@ -555,7 +562,10 @@ function tableView(prev) {
   const table = h("section", { class: "table", "aria-label": "The table" }, opps, banner, stage, mine);
   const side = sideView();
   wrap.append(table, side);
-  if (["round_over", "game_over"].includes(v.phase) && !S.summaryHidden) wrap.append(summaryView(st));
+  document.title = myTurn ? `▶ Your turn · room ${S.code}` : `unokit: room ${S.code}`;
+  const ended = S.room?.status === "over" && v.phase !== "game_over";
+  if (ended && !S.summaryHidden) wrap.append(summaryView(st, true));
+  else if (["round_over", "game_over"].includes(v.phase) && !S.summaryHidden) wrap.append(summaryView(st));
   else if (["round_over", "game_over"].includes(v.phase)) table.append(h("button", { class: "btn", type: "button", id: "show-summary", text: "Show the scores", onclick: () => { S.summaryHidden = false; render(); } }));
   if (S.help) wrap.append(helpPanel());
   return wrap;
@@ -587,7 +597,7 @@ function turnText(v, myTurn) {
 }
 
 function teamOrName(v, winner) {
-  if (S.room?.rules?.options?.scoring === "teams" || S.room?.rules?.preset === "teams") return `Team ${winner + 1}`;
+  if (ruleValue("scoring") === "teams") return `Team ${winner + 1}`;
   return winner === v.seat ? "You" : v.names[winner];
 }
 
@@ -677,7 +687,7 @@ function myArea(v, myTurn, prev) {
   uno.addEventListener("click", pressUno);
   const buttons = h("div", { class: "my-buttons" });
   const drawA = L.find((a) => a.draw);
-  buttons.append(h("button", { class: "btn", type: "button", id: "draw-btn", dataset: { key: "draw" }, "aria-disabled": drawA ? null : "true", text: v.rules?.attack_launcher ? "Launcher (D)" : "Draw (D)", onclick: () => drawA && send({ draw: true }) }));
+  buttons.append(h("button", { class: "btn", type: "button", id: "draw-btn", dataset: { key: "draw" }, "aria-disabled": drawA ? null : "true", text: ruleValue("attack_launcher") ? "Launcher (D)" : "Draw (D)", onclick: () => drawA && send({ draw: true }) }));
   buttons.append(uno);
   const seat = S.room?.seats[me];
   const head = h("div", { class: "me-head" },
@@ -869,19 +879,24 @@ function sideView() {
       h("button", { class: "btn ghost small", type: "button", text: "Hide", onclick: () => { S.revealed = null; render(); } })));
   }
   side.append(h("h2", { class: "side-h", text: "Log" }), log);
-  if (S.seat !== null) {
-    const input = h("input", { id: "chat-input", maxlength: 200, autocomplete: "off", placeholder: "Say something…", "aria-label": "Chat message" });
-    const form = h("form", { class: "chat" }, input, h("button", { class: "btn small", type: "submit", text: "Send" }));
-    form.addEventListener("submit", (e) => {
-      e.preventDefault();
-      const text = input.value.trim();
-      if (text) S.conn.send({ type: "chat", text });
-      input.value = "";
-    });
-    side.append(form);
-  }
+  if (S.seat !== null) side.append(chatForm());
   queueMicrotask(() => (log.scrollTop = log.scrollHeight));
   return side;
+}
+
+function chatForm() {
+  // one form per room, kept across redraws so a half-typed line survives a state change
+  if (S.chatForm && S.chatForm.dataset.room === S.code) return S.chatForm;
+  const input = h("input", { id: "chat-input", maxlength: 200, autocomplete: "off", placeholder: "Say something…", "aria-label": "Chat message", dataset: { key: "chat" } });
+  const form = h("form", { class: "chat", dataset: { room: S.code } }, input, h("button", { class: "btn small", type: "submit", text: "Send" }));
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const text = input.value.trim();
+    if (text) S.conn.send({ type: "chat", text });
+    input.value = "";
+  });
+  S.chatForm = form;
+  return form;
 }
 
 function fillLog(log) {
@@ -897,10 +912,10 @@ function drawLog() {
 }
 
 // ---- the round summary ------------------------------------------------------------------
-function summaryView(st) {
+function summaryView(st, ended = false) {
   const v = st.view;
-  const over = v.phase === "game_over";
-  const target = S.room?.rules?.options?.target_score ?? ({ "seed-001-house": 200 }[S.room?.rules?.preset] ?? 500);
+  const over = v.phase === "game_over" || ended;
+  const target = ruleValue("target_score") ?? 500;
   const rows = v.names.map((name, s) => h("tr", { class: s === v.round_winner ? "winner" : "" },
     h("th", { scope: "row", text: name + (s === v.seat ? " (you)" : "") }),
     h("td", { class: "sum-hand" }, (st.hands?.[s] || []).map((code) => cardFace(code, { size: "xs" }))),
@@ -915,6 +930,7 @@ function summaryView(st) {
   buttons.append(h("button", { class: "btn ghost", type: "button", id: "hide-summary", text: "See the table", onclick: () => { S.summaryHidden = true; render(); } }));
   let title = v.round_winner !== null ? `${v.round_winner === v.seat ? "You" : v.names[v.round_winner]} went out!` : "Round over";
   if (over) title = v.game_winner !== null ? `${teamOrName(v, v.game_winner)} won the game!` : "Game over";
+  if (ended) title = "The host ended the game";
   return h("section", { class: "summary", id: "summary", role: "dialog", "aria-modal": "false", "aria-labelledby": "summary-h" },
     h("h2", { id: "summary-h", text: title }),
     h("p", { class: "hint", text: over ? "The game is over." + (host ? "" : " The host can start another.") : `Round ${v.round + 1} is over. First to ${target} points wins${seated ? "; the next round starts when someone is ready." : "."}` }),
@@ -922,6 +938,15 @@ function summaryView(st) {
       h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Player" }), h("th", { scope: "col", text: "Cards left" }), h("th", { scope: "col", text: "Points" }), h("th", { scope: "col", text: "Score" }))),
       h("tbody", {}, rows)),
     buttons);
+}
+
+/** An option of this room's rules: its own options, else its preset's, else the default. */
+function ruleValue(name) {
+  const mine = S.room?.rules?.options || {};
+  if (name in mine) return mine[name];
+  const preset = S.rules?.presets.find((p) => p.name === S.room?.rules?.preset);
+  if (preset && name in preset.options) return preset.options[name];
+  return S.rules?.options.find((o) => o.name === name)?.default;
 }
 
 // ---- help ---------------------------------------------------------------------------------
