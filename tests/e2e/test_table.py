@@ -93,6 +93,7 @@ class Driver:
             page.click(".target-pick .btn")
             return True
         if p.visible("#challenge-btn"):
+            shot(page, "table-challenge.png")
             page.click("#challenge-btn")
             self.run.seen["challenge"] += 1
             self.run.challenged_by = p.seat
@@ -100,12 +101,14 @@ class Driver:
         catch = page.locator(".btn.catch")
         if catch.count() and self.missed and self.run.caught_by is None:
             shot(page, "table-catch.png")
+            shot(self.run.spectator.page, "spectator.png")
             catch.first.click()
             self.run.seen["catch"] += 1
             self.run.caught_by = p.seat
             return True
         if p.visible("#keep-btn"):
             if not self.kept:
+                shot(page, "table-drawn.png")
                 page.click("#keep-btn")
                 self.kept = True
                 self.run.seen["keep"] += 1
@@ -162,11 +165,21 @@ class Driver:
         return True
 
 
-def check_dom(run: Run, p: Player, known: set[str]) -> None:
+def check_dom(run: Run, p: Player) -> None:
     """No card of another hand in this page: faces only in the own hand (cards this
-    seat was given), on the discard pile, the challenger's reveal and the summary."""
+    seat was given), on the discard pile, the challenger's reveal and the summary.
+
+    The DOM is read first, then what the page's frames gave this seat (a frame may be
+    drawn a moment before the test has heard of it: it gets a second to catch up)."""
     run.dom_checks += 1
-    for code, where in p.cards_in_dom():
+    cards = p.cards_in_dom()
+    summary = p.visible("#summary")
+    known = own_cards(p)
+    deadline = time.monotonic() + 1.0
+    while any(w == "hand" and c not in known for c, w in cards) and time.monotonic() < deadline:
+        p.page.wait_for_timeout(100)
+        known = own_cards(p)
+    for code, where in cards:
         bad = None
         if where == "reveal":
             run.reveal_pages.add(p.name)
@@ -176,7 +189,7 @@ def check_dom(run: Run, p: Player, known: set[str]) -> None:
             bad = f"{code} in the hand, never dealt to this seat"
         elif where == "reveal" and p.seat != run.challenged_by:
             bad = f"a revealed hand ({code}) on a page that did not challenge"
-        elif where == "summary" and not p.visible("#summary"):
+        elif where == "summary" and not summary:
             bad = "summary cards with no summary"
         if bad:
             run.dom_problems.append(f"{p.name}: {bad}")
@@ -222,13 +235,13 @@ def played(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[R
                         p.wait_version_above(before, timeout=3.0)
                         p.page.wait_for_timeout(60)
                         for q in [*run.players, spec]:
-                            check_dom(run, q, own_cards(q))
+                            check_dom(run, q)
                 if not acted:
                     ana.page.wait_for_timeout(120)
             run.duration = time.monotonic() - start
             for p in [*run.players, spec]:
                 run.summaries[p.name] = p.visible("#summary")
-                check_dom(run, p, own_cards(p))
+                check_dom(run, p)
             shot(ana.page, "summary.png")
             if ana.visible("#record-link"):
                 with ana.page.expect_download() as dl:

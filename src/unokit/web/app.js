@@ -373,8 +373,9 @@ function onState(msg) {
   for (const ev of msg.events) {
     if (ev.seq <= S.seenSeq) continue;
     S.seenSeq = ev.seq;
+    // a challenged hand stays in view until the challenger's own next play (or a new round)
     if (ev.kind === "reveal" && ev.cards) S.revealed = { seat: ev.seat, cards: ev.cards };
-    if (ev.kind === "round_start") S.revealed = null;
+    if (ev.kind === "round_start" || ((ev.kind === "play" || ev.kind === "keep") && ev.seat === S.seat)) S.revealed = null;
     const d = describe(ev, names, S.seat);
     if (!d) continue;
     const last = S.log[S.log.length - 1];
@@ -874,7 +875,7 @@ function sideView() {
   if (S.revealed && S.state) {
     const names = S.state.view.names;
     side.append(h("div", { class: "reveal", id: "reveal", role: "region", "aria-label": "Revealed hand" },
-      h("p", { class: "reveal-title", text: `${names[S.revealed.seat]}'s hand, shown to you only:` }),
+      h("p", { class: "reveal-title", text: `${names[S.revealed.seat]}'s hand when you challenged (shown to you only):` }),
       h("div", { class: "reveal-cards" }, S.revealed.cards.map((code) => cardFace(code, { size: "sm" }))),
       h("button", { class: "btn ghost small", type: "button", text: "Hide", onclick: () => { S.revealed = null; render(); } })));
   }
