@@ -38,21 +38,21 @@ IMG = ROOT / "docs" / "img"
 
 
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    """A free port below Linux's ephemeral range (where other programs' bind(0) land)."""
+    for _ in range(100):
+        port = random.randint(20000, 32000)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free port")
 
 
-@contextlib.contextmanager
-def run_server(tmp: Path, seed: int | None = None) -> Iterator[str]:
-    """``unokit serve`` on 127.0.0.1 with a fresh database; yields its base URL."""
+def _start(tmp: Path, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str, Any]:
+    """Start ``unokit serve`` on a free port; None when the port was taken meanwhile."""
     port = free_port()
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT / "src") + os.pathsep + env.get("PYTHONPATH", "")
-    if seed is not None:
-        env["UNOKIT_SEED"] = str(seed)
-    else:
-        env.pop("UNOKIT_SEED", None)
     log = open(tmp / f"server-{port}.log", "w")  # noqa: SIM115
     proc = subprocess.Popen(
         [sys.executable, "-m", "unokit.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
@@ -60,21 +60,42 @@ def run_server(tmp: Path, seed: int | None = None) -> Iterator[str]:
         env=env, stdout=log, stderr=subprocess.STDOUT, cwd=str(ROOT),
     )  # fmt: skip
     url = f"http://127.0.0.1:{port}"
+    t0 = time.monotonic()
+    while proc.poll() is None and time.monotonic() < t0 + 20:
+        try:
+            with urllib.request.urlopen(url + "/healthz", timeout=1) as r:
+                if r.status == 200:
+                    break
+        except OSError:
+            pass
+        time.sleep(0.1)
+    # Another program may have taken the port between free_port() and the bind, and
+    # answered: ours cannot be up that fast (imports alone take longer), and it exits
+    # with "address already in use".
+    if time.monotonic() - t0 < 0.6:
+        proc.terminate()
+        proc.wait()
+    time.sleep(0.3)
+    return proc, url, log
+
+
+@contextlib.contextmanager
+def run_server(tmp: Path, seed: int | None = None) -> Iterator[str]:
+    """``unokit serve`` on 127.0.0.1 with a fresh database; yields its base URL."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT / "src") + os.pathsep + env.get("PYTHONPATH", "")
+    if seed is not None:
+        env["UNOKIT_SEED"] = str(seed)
+    else:
+        env.pop("UNOKIT_SEED", None)
+    for _ in range(5):
+        proc, url, log = _start(tmp, env)
+        if proc.poll() is None:
+            break
+        log.close()
+    else:
+        raise RuntimeError(f"the server did not start: {log.name}")
     try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                with urllib.request.urlopen(url + "/healthz", timeout=1) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                log.flush()
-                raise RuntimeError(
-                    "the server did not start: " + (tmp / f"server-{port}.log").read_text()
-                )
-            time.sleep(0.1)
         yield url
     finally:
         proc.terminate()
