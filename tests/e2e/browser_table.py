@@ -141,7 +141,8 @@ class Player:
     page: Page
     frames: list[dict[str, Any]] = field(default_factory=list)
     seat: int | None = None
-    errors: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)  # uncaught exceptions in the page
+    console: list[str] = field(default_factory=list)  # console errors (CSP refusals too)
 
     @staticmethod
     def open(browser: Browser, name: str, **ctx: Any) -> Player:
@@ -150,6 +151,7 @@ class Player:
         p = Player(name, context, page)
         page.on("websocket", p._watch)
         page.on("pageerror", lambda e: p.errors.append(str(e)))
+        page.on("console", lambda m: p.console.append(m.text) if m.type == "error" else None)
         return p
 
     def _watch(self, ws: WebSocket) -> None:

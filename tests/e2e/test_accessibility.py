@@ -62,5 +62,6 @@ def test_no_serious_accessibility_violations_and_keyboard_play(browser: Any, tmp
             # the help lists the keys
             page.keyboard.press("?")
             assert page.locator("#help").is_visible()
+            assert not ana.errors and not ana.console
         finally:
             ana.close()

@@ -104,3 +104,26 @@ def test_a_late_visitor_can_watch(browser: Any, tmp_path: Any, who: str) -> None
         finally:
             ana.close()
             eve.close()
+
+
+def test_two_windows_of_one_browser_are_two_players(browser: Any, tmp_path: Any) -> None:
+    """The newcomer's way: two windows of one browser (one cookie jar, one storage)."""
+    with run_server(tmp_path) as url:
+        ana = Player.open(browser, "Ana")
+        try:
+            code = create_room(ana, url, players=3, seats=["", "normal"])
+            second = ana.context.new_page()  # same browser profile, another window
+            second.goto(f"{url}/r/{code}")
+            second.wait_for_selector("#join-btn")
+            assert "Continue as Ana" in second.locator("#resume-btn").inner_text()
+            second.fill("#join-name", "Max")
+            second.click("#join-btn")
+            second.wait_for_selector(".seat-row[data-seat='1'] .tag.you")
+            ana.page.wait_for_selector(".seat-row[data-seat='1'] .who:text('Max')")
+            ana.page.click("#start-btn")
+            second.wait_for_selector(".table .me .me-name:text('Max')")
+            ana.page.wait_for_selector(".table .me .me-name:text('Ana')")
+            second.reload()  # still Max after a reload of that window
+            second.wait_for_selector(".table .me .me-name:text('Max')")
+        finally:
+            ana.close()

@@ -272,7 +272,9 @@ def test_whole_game_through_the_page(played: Run) -> None:
     # the summary lists every hand with its points
     summary = ana.page.locator("#summary")
     assert summary.count() == 0 or summary.is_hidden()  # hidden for the end screenshot
-    assert not any(p.errors for p in [*run.players, run.spectator]), [p.errors for p in run.players]
+    everyone = [*run.players, run.spectator]
+    assert not any(p.errors for p in everyone), [p.errors for p in everyone]
+    assert not any(p.console for p in everyone), [p.console for p in everyone]  # CSP too
 
 
 def test_the_downloaded_record_replays(played: Run) -> None:

@@ -3,7 +3,7 @@
 // listed in view.legal, and views and events into the page.  User text (names, chat)
 // only ever goes in through textContent.
 
-import { api, ApiError, Connection, forgetSeat, saveName, saveSeat, savedName, savedSeat } from "./net.js";
+import { api, Connection, forgetSeat, saveName, saveSeat, savedName, savedSeat, tabSeat } from "./net.js";
 import { cardBack, cardFace, cardName, colorName, COLOR_KEYS, COLORS, parseCard } from "./cards.js";
 import { describe } from "./log.js";
 
@@ -239,9 +239,9 @@ async function openRoom(code) {
   document.title = `unokit: room ${code}`;
   drawRoombar();
   if (!S.rules) api("/api/rules").then((r) => (S.rules = r)).catch(() => {});
-  const saved = savedSeat(code);
-  if (saved && saved.token) {
-    S.token = saved.token;
+  const mine = tabSeat(code);
+  if (mine && mine.token) {
+    S.token = mine.token;
     connect();
     return;
   }
@@ -285,8 +285,19 @@ function joinView(room) {
   });
   const watch = h("button", { class: "btn", type: "button", id: "watch-btn", text: "Just watch", onclick: () => connect() });
   const who = room.seats.filter(Boolean).map((s) => s.name);
+  const saved = savedSeat(room.code);
+  const resume = saved && saved.token
+    ? h("div", { class: "resume" },
+        h("button", { class: "btn primary big", type: "button", id: "resume-btn", text: `Continue as ${saved.name}`, onclick: () => {
+          saveSeat(room.code, saved);
+          S.token = saved.token;
+          connect();
+        } }),
+        h("p", { class: "hint", text: "This browser sat here before. Someone else on it? Take a new seat below." }))
+    : null;
   return h("section", { class: "panel joinroom" },
     h("h1", { text: `Room ${room.code}` }),
+    resume,
     h("p", { text: who.length ? `At the table: ${who.join(", ")}.` : "The table is empty." }),
     h("p", { class: "hint", text: `Rules: ${room.rules.preset}. ${room.seats.length} seats.` }),
     open ? form : h("p", { text: room.status === "lobby" ? "Every seat is taken: you can watch." : "The game has started: you can watch." }),

@@ -30,27 +30,40 @@ export async function api(path, body) {
   return data;
 }
 
-// --- seat tokens: one per room, in localStorage (a reload keeps the seat) -----------
+// --- seat tokens ----------------------------------------------------------------------
+// Per tab (sessionStorage): a reload keeps the seat, and a second window of the same
+// browser is a second player.  Also in localStorage, so a closed tab can be reopened:
+// the room page then offers "continue as NAME" beside joining as someone new.
 const KEY = (code) => `unokit:seat:${code}`;
-export function savedSeat(code) {
+function read(store, code) {
   try {
-    return JSON.parse(localStorage.getItem(KEY(code)) || "null");
+    return JSON.parse(store.getItem(KEY(code)) || "null");
   } catch {
     return null;
   }
 }
+export function tabSeat(code) {
+  return read(sessionStorage, code);
+}
+export function savedSeat(code) {
+  return read(localStorage, code);
+}
 export function saveSeat(code, data) {
-  try {
-    localStorage.setItem(KEY(code), JSON.stringify(data));
-  } catch {
-    /* private mode: the seat lasts as long as the page */
+  for (const store of [sessionStorage, localStorage]) {
+    try {
+      store.setItem(KEY(code), JSON.stringify(data));
+    } catch {
+      /* private mode: the seat lasts as long as the page */
+    }
   }
 }
 export function forgetSeat(code) {
-  try {
-    localStorage.removeItem(KEY(code));
-  } catch {
-    /* nothing kept */
+  for (const store of [sessionStorage, localStorage]) {
+    try {
+      store.removeItem(KEY(code));
+    } catch {
+      /* nothing kept */
+    }
   }
 }
 export function savedName() {
