@@ -35,6 +35,8 @@ def test_no_serious_accessibility_violations_and_keyboard_play(browser: Any, tmp
             assert serious(page) == []
             page.click("#start-btn")
             page.wait_for_selector(".table-wrap.my-turn", timeout=20000)
+            # a screen reader hears whose turn it is (a live region that stays put)
+            assert "Your turn" in page.locator("#announce").inner_text()
             assert serious(page) == []
             # every card in the hand is a button whose name says what it is
             labels = page.eval_on_selector_all(

@@ -381,6 +381,9 @@ function onState(msg) {
   }
   const prev = S.state;
   const names = msg.view.names;
+  const before = S.log.length ? S.log[S.log.length - 1] : null;
+  const beforeText = before ? before.text : null;
+  const count = S.log.length;
   for (const ev of msg.events) {
     if (ev.seq <= S.seenSeq) continue;
     S.seenSeq = ev.seq;
@@ -397,6 +400,9 @@ function onState(msg) {
       addLog({ text: d.text, cls: d.cls || "" });
     }
   }
+  // what a screen reader hears: the new log lines (a joined line counts as new)
+  S.fresh = S.log.slice(count).map((e) => e.text);
+  if (before && before.text !== beforeText) S.fresh.unshift(before.text);
   S.state = msg;
   if (prev && prev.view.round !== msg.view.round) S.summaryHidden = false;
   if (!prev || prev.version !== msg.version) {
@@ -566,7 +572,10 @@ function tableView(prev) {
     h("span", { class: "dir-text", text: v.direction > 0 ? "clockwise" : "counter-clockwise" }));
   const center = h("div", { class: "center" }, pile, discard, h("div", { class: "center-side" }, force, dir));
 
-  const banner = h("div", { class: `turn-banner${myTurn ? " mine" : ""}`, id: "turn", role: "status", "aria-live": "polite", text: turnText(v, myTurn) });
+  const bannerText = turnText(v, myTurn);
+  const banner = h("div", { class: `turn-banner${myTurn ? " mine" : ""}`, id: "turn", text: bannerText });
+  announce([...(S.fresh || []).slice(-4), bannerText].join(" "));
+  S.fresh = [];
   const prompt = promptView(v, myTurn);
   const mine = me === null ? spectatorBar(v) : myArea(v, myTurn, prev);
 
@@ -581,6 +590,14 @@ function tableView(prev) {
   else if (["round_over", "game_over"].includes(v.phase)) table.append(h("button", { class: "btn", type: "button", id: "show-summary", text: "Show the scores", onclick: () => { S.summaryHidden = false; render(); } }));
   if (S.help) wrap.append(helpPanel());
   return wrap;
+}
+
+// one live region that stays in the page (a redrawn one is not reliably read out)
+let announced = "";
+function announce(text) {
+  if (text === announced) return;
+  announced = text;
+  document.getElementById("announce").textContent = text;
 }
 
 function turnText(v, myTurn) {
@@ -945,7 +962,7 @@ function summaryView(st, ended = false) {
   if (ended) title = "The host ended the game";
   return h("section", { class: "summary", id: "summary", role: "dialog", "aria-modal": "false", "aria-labelledby": "summary-h" },
     h("h2", { id: "summary-h", text: title }),
-    h("p", { class: "hint", text: over ? "The game is over." + (host ? "" : " The host can start another.") : `Round ${v.round + 1} is over. First to ${target} points wins${seated ? "; the next round starts when someone is ready." : "."}` }),
+    h("p", { class: "hint", text: over ? "The game is over." + (host ? "" : " The host can start another.") : `Round ${v.round + 1} is over. First to ${target} points wins.${seated ? " The next round starts when someone presses Next round (or by itself in half a minute)." : ""}` }),
     h("table", { class: "scores" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Player" }), h("th", { scope: "col", text: "Cards left" }), h("th", { scope: "col", text: "Points" }), h("th", { scope: "col", text: "Score" }))),
       h("tbody", {}, rows)),
