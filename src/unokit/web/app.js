@@ -947,7 +947,7 @@ function summaryView(st, ended = false) {
   const target = ruleValue("target_score") ?? 500;
   const rows = v.names.map((name, s) => h("tr", { class: s === v.round_winner ? "winner" : "" },
     h("th", { scope: "row", text: name + (s === v.seat ? " (you)" : "") }),
-    h("td", { class: "sum-hand" }, (st.hands?.[s] || []).map((code) => cardFace(code, { size: "xs" }))),
+    h("td", {}, h("div", { class: "sum-hand" }, (st.hands?.[s] || []).map((code) => cardFace(code, { size: "xs" })))),
     h("td", { class: "num", text: String(st.points?.[s] ?? 0) }),
     h("td", { class: "num", text: String(v.scores[s]) })));
   const seated = v.seat !== null;
@@ -962,7 +962,7 @@ function summaryView(st, ended = false) {
   if (ended) title = "The host ended the game";
   return h("section", { class: "summary", id: "summary", role: "dialog", "aria-modal": "false", "aria-labelledby": "summary-h" },
     h("h2", { id: "summary-h", text: title }),
-    h("p", { class: "hint", text: over ? "The game is over." + (host ? "" : " The host can start another.") : `Round ${v.round + 1} is over. First to ${target} points wins.${seated ? " The next round starts when someone presses Next round (or by itself in half a minute)." : ""}` }),
+    h("p", { class: "hint", text: over ? `The game is over (the target was ${target} points).` + (host ? "" : " The host can start another.") : `Round ${v.round + 1} is over. First to ${target} points wins.${seated ? " The next round starts when someone presses Next round (or by itself in half a minute)." : ""}` }),
     h("table", { class: "scores" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Player" }), h("th", { scope: "col", text: "Cards left" }), h("th", { scope: "col", text: "Points" }), h("th", { scope: "col", text: "Score" }))),
       h("tbody", {}, rows)),
