@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 BENCH_VENV := .bench-venv
 
-.PHONY: play demo serve test explore lint typecheck unit e2e bench bench-bots clean
+.PHONY: play serve demo test explore lint typecheck unit e2e bench bench-bots clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -17,12 +17,12 @@ $(STAMP): pyproject.toml
 play: $(STAMP)
 	$(BIN)/unokit play $(ARGS)
 
-demo: $(STAMP)
-	$(BIN)/unokit demo --players 3 --seed 1
-
-# The web table: open http://127.0.0.1:8000 in two browser windows (docs/web.md).
+# The web table for friends and bots on http://127.0.0.1:8000 (docs/server.md, docs/web.md).
 serve: $(STAMP)
 	$(BIN)/unokit serve $(ARGS)
+
+demo: $(STAMP)
+	$(BIN)/unokit demo --players 3 --seed 1
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks

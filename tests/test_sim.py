@@ -369,3 +369,81 @@ def test_a_game_past_the_decision_cap_is_left_out_and_reported(
     assert summary["stalled_games"] == t.stalled
     stalled = [r for r in rows(summary) if r.metric == "games stalled"]
     assert [r.value for r in stalled] == [t.stalled]
+
+
+# ------------------------------------------------------- output paths, Ray address --
+def test_output_paths_are_checked_before_the_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import unokit.sim.cli
+
+    def no_games(*a: Any, **k: Any) -> Any:
+        raise AssertionError("the simulation must not start")
+
+    monkeypatch.setattr(unokit.sim.cli, "simulate", no_games)
+    a_file = tmp_path / "taken"
+    a_file.write_text("")
+    for argv, message in (
+        (["--plot", str(a_file)], "that is a file, not a folder"),
+        (["--csv", str(tmp_path)], "that is a folder"),
+        (["--json", str(tmp_path / "no" / "r.json")], "does not exist"),
+    ):
+        assert main(["sim", "--games", "5", *argv]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("unokit sim: ") and message in err and err.count("\n") == 1
+
+
+def test_plot_folder_is_created_for_the_csv_beside_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)  # the docs' example, in a fresh folder
+    argv = ["sim", "--compare", "classic", "party", "--players", "3", "--games", "6",
+            "--workers", "1", "--quiet", "--plot", "out/", "--csv", "out/c.csv"]  # fmt: skip
+    assert main(argv) == 0
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
+        "c.csv",
+        "compare.png",
+        "game_length.png",
+        "win_rate_by_seat.png",
+    ]
+
+
+def test_an_unreachable_ray_address_fails_fast_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import socket
+
+    from unokit.sim import runner
+
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(SimError, match=f"no Ray cluster answers at 127.0.0.1:{port}"):
+        runner.check_ray_address(f"127.0.0.1:{port}", timeout=1)
+    runner.check_ray_address("auto")  # left to Ray
+    pytest.importorskip("ray")
+    called: list[Any] = []
+    import ray
+
+    monkeypatch.setattr(ray, "init", lambda **k: called.append(k))
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    argv = ["sim", "--games", "5", "--backend", "ray", "--address", f"127.0.0.1:{port}"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("unokit sim: no Ray cluster answers") and err.count("\n") == 1
+    assert called == []  # Ray was never asked to connect
+
+    class Refused(Exception):
+        pass
+
+    def fake_init(**kwargs: Any) -> None:
+        called.append(kwargs)
+        raise Refused("no")
+
+    monkeypatch.setattr(ray, "init", fake_init)
+    assert main(["sim", "--games", "5", "--backend", "ray"]) == 2
+    assert "cannot start or reach Ray" in capsys.readouterr().err
+    import logging
+
+    # Ray's own log lines and warnings stay out of the output
+    assert called[0]["logging_level"] == logging.ERROR and called[0]["log_to_driver"] is False

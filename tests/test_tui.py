@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import RichLog
+from textual.widgets import Input, RichLog
 
 from helpers import game_after, scenario
 from unokit.bots import BOTS, RandomBot
@@ -31,7 +31,15 @@ from unokit.tui.screens import (
     RoundScreen,
     TargetScreen,
 )
-from unokit.tui.table import ForgetfulBot, Narrator, Table, bot_kind, make_bots, seat_names
+from unokit.tui.table import (
+    ForgetfulBot,
+    Narrator,
+    Table,
+    bot_kind,
+    card_label,
+    make_bots,
+    seat_names,
+)
 from unokit.tui.widgets import HandView
 
 SIZE = (80, 24)
@@ -167,7 +175,7 @@ async def test_wild_asks_for_a_colour() -> None:
         assert isinstance(app.screen, ColorScreen)
         await pilot.press("g")
         await settle(pilot, app)
-        assert "You played W and named Green" in log_text(app)
+        assert "You played Wild and named Green" in log_text(app)
         assert "Ben played G6" in log_text(app)
         assert app.table.view().color == 2
 
@@ -288,6 +296,8 @@ async def test_challenge_a_wild_draw_four_and_see_the_hand() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
         assert isinstance(app.screen, ChallengeScreen)
+        top = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+        assert "Just now:" in top and "Ben played W+4 and named Blue" in top
         await pilot.press("enter")  # a stray Enter decides nothing
         assert isinstance(app.screen, ChallengeScreen)
         await pilot.press("c")
@@ -296,6 +306,8 @@ async def test_challenge_a_wild_draw_four_and_see_the_hand() -> None:
         shown = screen_text(app)
         assert "Ben's hand:" in shown and "R4" in shown and "Y5" in shown
         assert "Guilty" in shown
+        top = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+        assert "Just now:" in top and "Ben played W+4" in top  # the log it covers
         await pilot.press("enter")
         await settle(pilot, app)
         assert app.table.view().hand_sizes == (3, 6)
@@ -430,16 +442,23 @@ async def test_quit_asks_and_saves_the_record(tmp_path: Path) -> None:
 
 
 # ------------------------------------------------------------------ secrecy -----------
-TOKEN = re.compile(r"(?<![A-Za-z0-9+])(W\+4|[RYGB]\+2|[RYGB][0-9SR]|W)(?![A-Za-z0-9+])")
+TOKEN = re.compile(
+    r"(?<![A-Za-z0-9+])(W\+4|[RYGB]\+2|[RYGB][0-9⊘⇄]|Wild|Swap|Shuf|W★)(?![A-Za-z0-9+])"
+)
 
 
 def leaked(app: UnoApp) -> set[str]:
-    """Card codes on screen (or in the whole log) that only an opponent's hand explains."""
+    """Card labels on screen (or in the whole log) that only an opponent's hand explains.
+
+    Once the round is over the hands are laid down to be counted: nothing is secret.
+    """
     g = app.table.game
     me = app.table.human
-    seen = {CARD_CODE[c] for e in g.events_for(me) for c in e.cards}
-    seen |= {CARD_CODE[c] for c in g.hands[me]} | {CARD_CODE[c] for c in g.discard}
-    secret = {CARD_CODE[c] for s, h in enumerate(g.hands) if s != me for c in h} - seen
+    if g.round_over:
+        return set()
+    seen = {card_label(c) for e in g.events_for(me) for c in e.cards}
+    seen |= {card_label(c) for c in g.hands[me]} | {card_label(c) for c in g.discard}
+    secret = {card_label(c) for s, h in enumerate(g.hands) if s != me for c in h} - seen
     shown = set(TOKEN.findall(screen_text(app) + "\n" + rendered_log(app)))
     return shown & secret
 
@@ -451,7 +470,7 @@ async def test_screen_never_shows_opponents_cards() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
         assert leaked(app) == set()
-        assert {"B9", "Y8", "W+4", "G9", "BS", "Y+2"}.isdisjoint(TOKEN.findall(screen_text(app)))
+        assert {"B9", "Y8", "W+4", "G9", "B⊘", "Y+2"}.isdisjoint(TOKEN.findall(screen_text(app)))
     # and through a whole seeded game against random bots, at every decision
     game = Game(RuleSet(target_score=1), ["You", "Ana", "Ben", "Cy"], seed=7)
     bots: list[Any] = [None, *(RandomBot(seed=s) for s in (1, 2, 3))]
@@ -501,8 +520,8 @@ async def test_fits_80x24_with_ten_players() -> None:
             region = app.query_one(wid).region
             assert region.height > 0 and region.bottom <= 23, wid
         shown = screen_text(app)
-        for code in hand_codes(app):
-            assert code in shown
+        for card in app.table.view().hand:
+            assert card_label(card) in shown
 
 
 # ------------------------------------------------------------------ plain parts ------
@@ -547,3 +566,220 @@ def test_run_play_refuses_unknown_bots(capsys: pytest.CaptureFixture[str]) -> No
     )
     assert run_play(args, RuleSet()) == 2
     assert "unknown bot kind" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ issue 15 ---------
+def status_text(app: UnoApp) -> str:
+    return str(app.query_one("#status").render())
+
+
+@pytest.mark.asyncio
+async def test_cards_show_colour_and_symbol_and_codes_still_type() -> None:
+    hands = [["GR", "YS", "B+2", "W", "WCUST"], ["R4", "Y5", "B6", "G1", "G2"]]
+    options = {"deck": "mattel-2018-swap", "custom_rule": "others_draw_2"}
+    app = make_app(hands, "Y5", options=options, speed=30)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        hand = str(app.query_one(HandView).render())
+        for label in ("G⇄", "Y⊘", "B+2", "Wild", "W★"):
+            assert label in hand
+        for code in ("GR", "YS", "WCUST"):
+            assert code not in screen_text(app)
+        await pilot.press("slash", "y", "s", "enter")  # the code still works when typed
+        await pilot.pause()
+        assert "You played Y⊘" in log_text(app)
+
+
+@pytest.mark.asyncio
+async def test_header_shows_the_rules_and_r_lists_them_all() -> None:
+    options = {"deck": "mattel-2018-swap", "custom_rule": "others_draw_2"}
+    app = make_app([["R1", "G2"], ["Y4", "Y5"]], "R5", options=options, speed=30)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        header = str(app.query_one("#rulesbar").render())
+        assert "W★: every other player draws 2" in header and "r: all rules" in header
+        await pilot.press("r")
+        await pilot.pause()
+        shown = screen_text(app)
+        assert "Rules of this game" in shown and "Escape, Enter or r closes this" in shown
+        assert "Wild Customizable (W★) in this game: every other player draws 2" in shown
+        assert re.search(r"custom_rule\s+others_draw_2", shown)
+        await pilot.press("r")
+        await pilot.pause()
+        assert len(app.screen_stack) == 1
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert "Escape, Enter or ? closes this" in screen_text(app)
+        assert "⊘ skip" in screen_text(app)  # the legend of the symbols
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert len(app.screen_stack) == 1
+
+
+@pytest.mark.asyncio
+async def test_my_first_uno_header_says_first_out_wins() -> None:
+    options = {"deck": "my-first-uno", "scoring": "first-out"}
+    app = make_app([["R1", "G2"], ["Y4", "Y5"]], "R5", options=options, speed=30)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        top = str(app.query_one("#topbar").render())
+        assert "first out wins" in top and "pts" not in top
+
+
+@pytest.mark.asyncio
+async def test_attack_says_launcher_not_draw() -> None:
+    app = make_app([["G2", "B3"], ["G4", "Y5"]], "R5", options={"attack_launcher": True})
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        assert "press the launcher (d)" in status_text(app)
+        assert "Launcher" in str(app.query_one("#b-draw").render())
+        assert "launcher" in str(app.query_one("#pile").render())
+        assert "draw" not in str(app.query_one("#pile").render())
+        footer = screen_text(app).splitlines()[-1]
+        assert "Launcher" in footer and "Draw" not in footer
+
+
+@pytest.mark.asyncio
+async def test_two_player_reverse_is_told_as_a_skip() -> None:
+    app = make_app([["RR", "G2"], ["Y4", "Y5"]], "R5", speed=30)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "Reverse with two players: Ben is skipped, you play again" in log_text(app)
+        assert "reversed the direction" not in log_text(app)
+
+
+@pytest.mark.asyncio
+async def test_round_summary_lists_every_hand_and_keeps_the_log_in_view() -> None:
+    app = make_app([["R1"], ["Y5"], ["G+2"]], "R5", dealer=2)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert isinstance(app.screen, RoundScreen)
+        shown = screen_text(app)
+        assert re.search(r"Ben\s+5\s+0\s+Y5", shown)
+        assert re.search(r"Cy\s+20\s+0\s+G\+2", shown)
+        assert "You went out: +25 points" in shown
+        # the dialog repeats what just happened, which it covers
+        top = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+        assert "Just now:" in top and "You played R1" in top
+
+
+@pytest.mark.asyncio
+async def test_c_with_nobody_to_catch_says_so() -> None:
+    app = make_app([["R1", "G2", "B3"], ["R4", "Y5", "B6"]], "R5", speed=30)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("c")
+        await pilot.pause()
+        assert "Nobody to catch now" in status_text(app)
+
+
+def test_bots_forget_uno_at_every_level() -> None:
+    from unokit.tui.table import LEVEL_FORGET
+
+    for level in ("easy", "normal", "hard"):
+        bots = make_bots(None, level, 2, seed=1)
+        assert all(isinstance(b, ForgetfulBot) for b in bots)
+        assert all(b.forget == LEVEL_FORGET[level][0] > 0 for b in bots)  # type: ignore[attr-defined]
+    assert LEVEL_FORGET["easy"][0] > LEVEL_FORGET["normal"][0] > LEVEL_FORGET["hard"][0]
+
+
+@pytest.mark.asyncio
+async def test_catch_tag_and_long_status_fit_80_columns() -> None:
+    # Ben forgets UNO: his row carries the tag, the status line says more than 80 columns
+    app = make_app([["R2", "B3"], ["R4", "Y5"]], "R5", [["R4"]], dealer=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        assert app.table.game.vulnerable == 1
+        region = app.query_one("#players").region
+        rows = screen_text(app).splitlines()[region.y : region.y + 4]
+        column = [line[region.x : region.right].rstrip() for line in rows]
+        assert column[2].split()[:2] == ["Ben", "1"] and column[2].endswith("catch")
+        assert column[3] == ""  # nothing wrapped onto a line of its own
+        hint = status_text(app)
+        assert len(hint) > 80 and "catch (c)" in hint
+        shown = " ".join(screen_text(app).split())
+        assert " ".join(hint.split()) in shown  # all of it on screen, over two lines
+
+
+@pytest.mark.asyncio
+async def test_a_big_hand_stays_in_one_row_at_80_columns() -> None:
+    twelve = ["R1", "R2", "R3", "R4", "R6", "R7", "R8", "R9", "G1", "G2", "G3", "G4"]
+    other = ["Y1", "Y2", "Y3", "Y4", "Y6", "Y7", "Y8", "Y9", "B1", "B2", "B3", "B4"]
+    app = make_app([twelve, other], "R5", speed=30)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        hand = app.query_one(HandView)
+        assert hand.rows(hand.content_region.width) == 1
+        lines = str(hand.render()).splitlines()
+        assert len(lines) == 4  # one row: raised line, face, face, base
+        # 24 cards need two rows, with a blank line between them
+        hand.set_hand([*(parse_card(c) for c in twelve + other)], hand.playable)
+        await pilot.pause()
+        lines = str(hand.render()).splitlines()
+        assert hand.rows(hand.content_region.width) == 2 and len(lines) == 9
+        assert lines[4].strip() == ""
+
+
+@pytest.mark.asyncio
+async def test_after_a_typed_move_keys_act_again() -> None:
+    app = make_app([["B5", "G2", "B3"], ["R4", "B6", "Y8"]], "R5", [["B6"]], then=["Y9"])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("slash", "b", "5", "enter")
+        await settle(pilot, app)
+        assert "You played B5" in log_text(app)
+        assert app.query_one(HandView).has_focus
+        await pilot.press("d")  # draws, rather than typing a "d"
+        await settle(pilot, app)
+        assert "You drew Y9" in status_text(app) or "You drew Y9" in log_text(app)
+        assert app.query_one("#entry", Input).value == ""
+
+
+@pytest.mark.asyncio
+async def test_records_are_never_written_over_another_file(tmp_path: Path) -> None:
+    mine = tmp_path / "mine.json"
+    mine.write_text("an earlier game")
+    (tmp_path / "mine-2.json").write_text("another one")
+    app = make_app([["R1"], ["Y5"]], "R5", options={"target_score": 5}, record=str(mine))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("enter")  # out: the game is over and saved
+        await settle(pilot, app)
+        assert "Record saved to" in screen_text(app) and "mine-3.json" in screen_text(app)
+        # saving this game again (quit and save) updates its own file, nothing else
+        assert app.record_path() == str(tmp_path / "mine-3.json")
+        assert "mine-3.json" in app.save_record(app.record_path())
+    assert mine.read_text() == "an earlier game"
+    assert (tmp_path / "mine-2.json").read_text() == "another one"
+    assert loads((tmp_path / "mine-3.json").read_text()).players == ["You", "Ben"]
+    assert app.saved == [str(tmp_path / "mine-3.json")]
+    # quitting mid-game with --record mine.json again: the next free name, said first
+    app = make_app([["R1", "G2"], ["Y4", "Y5"]], "R5", record=str(mine))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("q")
+        assert isinstance(app.screen, QuitScreen) and "mine-4.json" in screen_text(app)
+        await pilot.press("s")
+        await pilot.pause()
+    assert mine.read_text() == "an earlier game"
+    names = sorted(p.name for p in tmp_path.iterdir())  # no temporary files left behind
+    assert names == ["mine-2.json", "mine-3.json", "mine-4.json", "mine.json"]
+
+
+def test_default_record_goes_to_the_data_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    app = make_app([["R1"], ["Y5"]], "R5")
+    path = Path(app.record_path())
+    assert path.parent == tmp_path / "unokit" / "games"
+    assert path.name.startswith("unokit-game-") and path.suffix == ".json"
+    assert "Record saved" in app.save_record(str(path))
+    assert path.exists()
+    # the default name is ignored by git, in case a data folder is inside a checkout
+    ignore = (Path(__file__).parent.parent / ".gitignore").read_text().split()
+    assert "unokit-game-*.json" in ignore

@@ -1,6 +1,8 @@
 """``unokit``: one command with sub-commands.  Thin: parse, call the library, print.
 
-No traceback ever reaches a user: known errors print one line and exit non-zero.
+No traceback ever reaches a user for bad input: the package's own errors
+(``unokit.errors.UnoError`` and the simulator's and tournament's errors) print one line
+and exit 2.  Every output path is checked before the work starts.
 """
 
 from __future__ import annotations
@@ -13,9 +15,66 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from unokit.rules import OPTION_HELP, PRESETS, RulesError, RuleSet, from_preset, parse_option
+from unokit import __version__
+from unokit.errors import UnoError
+from unokit.files import check_output_file, write_text_atomic
+from unokit.rules import (
+    CUSTOM_RULES,
+    OPTION_HELP,
+    PRESET_PLAYERS,
+    PRESETS,
+    SCORINGS,
+    STACKINGS,
+    WD4_GUILTY,
+    RulesError,
+    RuleSet,
+    from_preset,
+    parse_option,
+)
+
+# What each Wild Customizable house rule does, for `unokit rules` and the terminal game.
+CUSTOM_RULE_TEXT: dict[str, str] = {
+    "none": "no extra effect (a plain Wild)",
+    "next_draws_3": "the next player draws 3 and keeps their turn",
+    "others_draw_2": "every other player draws 2",
+    "others_discard_wilds": "the other players put their wilds under it",
+    "extra_turn": "the player plays again",
+    "discard_color": "the player also discards every card of the named colour",
+}
 
 
+def allowed_values(key: str) -> str:
+    """The values option ``key`` takes, as `unokit rules` prints them."""
+    from unokit.cards import DECKS
+
+    choices: dict[str, Sequence[str]] = {
+        "deck": DECKS,
+        "custom_rule": CUSTOM_RULES,
+        "scoring": SCORINGS,
+        "stacking": STACKINGS,
+        "wd4_guilty": WD4_GUILTY,
+    }
+    ranges = {
+        "custom_cards": (0, 3),
+        "hand_size": (1, 20),
+        "target_score": (1, 1_000_000),
+        "wild_points": (0, 1000),
+        "uno_penalty": (0, 20),
+        "false_uno_penalty": (0, 20),
+    }
+    if key in choices:
+        return ", ".join(choices[key])
+    if key in ranges:
+        lo, hi = ranges[key]
+        return f"a whole number from {lo} to {hi}"
+    if key == "launcher_weights":
+        return "13 comma-separated whole numbers, for 0..12 cards"
+    if isinstance(getattr(RuleSet(), key), bool):
+        return "true or false"
+    return "see docs/rules.md"
+
+
+# ----------------------------------------------------------------- sub-commands ----
 def _rules_from_args(preset: str, options: Sequence[str]) -> RuleSet:
     opts: dict[str, Any] = {}
     for text in options:
@@ -24,20 +83,61 @@ def _rules_from_args(preset: str, options: Sequence[str]) -> RuleSet:
     return from_preset(preset, opts)
 
 
+def _players(args: argparse.Namespace, default: int) -> int:
+    """``--players``, or what the preset is made for, or the command's default."""
+    fixed = PRESET_PLAYERS.get(args.rules)
+    if args.players is None:
+        return fixed if fixed is not None else default
+    if fixed is not None and args.players != fixed:
+        raise RulesError(
+            f"the {args.rules} preset is for {fixed} players, not {args.players}; "
+            "use --rules classic for other tables",
+            code="bad_player_count",
+        )
+    return int(args.players)
+
+
+def _json_quoted(message: str, doc: Any) -> str:
+    """``message`` with every action object of the record quoted as JSON, not Python."""
+    rounds = doc.get("rounds") if isinstance(doc, dict) else None
+    if not isinstance(rounds, list):
+        return message
+    for r in rounds:
+        acts = r.get("actions") if isinstance(r, dict) else None
+        for a in acts if isinstance(acts, list) else ():
+            if isinstance(a, dict):
+                message = message.replace(str(a), json.dumps(a))
+    return message
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     from unokit.record import replay_text
 
-    try:
-        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        print(f"unokit replay: cannot read {args.file}: {e}", file=sys.stderr)
+    def fail(message: str) -> int:
+        print(f"unokit replay: {message}", file=sys.stderr)
+        print(json.dumps({"ok": False, "error": {"message": message}}))
         return 2
+
+    try:
+        data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
+    except FileNotFoundError:
+        return fail(f"cannot read {args.file}: no such file")
+    except IsADirectoryError:
+        return fail(f"cannot read {args.file}: it is a folder, not a record file")
+    except OSError as e:
+        return fail(f"cannot read {args.file}: {e.strerror or e}")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return fail(f"{args.file} is not UTF-8 text (byte {e.start}); a record is JSON")
     status, out = replay_text(text)
     if isinstance(out, str):
-        print(f"unokit replay: {out}", file=sys.stderr)
-        print(json.dumps({"ok": False, "error": {"message": out}}))
-    else:
-        print(json.dumps(out, indent=None if args.compact else 2))
+        try:
+            doc = json.loads(text)
+        except ValueError:
+            doc = None
+        return fail(_json_quoted(out, doc))
+    print(json.dumps(out, indent=None if args.compact else 2))
     return status
 
 
@@ -46,10 +146,14 @@ def cmd_rules(args: argparse.Namespace) -> int:
     for name, (desc, opts) in PRESETS.items():
         extra = ", ".join(f"{k}={v}" for k, v in opts.items())
         print(f"  {name:<16} {desc}" + (f"  [{extra}]" if extra else ""))
-    print("\nOptions (use --option KEY=VALUE), with defaults:")
+    print("\nOptions (use --option KEY=VALUE), with their values and defaults:")
     defaults = RuleSet().options()
     for key, text in OPTION_HELP.items():
-        print(f"  {key:<22} {text} (default {json.dumps(defaults[key])})")
+        print(f"  {key:<22} {text}")
+        print(f"  {'':<22}   values: {allowed_values(key)}; default {json.dumps(defaults[key])}")
+        if key == "custom_rule":
+            for rule in CUSTOM_RULES:
+                print(f"  {'':<22}     {rule:<21} {CUSTOM_RULE_TEXT[rule]}")
     return 0
 
 
@@ -58,14 +162,17 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from unokit.engine import Game
     from unokit.record import dumps
 
+    record = check_output_file(args.record, "--record")
     rules = _rules_from_args(args.rules, args.option)
-    names = [f"Bot{i}" for i in range(args.players)]
+    players = _players(args, 3)
+    names = [f"Bot{i}" for i in range(players)]
     game = Game(rules, names, seed=args.seed)
-    bots = [RandomBot(seed=args.seed * 100 + i) for i in range(args.players)]
+    bots = [RandomBot(seed=args.seed * 100 + i) for i in range(players)]
     play_game(game, bots)
     text = dumps(game)
-    if args.record:
-        Path(args.record).write_text(text, "utf-8")
+    if record is not None:
+        write_text_atomic(record, text)
+        print(f"wrote {record}", file=sys.stderr)
     else:
         sys.stdout.write(text)
     if game.teams:
@@ -73,9 +180,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
     else:
         winner = game.names[game.game_winner]
     labels = ["team 0", "team 1"] if game.teams else game.names
+    rounds = game.round_index + 1  # people count rounds from 1; JSON indexes them from 0
     print(
-        f"{winner} win{'' if game.teams else 's'} after {game.round_index + 1} rounds; scores "
-        + ", ".join(f"{n} {s}" for n, s in zip(labels, game.scores, strict=True)),
+        f"{winner} win{'' if game.teams else 's'} after {rounds} round{'s' if rounds != 1 else ''}"
+        "; scores " + ", ".join(f"{n} {s}" for n, s in zip(labels, game.scores, strict=True)),
         file=sys.stderr,
     )
     return 0
@@ -84,6 +192,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     from unokit.tui.app import run_play
 
+    args.players = _players(args, 4)
+    if args.record is not None:
+        check_output_file(args.record, "--record")
     rules = _rules_from_args(args.rules, args.option)
     status: int = run_play(args, rules)
     return status
@@ -98,9 +209,10 @@ def cmd_sim(args: argparse.Namespace) -> int:
 def cmd_tournament(args: argparse.Namespace) -> int:
     from unokit import tournament as t
 
+    json_path = check_output_file(args.json, "--json")
     spec = t.Spec(
         tuple(t.parse_entrants(args.bots)),
-        args.players,
+        _players(args, 2),
         _rules_from_args(args.rules, args.option),
         args.seed,
         full_games=args.full_games,
@@ -109,25 +221,64 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     tally, wall = t.run(spec, args.games, workers, progress=sys.stderr.isatty())
     doc = t.report(spec, tally, wall, workers)
     print(t.format_table(doc))
-    if args.json:
-        Path(args.json).write_text(json.dumps(doc, indent=2) + "\n", "utf-8")
+    if json_path is not None:
+        write_text_atomic(json_path, json.dumps(doc, indent=2) + "\n")
+        print(f"wrote {json_path}", file=sys.stderr)
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="unokit", description="UNO: play, replay and study it.")
-    sub = p.add_subparsers(dest="command", required=True)
+# ----------------------------------------------------------------- the parser ------
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Shows each option's default, when it has a meaningful one."""
 
-    r = sub.add_parser("replay", help="replay a game record and print the result as JSON")
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        default = action.default
+        if (
+            "%(default)" in text
+            or "default" in text
+            or default in (None, False, [], argparse.SUPPRESS)
+            or not action.option_strings
+        ):
+            return text
+        return f"{text} (default: %(default)s)"
+
+
+LEVEL_HELP = (
+    "how strong the bots are: easy (random moves), normal (greedy) or hard (heuristic). "
+    "Bots forget to call UNO now and then, so you can catch them: easy 40%%, normal 15%%, "
+    "hard 5%% of the time; and they let a forgotten UNO of yours pass: easy 50%%, normal "
+    "25%%, hard never"
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="unokit",
+        description="UNO: play, replay and study it.",
+        formatter_class=HelpFormatter,
+    )
+    p.add_argument("--version", action="version", version=f"unokit {__version__}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def parser(name: str, help: str) -> argparse.ArgumentParser:
+        return sub.add_parser(name, help=help, description=help, formatter_class=HelpFormatter)
+
+    r = parser("replay", "replay a game record and print the result as JSON")
     r.add_argument("file", help="record file (JSON), or - for standard input")
     r.add_argument("--compact", action="store_true", help="print the JSON on one line")
     r.set_defaults(func=cmd_replay)
 
-    ru = sub.add_parser("rules", help="list every preset and option")
+    ru = parser("rules", "list every preset and option, with the values they take")
     ru.set_defaults(func=cmd_rules)
 
     def table_args(sp: argparse.ArgumentParser, players: int) -> None:
-        sp.add_argument("--players", type=int, default=players, help="2 to 10 players")
+        sp.add_argument(
+            "--players",
+            type=int,
+            default=None,
+            help=f"2 to 10 players (default: {players}, or what the preset is for)",
+        )
         sp.add_argument("--rules", default="classic", help="a preset (see `unokit rules`)")
         sp.add_argument(
             "--option",
@@ -136,20 +287,34 @@ def build_parser() -> argparse.ArgumentParser:
             metavar="KEY=VALUE",
             help="override one rule option (repeatable)",
         )
-        sp.add_argument("--seed", type=int, default=None, help="seed for a reproducible game")
-        sp.add_argument("--record", metavar="FILE", help="save the game record to FILE")
 
-    d = sub.add_parser("demo", help="play a whole game between random bots and print its record")
+    d = parser("demo", "play a whole game between random bots and print its record")
     table_args(d, 3)
+    d.add_argument("--seed", type=int, default=0, help="seed of the game")
+    d.add_argument("--record", metavar="FILE", help="write the record to FILE, not stdout")
     d.set_defaults(func=cmd_demo)
 
-    pl = sub.add_parser("play", help="play UNO in the terminal against bots")
+    pl = parser("play", "play UNO in the terminal against bots")
     table_args(pl, 4)
+    pl.add_argument("--seed", type=int, default=None, help="seed for a reproducible game")
+    pl.add_argument(
+        "--record",
+        metavar="FILE",
+        help="where to save the game record (default: a new file in the data folder, "
+        "$XDG_DATA_HOME/unokit/games or ~/.local/share/unokit/games); an existing file "
+        "is never overwritten: FILE-2.json, FILE-3.json ... are used instead",
+    )
     pl.add_argument("--name", default="You", help="your name at the table")
     pl.add_argument(
-        "--bots", default=None, help="bot kind for every opponent (random, greedy, ...)"
+        "--bots",
+        default=None,
+        metavar="KIND",
+        help="bot kind for every opponent (random, greedy, heuristic, ...; default: the "
+        "level's kind)",
     )
-    pl.add_argument("--level", choices=("easy", "normal", "hard"), default="normal")
+    pl.add_argument(
+        "--level", choices=("easy", "normal", "hard"), default="normal", help=LEVEL_HELP
+    )
     pl.add_argument(
         "--speed", type=float, default=0.6, help="seconds between bot moves (0 = instant)"
     )
@@ -157,11 +322,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     from unokit.sim.cli import add_arguments
 
-    si = sub.add_parser("sim", help="simulate many games and report statistics with 95% CIs")
+    si = parser("sim", "simulate many games and report statistics with 95%% CIs")
     add_arguments(si)
     si.set_defaults(func=cmd_sim)
 
-    to = sub.add_parser("tournament", help="rank bots over duplicated deals with rotated seats")
+    to = parser("tournament", "rank bots over duplicated deals with rotated seats")
     to.add_argument(
         "--bots",
         nargs="+",
@@ -169,26 +334,33 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="BOT",
         help="bot names, optionally with options: ismcts:iterations=200,time_budget=0.05",
     )
-    to.add_argument("--players", type=int, default=2, help="seats per table, 2 to 10")
+    to.add_argument(
+        "--players", type=int, default=None, help="seats per table, 2 to 10 (default: 2)"
+    )
     to.add_argument("--games", type=int, default=1000, help="games (rounded up to whole deals)")
     to.add_argument("--rules", default="classic", help="a preset (see `unokit rules`)")
     to.add_argument(
         "--option", action="append", default=[], metavar="KEY=VALUE", help="rule option"
     )
     to.add_argument("--seed", type=int, default=1, help="seed (results reproduce from it)")
-    to.add_argument("--workers", type=int, default=None, help="processes (default all cores)")
+    to.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
     mode = to.add_mutually_exclusive_group()
     mode.add_argument(
         "--rounds-only",
         dest="full_games",
         action="store_false",
-        help="each game is a single round (default)",
+        help="each game is a single round won by the first player out (the default)",
     )
-    mode.add_argument("--full-games", dest="full_games", action="store_true")
+    mode.add_argument(
+        "--full-games",
+        dest="full_games",
+        action="store_true",
+        help="each game is a whole game, played to the rules' target score",
+    )
     to.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     to.set_defaults(func=cmd_tournament, full_games=False)
 
-    se = sub.add_parser("serve", help="start the web table: play with friends in a browser")
+    se = parser("serve", "start the web table: play with friends in a browser")
     se.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default %(default)s)"
     )
@@ -235,24 +407,38 @@ def cmd_serve(args: argparse.Namespace) -> int:
         db.parent.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise RulesError(f"cannot create the folder for --db {db}: {e.strerror}") from None
-    app = sqlite_app(db, sync=args.sync, allowed_origins=tuple(args.origin))
+    timing = None
+    if os.environ.get("UNOKIT_TIMING"):  # for tests and load runs: bot pacing, JSON
+        import json as json_
+
+        from unokit.match import Timing
+
+        timing = Timing(**json_.loads(os.environ["UNOKIT_TIMING"]))
+    app = sqlite_app(db, sync=args.sync, allowed_origins=tuple(args.origin), timing=timing)
     print(f"unokit: the table is at http://{args.host}:{args.port}  (games kept in {db})")
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws="websockets")
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws="websockets-sansio")
     return 0
+
+
+def _own_errors() -> tuple[type[Exception], ...]:
+    """The errors unokit raises on purpose for bad input (never a bare ValueError)."""
+    from unokit.sim.config import SimError
+    from unokit.tournament import TournamentError
+
+    return (UnoError, SimError, TournamentError)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if getattr(args, "seed", 0) is None and args.command == "demo":
-        args.seed = 0
+    own = _own_errors()
     try:
         players = getattr(args, "players", None)
         if players is not None and not 2 <= players <= 10:
             raise RulesError(f"--players must be from 2 to 10, not {players}")
         result: int = args.func(args)
         return result
-    except (RulesError, ValueError) as e:
+    except own as e:
         print(f"unokit {args.command}: {e}", file=sys.stderr)
         return 2
     except BrokenPipeError:

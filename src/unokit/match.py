@@ -26,7 +26,7 @@ server runs only unokit's own bots.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
@@ -143,6 +143,8 @@ class Match:
         # game.events up to which that seat has been told
         self._cursors: dict[int | None, int] = {}
         self._observed = [0] * n  # bots: events handed to observe() so far
+        # told when bot_step(fallback=True) replaces a failing bot's decision
+        self.on_bot_error: Callable[[int, str], None] | None = None
 
     # ---------------------------------------------------------------- queries ----
     @property
@@ -166,14 +168,18 @@ class Match:
     def next_to_ask(self) -> int | None:
         """The seat whose decision the match waits for next; None once the round is over.
 
-        First any seat in ``reaction_order`` that has not passed, then the seat to act.
+        First any bot in ``reaction_order`` that has not passed, then the seat to act.
+        People are never waited for on an out-of-turn chance: they may take it any
+        time until the next decision lands (for a catch, R-UNO-2: until the next
+        player begins), and front ends with a clock give them ``Timing.catch_window``.
         """
         g = self.game
         if g.phase >= P_ROUND_OVER:
             return None
         passed = self.passed
+        bots = self.bots
         for s in reaction_order(g):
-            if s not in passed:
+            if s not in passed and bots[s] is not None:
                 return s
         return g.current
 
@@ -229,11 +235,13 @@ class Match:
         """Hand a bot the events of its seat since it last observed."""
         bot = self.bots[seat]
         g = self.game
-        if bot is None or g.events is None:
+        # bots written before ``observe`` joined the protocol still play
+        observe = getattr(bot, "observe", None)
+        if observe is None or g.events is None:
             return
         start = self._observed[seat]
         self._observed[seat] = len(g.events)
-        bot.observe(g.events_for(seat, start))
+        observe(g.events_for(seat, start))
 
     # ---------------------------------------------------------------- bots -------
     def bot_decision(self, seat: int) -> Action | None:
@@ -269,9 +277,10 @@ class Match:
             reaction = self.is_reaction(seat)
             try:
                 action = self.bot_decision(seat)
-            except Exception:
+            except Exception as e:
                 if not fallback:
                     raise
+                self._tell_error(seat, f"failed: {e}")
                 action = None
             if action is None:
                 if reaction:
@@ -283,14 +292,19 @@ class Match:
                 return True
             try:
                 self.submit(seat, action)
-            except UnoError:
+            except UnoError as e:
                 if not fallback:
                     raise
+                self._tell_error(seat, f"tried {action}: {e.message}")
                 if reaction:
                     self.pass_(seat)
                     continue
                 self._fallback(seat)
             return True
+
+    def _tell_error(self, seat: int, message: str) -> None:
+        if self.on_bot_error is not None:
+            self.on_bot_error(seat, message)
 
     def _fallback(self, seat: int) -> None:
         view = view_of(self.game, seat)

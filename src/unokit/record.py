@@ -96,7 +96,14 @@ def loads(text: str) -> Record:
         obj = json.loads(text)
     except json.JSONDecodeError as e:
         raise RecordError(f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
-    return parse(obj)
+    except RecursionError:
+        raise RecordError("not a record: JSON nested too deeply") from None
+    except ValueError as e:  # e.g. a number of more digits than Python converts
+        raise RecordError(f"not a record: {e}") from None
+    try:
+        return parse(obj)
+    except RecursionError:  # a deeply nested value inside an otherwise valid document
+        raise RecordError("not a record: a value is nested too deeply") from None
 
 
 def parse(obj: Any) -> Record:

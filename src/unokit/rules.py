@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from unokit.cards import DECKS
+from unokit.cards import DECKS, IS_NUMBER, WILD_DRAW4, build_deck
 from unokit.errors import UnoError
 
 
@@ -34,6 +34,7 @@ SCORINGS = ("standard", "low", "elimination", "teams", "first-out")
 STACKINGS = ("off", "pass", "progressive")
 # UNO Attack's launcher when no weights are given: mostly nothing, sometimes a burst.
 DEFAULT_LAUNCHER_WEIGHTS = (40, 20, 12, 8, 6, 4, 3, 2, 1, 1, 1, 1, 1)
+MAX_LAUNCHER_WEIGHT = 1_000_000  # relative weights; larger ones only risk float overflow
 WD4_GUILTY = ("draw4", "retract")
 
 
@@ -97,12 +98,17 @@ class RuleSet:
             if (
                 not isinstance(w, tuple)
                 or len(w) != 13
-                or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in w)
-                or sum(w) == 0
+                or not all(
+                    isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= MAX_LAUNCHER_WEIGHT
+                    for x in w
+                )
+                or sum(w[1:]) == 0
             ):
                 raise RulesError(
-                    "launcher_weights must be 13 non-negative whole numbers (for 0..12 "
-                    "cards), not all zero"
+                    f"launcher_weights must be 13 whole numbers from 0 to {MAX_LAUNCHER_WEIGHT:,} "
+                    "(for 0..12 cards), and the launcher must be able to fire a card: a "
+                    "weight after the first above 0 (else a player who cannot play is stuck)",
+                    code="bad_option",
                 )
         if self.stack_draw4_on_draw2 and self.stacking != "progressive":
             raise RulesError("stack_draw4_on_draw2 needs stacking='progressive'")
@@ -118,6 +124,13 @@ class RuleSet:
             )
         if self.launcher_weights is not None and not self.attack_launcher:
             raise RulesError("launcher_weights needs attack_launcher=true")
+        lo = max(self._base_range()[0], 4 if self.scoring == "teams" else 2)
+        if self.max_players_dealt() < lo:
+            raise RulesError(
+                f"hand_size={self.hand_size} is too large for the {self.deck} deck: "
+                f"{self._deal_problem(lo)}",
+                code="bad_hand_size",
+            )
 
     @property
     def deal_size(self) -> int:
@@ -125,16 +138,58 @@ class RuleSet:
         assert self.hand_size is not None
         return self.hand_size
 
-    def player_range(self) -> tuple[int, int]:
-        """How many players these rules allow (R-SETUP-1, R-SCORE-TEAM)."""
+    def _base_range(self) -> tuple[int, int]:
         if self.deck == "my-first-uno":
             return (2, 4)
         if self.scoring == "teams":
             return (4, 8)
         return (2, 10)
 
+    def start_cards(self) -> tuple[int, int]:
+        """``(cards in the deck, cards that can never start a round)``.
+
+        A Wild Draw Four turned as the start card goes back (R-START-WD4); in My First
+        UNO every card but a number does (R-START-NUMBER).
+        """
+        deck = build_deck(self.deck, self.custom_cards)
+        if self.deck == "my-first-uno":
+            never = sum(1 for c in deck if not IS_NUMBER[c])
+        else:
+            never = deck.count(WILD_DRAW4)
+        return len(deck), never
+
+    def max_players_dealt(self) -> int:
+        """The most players that can be dealt ``hand_size`` cards (R-SETUP-3, -4).
+
+        The cards left after the deal must hold at least one card that can start the
+        round, whatever the shuffle: more than the cards that can never start one.
+        Otherwise turning the start card could go on for ever.
+        """
+        size, never = self.start_cards()
+        return (size - never - 1) // self.deal_size
+
+    def _deal_problem(self, n: int) -> str:
+        size, never = self.start_cards()
+        left = size - n * self.deal_size
+        kind = (
+            "a number card (R-START-NUMBER)"
+            if self.deck == "my-first-uno"
+            else "anything but a Wild Draw Four (R-START-WD4)"
+        )
+        return (
+            f"{n} hands of {self.deal_size} leave {max(left, 0)} of the {size} cards, and "
+            f"{never} cards can never start a round: the start card must be {kind}, so "
+            f"at most {self.max_players_dealt()} players can be dealt {self.deal_size} cards"
+        )
+
+    def player_range(self) -> tuple[int, int]:
+        """How many players these rules allow (R-SETUP-1, R-SCORE-TEAM, the deal)."""
+        lo, hi = self._base_range()
+        return lo, min(hi, self.max_players_dealt())
+
     def check_players(self, n: int) -> None:
-        lo, hi = self.player_range()
+        """Refuse a player count the rules or the deal do not allow (``RulesError``)."""
+        lo, hi = self._base_range()
         if self.scoring == "teams" and n not in (4, 6, 8):
             raise RulesError(
                 f"teams need 4, 6 or 8 players (two teams, partners alternating), not {n}",
@@ -144,6 +199,8 @@ class RuleSet:
             raise RulesError(
                 f"these rules need {lo} to {hi} players, not {n}", code="bad_player_count"
             )
+        if n > self.max_players_dealt():
+            raise RulesError(self._deal_problem(n), code="bad_hand_size")
 
     # --- (de)serialisation --------------------------------------------------------
     def options(self) -> dict[str, Any]:
@@ -187,7 +244,10 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
         "112 cards with Wild Swap Hands and Wild Customizable ('everyone else draws 2')",
         {"deck": "mattel-2018-swap", "custom_rule": "others_draw_2"},
     ),
-    "two-player": ("classic; the two-player rules apply whenever two players remain", {}),
+    "two-player": (
+        "the classic rules at a table of two (a Reverse acts as a Skip); seats 2 players",
+        {},
+    ),
     "teams": ("two partnerships of two, partners opposite", {"scoring": "teams"}),
     "seed-001-house": (
         "pass-on stacking, multi-play, false-UNO penalty, retracted guilty W+4, low score to 200",
@@ -210,6 +270,9 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
         {"stacking": "progressive", "jump_in": True, "seven_zero": True},
     ),
 }
+
+# Presets made for a number of players: the command line seats that many by default.
+PRESET_PLAYERS: dict[str, int] = {"two-player": 2}
 
 OPTION_HELP: dict[str, str] = {
     "deck": "which deck: classic, mattel-2018-swap, mattel-2018-shuffle, my-first-uno",

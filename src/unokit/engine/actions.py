@@ -7,6 +7,7 @@ The text form is what a player types in the terminal (``W+4 B uno``, ``draw``,
 
 from __future__ import annotations
 
+import json
 from typing import Any, NamedTuple
 
 from unokit.cards import (
@@ -117,10 +118,10 @@ class Action(NamedTuple):
     def from_json(obj: Any) -> tuple[int, Action]:
         """RECORD.md's action object to ``(seat, action)``; ActionParseError if malformed."""
         if not isinstance(obj, dict):
-            raise ActionParseError(f"an action must be an object, not {obj!r}")
+            raise ActionParseError(f"an action must be an object, not {_quote(obj)}")
         seat = obj.get("seat")
         if not isinstance(seat, int) or isinstance(seat, bool):
-            raise ActionParseError(f"action {obj} has no whole-number 'seat'")
+            raise ActionParseError(f"action {_quote(obj)} has no whole-number 'seat'")
         known = {
             "seat",
             "play",
@@ -136,51 +137,53 @@ class Action(NamedTuple):
         }
         unknown = set(obj) - known
         if unknown:
-            raise ActionParseError(f"action {obj} has unknown keys: {', '.join(sorted(unknown))}")
+            raise ActionParseError(
+                f"action {_quote(obj)} has unknown keys: {', '.join(sorted(unknown))}"
+            )
 
         def flag(key: str) -> bool:
             v = obj.get(key)
             if v is None:
                 return False
             if v is not True:
-                raise ActionParseError(f"in action {obj}, {key!r} must be true")
+                raise ActionParseError(f"in action {_quote(obj)}, {key!r} must be true")
             return True
 
         color = -1
         if "color" in obj:
             if not isinstance(obj["color"], str):
-                raise ActionParseError(f"in action {obj}, 'color' must be R, Y, G or B")
+                raise ActionParseError(f"in action {_quote(obj)}, 'color' must be R, Y, G or B")
             try:
                 color = parse_color(obj["color"])
             except CardError as e:
-                raise ActionParseError(f"in action {obj}: {e}") from None
+                raise ActionParseError(f"in action {_quote(obj)}: {e}") from None
         target = -1
         if "target" in obj:
             t = obj["target"]
             if not isinstance(t, int) or isinstance(t, bool):
-                raise ActionParseError(f"in action {obj}, 'target' must be a seat number")
+                raise ActionParseError(f"in action {_quote(obj)}, 'target' must be a seat number")
             target = t
         uno = flag("uno")
         mains = [
             k for k in ("play", "cards", "draw", "keep", "catch", "challenge", "accept") if k in obj
         ]
         if len(mains) > 1:
-            raise ActionParseError(f"action {obj} mixes {' and '.join(mains)}")
+            raise ActionParseError(f"action {_quote(obj)} mixes {' and '.join(mains)}")
         if not mains:
             if color >= 0:
                 return seat, Action(COLOR, color=color, target=target)
             if uno:
                 return seat, Action(UNO)
-            raise ActionParseError(f"action {obj} says nothing to do")
+            raise ActionParseError(f"action {_quote(obj)} says nothing to do")
         main = mains[0]
         if main == "play":
             code = obj["play"]
             if not isinstance(code, str):
-                raise ActionParseError(f"in action {obj}, 'play' must be a card code")
+                raise ActionParseError(f"in action {_quote(obj)}, 'play' must be a card code")
             try:
                 card = parse_card(code)
             except CardError as e:
-                raise ActionParseError(f"in action {obj}: {e}") from None
+                raise ActionParseError(f"in action {_quote(obj)}: {e}") from None
             return seat, Action(PLAY, card, color, target, uno)
         if main == "cards":
             codes_ = obj["cards"]
@@ -189,18 +192,20 @@ class Action(NamedTuple):
                 or not codes_
                 or not all(isinstance(c, str) for c in codes_)
             ):
-                raise ActionParseError(f"in action {obj}, 'cards' must be a list of card codes")
+                raise ActionParseError(
+                    f"in action {_quote(obj)}, 'cards' must be a list of card codes"
+                )
             try:
                 ids = [parse_card(c) for c in codes_]
             except CardError as e:
-                raise ActionParseError(f"in action {obj}: {e}") from None
+                raise ActionParseError(f"in action {_quote(obj)}: {e}") from None
             return seat, Action(PLAY, ids[0], color, target, uno, tuple(ids[1:]))
         if color >= 0 or target >= 0 or uno:
-            raise ActionParseError(f"action {obj}: only a play takes color, target or uno")
+            raise ActionParseError(f"action {_quote(obj)}: only a play takes color, target or uno")
         if main == "catch":
             t = obj["catch"]
             if not isinstance(t, int) or isinstance(t, bool):
-                raise ActionParseError(f"in action {obj}, 'catch' must be a seat number")
+                raise ActionParseError(f"in action {_quote(obj)}, 'catch' must be a seat number")
             return seat, Action(CATCH, target=t)
         flag(main)
         return seat, Action(
@@ -272,6 +277,15 @@ class Action(NamedTuple):
     @property
     def is_wild_play(self) -> bool:
         return self.kind == PLAY and IS_WILD[self.card]
+
+
+def _quote(obj: Any) -> str:
+    """An action as JSON for error messages (people read JSON, not Python dicts)."""
+    try:
+        text = json.dumps(obj, ensure_ascii=False, default=repr)
+    except (ValueError, RecursionError):
+        text = repr(obj)
+    return text if len(text) <= 200 else text[:197] + "..."
 
 
 def _parse_long(words: list[str], uno: bool) -> tuple[int, list[str]]:

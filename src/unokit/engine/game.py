@@ -35,6 +35,7 @@ from unokit.cards import (
     COLOR_CODES,
     DRAW2,
     IS_NUMBER,
+    NUM_CARDS,
     NUM_RANKS,
     PLAYABLE_MASK,
     REVERSE,
@@ -55,13 +56,14 @@ from unokit.engine.actions import (
     COLOR,
     DRAW,
     KEEP,
+    KIND_NAMES,
     PLAY,
     UNO,
     Action,
 )
 from unokit.engine.errors import IllegalAction, ShuffleError
 from unokit.engine.outcome import Outcome
-from unokit.rules import DEFAULT_LAUNCHER_WEIGHTS, RulesError, RuleSet
+from unokit.rules import DEFAULT_LAUNCHER_WEIGHTS, RuleSet
 
 # Phases: what the seat in ``current`` must decide.
 P_PLAY = 0  # play a card or draw
@@ -137,6 +139,66 @@ class RoundLog:
 _DRAW = Action(DRAW)
 _KEEP = Action(KEEP)  # shared: an Action is immutable
 
+# What each kind of action carries besides its kind: (card, colour, target, uno).
+_TAKES = {
+    PLAY: (True, True, True, True),
+    DRAW: (False, False, False, False),
+    KEEP: (False, False, False, False),
+    UNO: (False, False, False, False),
+    CATCH: (False, False, True, False),
+    CHALLENGE: (False, False, False, False),
+    ACCEPT: (False, False, False, False),
+    COLOR: (False, True, True, False),
+}
+
+
+def _is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _check_shape(action: object, n: int) -> None:
+    """Refuse an ``Action`` that no text or record could describe (IllegalAction).
+
+    The kind must exist; a card, colour, target, UNO flag or extra cards only where
+    the kind takes them; every number in range.  The rules are checked afterwards.
+    """
+    if not isinstance(action, Action):
+        raise IllegalAction(f"{action!r} is not an Action", code="bad_action")
+    kind, card, color, target, uno, extra = action
+    if not _is_int(kind) or kind not in _TAKES:
+        raise IllegalAction(
+            f"there is no action of kind {kind!r} (0 to {len(KIND_NAMES) - 1})",
+            code="bad_action",
+        )
+    name = KIND_NAMES[kind]
+    takes_card, takes_color, takes_target, takes_uno = _TAKES[kind]
+    if not all(_is_int(x) for x in (card, color, target)) or not isinstance(uno, bool):
+        raise IllegalAction(
+            f"a {name} action needs whole numbers for card, colour and target and true or "
+            f"false for uno, not {action[1:5]!r}",
+            code="bad_action",
+        )
+    if not isinstance(extra, tuple) or not all(_is_int(c) for c in extra):
+        raise IllegalAction(f"extra cards must be a tuple of card ids, not {extra!r}", "bad_action")
+    if takes_card:
+        for c in (card, *extra):
+            if not 0 <= c < NUM_CARDS:
+                raise IllegalAction(f"there is no card {c} (0 to {NUM_CARDS - 1})", "bad_card")
+    elif card != -1 or extra:
+        raise IllegalAction(f"a {name} action takes no card", code="bad_action")
+    if color != -1 and not (takes_color and 0 <= color < 4):
+        if takes_color:
+            raise IllegalAction(f"there is no colour {color}: choose R, Y, G or B", "bad_color")
+        raise IllegalAction(f"a {name} action takes no colour", code="bad_color")
+    if target != -1 and not (takes_target and 0 <= target < n):
+        if takes_target:
+            raise IllegalAction(f"there is no seat {target} at this table", code="bad_target")
+        raise IllegalAction(f"a {name} action takes no seat", code="bad_target")
+    if uno and not takes_uno:
+        raise IllegalAction(
+            f"a {name} action takes no UNO call: call it alone ('uno')", code="bad_action"
+        )
+
 
 class Game:
     """A game of UNO in rounds, for 2 to 10 players."""
@@ -157,13 +219,10 @@ class Game:
             names = [f"Player {i}" for i in range(players)]
         else:
             names = [str(p) for p in players]
+        # the player count, and a deal that always leaves a start card that can be kept
+        # (so turning the start card ends: R-START-WD4, R-START-NUMBER)
         rules.check_players(len(names))
         self._deck = build_deck(rules.deck, rules.custom_cards)
-        if len(names) * rules.deal_size >= len(self._deck):
-            raise RulesError(
-                f"{len(names)} hands of {rules.deal_size} leave no card to start the round",
-                code="bad_hand_size",
-            )
         self.names: list[str] = names
         self.n = n = len(names)
         self.rng = random.Random(seed)
@@ -408,15 +467,20 @@ class Game:
         self._emit(Event("reshuffle", -1, amount=len(pile)))
 
     def _refill(self) -> bool:
-        """R-TURN-6: rebuild the draw pile from the discards; False if there is nothing."""
+        """R-TURN-6: rebuild the draw pile from the discards; False if there is nothing.
+
+        The top card stays.  While a Wild Draw Four that a guilty verdict would take back
+        waits for its challenge (``wd4_guilty="retract"``), the card under it stays too:
+        it is the card in force again after a retraction, so the discard pile is never
+        left empty.
+        """
         discard = self.discard
-        if len(discard) <= 1:
+        keep = 2 if self.wd4_by >= 0 and self.rules.wd4_guilty == "retract" else 1
+        if len(discard) <= keep:
             return False
-        top = discard.pop()
         pile = self.pile
-        pile.extend(discard)
-        discard.clear()
-        discard.append(top)
+        pile.extend(discard[:-keep])
+        del discard[:-keep]
         self._shuffle_pile(pile)
         self.reshuffles += 1
         return True
@@ -707,8 +771,9 @@ class Game:
     def check(self, seat: int, action: Action) -> None:
         """Raise IllegalAction if ``seat`` may not take ``action`` now; change nothing."""
         n = self.n
-        if not isinstance(seat, int) or not 0 <= seat < n:
-            raise IllegalAction(f"there is no seat {seat} at this table", code="bad_seat")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
+            raise IllegalAction(f"there is no seat {seat!r} at this table", code="bad_seat")
+        _check_shape(action, n)
         phase = self.phase
         if phase == P_GAME_OVER:
             raise IllegalAction("the game is over", code="game_over")
@@ -728,7 +793,7 @@ class Game:
                 raise IllegalAction("you cannot catch yourself", code="no_catch")
             if t != self.vulnerable:
                 why = (
-                    "does not have exactly one card"
+                    "do not have exactly one card"
                     if len(self.hands[t]) != 1
                     else "called UNO or can no longer be caught"
                 )
@@ -988,7 +1053,8 @@ class Game:
             own = len(self.hands[seat])
         if answering and self.phase != P_ANSWER:
             self.pend_card = -1
-            self.pend_total = 0
+            if self.phase != P_CHALLENGE:  # a last W+4 in a stack keeps its total
+                self.pend_total = 0
         if own == 1:
             if uno:
                 if ev is not None:
@@ -998,11 +1064,11 @@ class Game:
         elif own == 0:  # R-END-1 (a W+4 waits for its challenge: R-END-3)
             if self.phase != P_CHALLENGE:
                 self._end_round(seat)
-        else:
-            if uno:
-                self._false_uno(seat)
-            if special and self.rules.custom_rule == "others_discard_wilds":
-                self._end_if_empty(seat)
+            return
+        elif uno:
+            self._false_uno(seat)
+        if special and self.rules.custom_rule == "others_discard_wilds":
+            self._end_if_empty(seat)  # R-END-1: a player left with no wild goes out
 
     def _effect(
         self,
@@ -1043,7 +1109,10 @@ class Game:
                 self.wd4_by = -1
                 self._hit(victim, top, total)
             else:
-                self._draw(victim, 2)
+                # R-END-2: a last Draw Two is drawn at once; under progressive stacking
+                # with the whole stack it answered (R-VAR-PROGRESSIVE)
+                total = self.pend_total + 2 if answering and not self._pass else 2
+                self._draw(victim, total)
                 if ev is not None:
                     ev.append(Event("skip", victim))
                 self.current = self._step(seat, 2)
@@ -1058,7 +1127,11 @@ class Game:
             else:
                 self.current = victim
                 self.phase = P_CHALLENGE
-                # R-END-3: even on a last card, the challenge is answered first
+                # R-END-3: even on a last card, the challenge is answered first.  A last
+                # W+4 that answered a stack costs the whole stack (R-VAR-PROGRESSIVE,
+                # R-END-2): ``pend_total`` keeps it through the challenge phase.
+                if answering:
+                    self.pend_total += 4
         elif top == WILD_SWAP:
             if left:
                 self._swap(seat, target)
@@ -1249,7 +1322,7 @@ class Game:
         self._log_action(seat, Action(CHALLENGE))
         self.vulnerable = -1
         by = self.wd4_by
-        total = self.pend_total if self.phase == P_ANSWER else 4
+        total = self.pend_total or 4  # a stacked total, or a lone W+4's 4
         ev = self.events
         if ev is not None:
             ev.append(Event("challenge", seat, target=by, amount=int(self.wd4_guilty)))
@@ -1278,7 +1351,7 @@ class Game:
             total = self.pend_total
             by = self.wd4_by if self.pend_card == WILD_DRAW4 else -1
         else:
-            total = 4
+            total = self.pend_total or 4  # a stacked total, or a lone W+4's 4
             by = self.wd4_by
         if total:
             self._draw(seat, total)

@@ -14,6 +14,7 @@ also in the downloadable record, so anyone can check the deal was fixed in advan
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import hmac
 import os
@@ -66,6 +67,11 @@ def token_hash(token: str) -> str:
 
 def commitment(seed: int, salt: str) -> str:
     return hashlib.sha256(f"{salt}:{seed}".encode()).hexdigest()
+
+
+def room_timing(base: Timing | None, timer: int) -> Timing:
+    """The server's timing with this room's turn timer (0: off)."""
+    return dataclasses.replace(base or Timing(), turn_timer=float(timer) if timer else None)
 
 
 def make_bot(level: str, seed: int) -> Bot:
@@ -160,7 +166,7 @@ class Room:
             rules=rules,
             seats=seat_list,
             timer=timer,
-            timing=timing or Timing(turn_timer=float(timer) if timer else None),
+            timing=room_timing(timing, timer),
             store=store,
         )
         room.save()
@@ -208,7 +214,7 @@ class Room:
             status=d["status"],
             game_no=d.get("game", 0),
             game_seed=d.get("game_seed", 0),
-            timing=timing or Timing(turn_timer=float(timer) if timer else None),
+            timing=room_timing(timing, timer),
             store=store,
             created=d.get("created", time.time()),
         )
@@ -448,8 +454,6 @@ class Room:
             raise RoomError("spectators cannot act", code="no_seat")
         match = self.match
         assert match is not None
-        if seat in self.autopilot:
-            self.set_autopilot(seat, False)  # they are back
         # check first (game and version unchanged on refusal), log, then apply
         match.check_seat(seat)
         if version != match.version:
@@ -457,6 +461,8 @@ class Room:
                 f"this action was made on state {version}, the game is at {match.version}"
             )
         game.check(seat, action)
+        if seat in self.autopilot:
+            self.set_autopilot(seat, False)  # they are back
         self._log({"t": "act", "a": action.to_json(seat)})  # durable before anyone is told
         match.submit(seat, action, version)
         self._after_change()
@@ -550,7 +556,9 @@ class Room:
                     if s.kind == "person" and s.away_since is not None
                     else None,
                     "autopilot": i in self.autopilot,
-                    "team": i % 2 if self.rules.scoring == "teams" else None,
+                    "team": self.match.game.team_of(i)
+                    if self.match is not None and self.match.game.teams
+                    else None,
                 }
                 for i, s in enumerate(self.seats)
             ],

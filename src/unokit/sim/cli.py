@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
 
 from unokit.rules import parse_option
 from unokit.sim.config import REFERENCE_OPTIONS, SimConfig, SimError, parse_rules_spec, parse_seats
 from unokit.sim.report import print_table, write_csv, write_json
-from unokit.sim.runner import simulate
+from unokit.sim.runner import RAY_CONNECT_SECONDS, simulate
 from unokit.sim.summary import summarize
 
 
@@ -47,19 +46,15 @@ def configs_from_args(args: argparse.Namespace) -> list[SimConfig]:
     return configs
 
 
-def _check_writable(path: str | None, what: str) -> Path | None:
-    if path is None:
-        return None
-    p = Path(path)
-    if not p.parent.is_dir():
-        raise SimError(f"--{what} {path}: the folder {p.parent} does not exist")
-    return p
-
-
 def run(args: argparse.Namespace) -> int:
+    from unokit.files import check_output_dir, check_output_file
+
     configs = configs_from_args(args)
-    json_path = _check_writable(args.json, "json")
-    csv_path = _check_writable(args.csv, "csv")
+    # Every output path is checked before the games start; --plot's folder is created
+    # first, so --plot out/ --csv out/c.csv works in a fresh checkout.
+    plot_dir = check_output_dir(args.plot, "--plot")
+    json_path = check_output_file(args.json, "--json")
+    csv_path = check_output_file(args.csv, "--csv")
     progress = args.progress if args.progress is not None else sys.stderr.isatty()
     results = simulate(
         configs,
@@ -78,10 +73,10 @@ def run(args: argparse.Namespace) -> int:
         if csv_path:
             write_csv(csv_path, summaries)
             print(f"wrote {csv_path}", file=sys.stderr)
-        if args.plot:
+        if plot_dir is not None:
             from unokit.sim.plots import write_plots
 
-            for p in write_plots(summaries, Path(args.plot)):
+            for p in write_plots(summaries, plot_dir):
                 print(f"wrote {p}", file=sys.stderr)
     except OSError as e:
         raise SimError(f"cannot write the output: {e}") from None
@@ -132,11 +127,22 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
         help="compare rule sets: presets, or PRESET:KEY=VALUE[:KEY=VALUE...]",
     )
     sp.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
-    sp.add_argument("--backend", choices=("local", "ray"), default="local")
-    sp.add_argument("--address", default=None, help="Ray cluster address (with --backend ray)")
+    sp.add_argument(
+        "--backend",
+        choices=("local", "ray"),
+        default="local",
+        help="where the games run: local processes, or Ray (an optional extra)",
+    )
+    sp.add_argument(
+        "--address",
+        default=None,
+        metavar="HOST:PORT",
+        help="an existing Ray cluster to join, or auto (with --backend ray); unokit gives up "
+        f"after {RAY_CONNECT_SECONDS:g} s if nothing answers there",
+    )
     sp.add_argument("--json", metavar="FILE", help="write every number as JSON")
     sp.add_argument("--csv", metavar="FILE", help="write the table as CSV (long format)")
-    sp.add_argument("--plot", metavar="DIR", help="write PNG plots into DIR")
+    sp.add_argument("--plot", metavar="DIR", help="write PNG plots into DIR (created if needed)")
     sp.add_argument(
         "--progress",
         action=argparse.BooleanOptionalAction,

@@ -38,6 +38,7 @@ from unokit.engine.game import (
     Game,
 )
 from unokit.engine.view import view_of
+from unokit.match import reaction_order
 from unokit.sim.config import FAST_PLAYERS, SimConfig, SimError, derive_seed
 from unokit.sim.stats import Hist
 
@@ -389,19 +390,14 @@ class Table:
         game.apply(seat, action)
 
     def _react(self, game: Game, bots: list[Bot | None], pc: list[int], tc: list[int]) -> bool:
-        """Someone may be caught: out-of-turn seats first, in ``bots.runner.step``'s order.
+        """Someone may be caught: out-of-turn seats first, in the match loop's order.
 
         Bots are asked through their views; a fast ``random`` or ``careless`` seat
         catches; a ``reference`` seat lets the moment pass, and so does a careless
         player who forgot their own call.  True if someone acted.
         """
-        n = game.n
         v = game.vulnerable
-        cur = game.current
-        for k in range(1, n + 1):
-            s = (cur + k) % n
-            if not game.live[s]:
-                continue
+        for s in [*reaction_order(game), game.current]:  # the match's order (unokit.match)
             bot = bots[s]
             if bot is not None:
                 view = view_of(game, s)

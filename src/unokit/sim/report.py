@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import io
 import json
 import math
 from collections.abc import Sequence
@@ -76,7 +77,9 @@ def _clean(x: Any) -> Any:
 
 def write_json(path: Path, summaries: Sequence[dict[str, Any]]) -> None:
     doc = {"format": "unokit-sim", "version": 1, "runs": _clean(list(summaries))}
-    path.write_text(json.dumps(doc, indent=2) + "\n", "utf-8")
+    from unokit.files import write_text_atomic
+
+    write_text_atomic(path, json.dumps(doc, indent=2) + "\n")
 
 
 CSV_FIELDS = ("rules", "section", "metric", "value", "ci_low", "ci_high")
@@ -84,12 +87,15 @@ CSV_FIELDS = ("rules", "section", "metric", "value", "ci_low", "ci_high")
 
 def write_csv(path: Path, summaries: Sequence[dict[str, Any]]) -> None:
     """Long format: one line per (rule set, metric), ready for a spreadsheet or pandas."""
-    with path.open("w", newline="", encoding="utf-8") as f:
-        w = csv.writer(f)
-        w.writerow(CSV_FIELDS)
-        for s in summaries:
-            for r in rows(s):
-                w.writerow([s["config"]["label"], r.section, r.metric, *_nums(r)])
+    from unokit.files import write_text_atomic
+
+    f = io.StringIO(newline="")
+    w = csv.writer(f)
+    w.writerow(CSV_FIELDS)
+    for s in summaries:
+        for r in rows(s):
+            w.writerow([s["config"]["label"], r.section, r.metric, *_nums(r)])
+    write_text_atomic(path, f.getvalue())
 
 
 def _nums(r: Row) -> list[str]:

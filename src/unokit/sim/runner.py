@@ -13,6 +13,7 @@ import logging
 import math
 import multiprocessing as mp
 import os
+import socket
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -23,6 +24,8 @@ from unokit.sim.config import SimConfig, SimError
 from unokit.sim.driver import ChunkTask, Tally, run_chunk
 
 BACKENDS = ("local", "ray")
+# How long ``--address HOST:PORT`` may take to answer before unokit gives up.
+RAY_CONNECT_SECONDS = 5.0
 
 
 @dataclass
@@ -93,14 +96,34 @@ def import_ray() -> Any:
         ) from None
 
 
+def check_ray_address(address: str, timeout: float = RAY_CONNECT_SECONDS) -> None:
+    """Refuse quickly a ``HOST:PORT`` where nothing listens (Ray itself retries for minutes).
+
+    ``auto`` and addresses without a port are left to Ray, which answers those at once.
+    """
+    if address == "auto":
+        return
+    hostport = address.split("://", 1)[-1]
+    host, sep, port = hostport.rpartition(":")
+    if not sep or not port.isdigit():
+        return
+    try:
+        with socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)), timeout):
+            pass
+    except OSError as e:
+        why = f"no answer in {timeout:g} s" if isinstance(e, TimeoutError) else e.strerror or e
+        raise SimError(f"no Ray cluster answers at {address} ({why})") from None
+
+
 def _run_ray(
     jobs: list[tuple[int, ChunkTask]], workers: int | None, address: str | None, done: Done
 ) -> None:
     ray = import_ray()
     started = False
     if not ray.is_initialized():
-        kwargs: dict[str, Any] = {"logging_level": logging.WARNING, "log_to_driver": False}
+        kwargs: dict[str, Any] = {"logging_level": logging.ERROR, "log_to_driver": False}
         if address:
+            check_ray_address(address)
             kwargs["address"] = address
         else:
             kwargs["include_dashboard"] = False

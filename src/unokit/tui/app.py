@@ -8,6 +8,7 @@ seconds apart, so the interface never blocks.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 import tempfile
@@ -26,7 +27,7 @@ from textual.containers import Horizontal
 from textual.timer import Timer
 from textual.widgets import Button, Footer, Input, RichLog, Static
 
-from unokit.cards import CARD_CODE, IS_WILD
+from unokit.cards import IS_WILD, card_points
 from unokit.engine import (
     ACCEPT,
     CATCH,
@@ -49,6 +50,7 @@ from unokit.engine import (
     IllegalAction,
     View,
 )
+from unokit.files import free_path, write_text_atomic
 from unokit.record import dumps
 from unokit.rules import RuleSet
 from unokit.tui.screens import (
@@ -58,13 +60,31 @@ from unokit.tui.screens import (
     QuitScreen,
     RevealScreen,
     RoundScreen,
+    RulesScreen,
     TargetScreen,
 )
-from unokit.tui.table import Narrator, Table, action_hint, make_bots, seat_names
+from unokit.tui.table import (
+    Narrator,
+    Table,
+    action_hint,
+    card_label,
+    cards_text,
+    goal_text,
+    make_bots,
+    rules_summary,
+    seat_names,
+)
 from unokit.tui.widgets import HandView, PileView, PlayersView
 
 CATCH_WINDOW = 1.2  # seconds a forgotten UNO stays catchable before the bots look
 MESSAGE_SECONDS = 6.0  # how long a message replaces the hint in the status line
+RECENT_LINES = 4  # lines of the log repeated in dialogs, so they never hide what happened
+
+
+def data_dir() -> Path:
+    """Where game records go without ``--record``: ``$XDG_DATA_HOME/unokit/games``."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "unokit" / "games"
 
 
 class UnoApp(App[int]):
@@ -75,6 +95,8 @@ class UnoApp(App[int]):
     CSS = """
     Screen { layout: vertical; }
     #topbar { height: 1; background: $panel; padding: 0 1; }
+    #rulesbar { height: 1; background: $panel; padding: 0 1; color: $text-muted; }
+    #topbar, #rulesbar { text-wrap: nowrap; text-overflow: ellipsis; }
     #middle { height: 1fr; min-height: 4; }
     #players { width: 30; height: 100%; padding: 0 0 0 1; overflow-y: auto; }
     #pile { width: 12; height: 100%; }
@@ -82,7 +104,7 @@ class UnoApp(App[int]):
         width: 1fr; height: 100%; padding: 0 1;
         border-left: vkey $panel; background: $surface; scrollbar-size-vertical: 1;
     }
-    #status { height: 1; padding: 0 1; background: $boost; }
+    #status { height: auto; max-height: 3; padding: 0 1; background: $boost; }
     #status.error { color: $text-error; }
     #hand { max-height: 12; }
     #actions { height: 1; padding: 0 1; }
@@ -93,12 +115,14 @@ class UnoApp(App[int]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("d", "draw", "Draw"),
+        Binding("d", "launch", "Launcher"),  # UNO Attack: the same key, named for it
         Binding("u", "uno", "UNO"),
         Binding("c", "catch", "Catch"),
         Binding("k", "keep", "Keep"),
         Binding("a", "accept", "Accept"),
         Binding("p", "play_drawn", "Play drawn", show=False),
         Binding("slash", "type", "Type"),
+        Binding("r", "rules", "Rules"),
         Binding("question_mark,f1", "help", "Help"),
         Binding("q", "request_quit", "Quit"),
         Binding("ctrl+c", "request_quit", "Quit", show=False, priority=True),
@@ -125,7 +149,10 @@ class UnoApp(App[int]):
         self.message_error = False
         self.message_version = -1
         self.saved: list[str] = []  # record files written
+        self._game_paths: dict[int, str] = {}  # game number -> the file its record went to
+        self._default_name = ""  # the record's file name without --record, once chosen
         self.history: list[str] = []  # the log's lines as plain text
+        self.recent: list[Text] = []  # the last lines of the log, for dialogs
         self._timer: Timer | None = None
         self._tick_gen = 0  # ticks of an older generation were cancelled
         self._tick_pending = False
@@ -138,6 +165,7 @@ class UnoApp(App[int]):
     # ------------------------------------------------------------------ layout --------
     def compose(self) -> ComposeResult:
         yield Static(id="topbar")
+        yield Static(id="rulesbar")
         with Horizontal(id="middle"):
             yield PlayersView(id="players")
             yield PileView(id="pile")
@@ -182,8 +210,13 @@ class UnoApp(App[int]):
         self._refresh_ui()
         self._schedule()
 
+    def _write_log(self, line: Text) -> None:
+        self.query_one(RichLog).write(line)
+        self.history.append(line.plain)
+        self.recent = [*self.recent[-(RECENT_LINES - 1) :], line]
+
     def _pump_events(self) -> None:
-        log = self.query_one(RichLog)
+        self.narrator.live = self.view().live
         for e in self.table.new_events():
             if e.kind == "reveal" and e.only == self.human:
                 last = self.narrator.last_challenge
@@ -193,11 +226,9 @@ class UnoApp(App[int]):
                 self._last_gain = e.amount
             line = self.narrator.describe(e)
             if line is not None:
-                log.write(line)
-                self.history.append(line.plain)
+                self._write_log(line)
         for note in self.table.notes:
-            log.write(Text(note, style="dim italic"))
-            self.history.append(note)
+            self._write_log(Text(note, style="dim italic"))
         self.table.notes.clear()
 
     def _refresh_ui(self) -> None:
@@ -213,8 +244,19 @@ class UnoApp(App[int]):
             else ("your turn" if mine else f"{view.names[view.current]}'s turn")
         )
         self.query_one("#topbar", Static).update(
-            f"UNO · round {view.round_index + 1} · to {view.rules.target_score} pts"
-            f" · {turn} · play goes {'↓' if view.direction > 0 else '↑'}"
+            Text(
+                f"UNO · round {view.round_index + 1} · {goal_text(view.rules)}"
+                f" · {turn} · play goes {'↓' if view.direction > 0 else '↑'}",
+                no_wrap=True,
+                overflow="ellipsis",
+            )
+        )
+        self.query_one("#rulesbar", Static).update(
+            Text(
+                f"Rules: {rules_summary(view.rules)}  (r: all rules)",
+                no_wrap=True,
+                overflow="ellipsis",
+            )
         )
         self.query_one(PlayersView).show(view)
         self.query_one(PileView).show(view)
@@ -263,13 +305,15 @@ class UnoApp(App[int]):
         }
         for bid, show in shown.items():
             self.query_one(f"#{bid}", Button).display = show
-        self.query_one("#b-draw", Button).disabled = not (mine and view.phase == P_PLAY)
+        draw = self.query_one("#b-draw", Button)
+        draw.disabled = not (mine and view.phase == P_PLAY)
+        draw.label = "Launcher d" if view.rules.attack_launcher else "Draw d"
         total = view.pending_total if view.phase == P_ANSWER else 4
         self.query_one("#b-accept", Button).label = f"Accept +{total} a"
         if catch is not None:
             self.query_one("#b-catch", Button).label = f"Catch {view.names[catch.target]} c"
         if view.phase == P_DRAWN and view.drawn >= 0:
-            self.query_one("#b-play", Button).label = f"Play {CARD_CODE[view.drawn]} p"
+            self.query_one("#b-play", Button).label = f"Play {card_label(view.drawn)} p"
         uno = self.query_one("#b-uno", Button)
         uno.label = "UNO armed" if self.uno_armed else "UNO u"
         uno.set_class(self.uno_armed, "armed")
@@ -306,7 +350,8 @@ class UnoApp(App[int]):
         if self._reveal:
             seat, cards, guilty = self._reveal.pop(0)
             name = self.table.game.names[seat]
-            self.push_screen(RevealScreen(name, cards, guilty, True), self._dialog_closed)
+            reveal = RevealScreen(name, cards, guilty, True, self.recent)
+            self.push_screen(reveal, self._dialog_closed)
             return
         g = self.table.game
         if g.round_over:
@@ -409,7 +454,7 @@ class UnoApp(App[int]):
                 else:
                     self._after_change()
 
-            self.push_screen(ColorScreen(f"Choose a colour for your {CARD_CODE[card]}"), chosen)
+            self.push_screen(ColorScreen(f"Choose a colour for your {card_label(card)}"), chosen)
             return
         if base is not None and base.target >= 0:
             target = base.target
@@ -424,7 +469,7 @@ class UnoApp(App[int]):
                 else:
                     self._after_change()
 
-            title = f"Your {CARD_CODE[card]}: swap hands with whom?"
+            title = f"Your {card_label(card)}: swap hands with whom?"
             self._ask_target(view, targets, title, picked)
             return
         action = Action.play(card, color, target=target) if base is None else base
@@ -474,7 +519,7 @@ class UnoApp(App[int]):
                 self._after_change()
 
         by = view.names[view.wd4_by] if view.wd4_by >= 0 else "Someone"
-        self.push_screen(ChallengeScreen(by, self.narrator.wd4_prev_color), answered)
+        self.push_screen(ChallengeScreen(by, self.narrator.wd4_prev_color, self.recent), answered)
 
     @on(HandView.Chosen)
     def _hand_chosen(self, event: HandView.Chosen) -> None:
@@ -482,10 +527,11 @@ class UnoApp(App[int]):
 
     # --- keys and buttons -------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("keep", "play_drawn", "catch", "accept"):
+        # "catch" is always allowed: with nobody to catch, c says so.
+        if action in ("draw", "launch"):
+            return self.view().rules.attack_launcher == (action == "launch")
+        if action in ("keep", "play_drawn", "accept"):
             view = self.view()
-            if action == "catch":
-                return any(a.kind == CATCH for a in view.legal)
             if action == "accept":
                 return any(a.kind == ACCEPT for a in view.legal)
             return view.current == self.human and view.phase == P_DRAWN
@@ -497,6 +543,9 @@ class UnoApp(App[int]):
             self._ask_challenge(view)
             return
         self.act(Action(DRAW))
+
+    def action_launch(self) -> None:
+        self.action_draw()
 
     def action_accept(self) -> None:
         self.act(Action(ACCEPT))
@@ -525,8 +574,8 @@ class UnoApp(App[int]):
         catch = next((a for a in view.legal if a.kind == CATCH), None)
         if catch is None:
             self.say(
-                "Nobody to catch: only a player with one card who did not call UNO, "
-                "before the next move.",
+                "Nobody to catch now: c catches a player who has one card and did not "
+                "call UNO, before the next move.",
                 error=True,
             )
             return
@@ -547,6 +596,9 @@ class UnoApp(App[int]):
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen(), self._dialog_closed)
+
+    def action_rules(self) -> None:
+        self.push_screen(RulesScreen(self.view().rules), self._dialog_closed)
 
     @on(Button.Pressed)
     def _button(self, event: Button.Pressed) -> None:
@@ -576,9 +628,11 @@ class UnoApp(App[int]):
             return
         low = text.lower()
         if low in ("uno", "u"):
+            self.query_one(HandView).focus()
             self.action_uno()
             return
         if low in ("catch", "c"):
+            self.query_one(HandView).focus()
             self.action_catch()
             return
         if low in ("help", "?"):
@@ -588,7 +642,8 @@ class UnoApp(App[int]):
             action = Action.parse(text)
         except ActionParseError as e:
             self.say(e.message, error=True)
-            return
+            return  # the input keeps the keys, to type it again
+        self.query_one(HandView).focus()  # d, u, c work again at once
         if action.kind == PLAY:
             self.play_card(action.card, action.color, True if action.uno else None, action)
         else:
@@ -624,11 +679,14 @@ class UnoApp(App[int]):
             t.append(f"{out} first.\n\n")
         else:
             t.append(f"{out}; the others add the points left in their hands.\n\n")
-        t.append(f"{'Player':<16}{'cards left':>11}{'score':>8}\n", style="bold")
+        counted = scoring != "first-out"
+        t.append(f"{'Player':<14}{'points':>7}{'score':>7}  cards left\n", style="bold")
 
         def score(s: int) -> int:
             return view.scores[s % 2] if teams else view.scores[s]
 
+        hands = self.table.final_hands()  # laid down to be counted
+        wild_points = view.rules.wild_points
         low = scoring in ("low", "elimination")
         order = list(range(view.n))
         if g_over:
@@ -639,10 +697,18 @@ class UnoApp(App[int]):
                 name += " (you)"
             if teams:
                 name += " " + "AB"[s % 2]
-            line = f"{name[:16]:<16}{view.hand_sizes[s]:>11}{score(s):>8}"
+            points = sum(card_points(c, wild_points) for c in hands[s])
+            shown_points = str(points) if counted else "-"
+            shown_score = str(score(s)) if counted else "-"
+            line = f"{name[:14]:<14}{shown_points:>7}{shown_score:>7}  "
+            t.append(line, style="bold" if s == w else "")
             if not view.live[s]:
-                line += "  out"
-            t.append(line + "\n", style="bold" if s == w else "")
+                t.append("out")
+            elif hands[s]:
+                t.append_text(cards_text(hands[s]))
+            else:
+                t.append("none", style="bold" if s == w else "")
+            t.append("\n")
         goal = {
             "low": f"At {target} points the game ends; the lowest score wins.",
             "elimination": f"At {target} points a player is out; the last one left wins.",
@@ -654,7 +720,7 @@ class UnoApp(App[int]):
             t.append(f"  {rounds} round{'s' if rounds != 1 else ''} played.")
             if self.record:
                 t.append("\n" + self.save_record(self.record_path()))
-        self.push_screen(RoundScreen(title, t, g_over), self._round_done)
+        self.push_screen(RoundScreen(title, t, g_over, self.recent), self._round_done)
 
     def _round_done(self, choice: str | None) -> None:
         if choice == "next":
@@ -681,25 +747,47 @@ class UnoApp(App[int]):
         self.message = None
         self._prompted = -1
         self._reveal.clear()
+        self.recent = []
         self.query_one(RichLog).clear()
         self._after_change()
 
     # ------------------------------------------------------------------ records -------
     def record_path(self) -> str:
-        """Where this game's record goes: ``--record`` (game 2 on: name-2.json, ...)."""
+        """Where this game's record goes, never onto a file this game did not write.
+
+        ``--record FILE`` (game 2 on: FILE-2.json, ...), else a new file in the data
+        folder (``data_dir()``).  A name that is taken gets the next free ``-2``,
+        ``-3``... so an existing file is never overwritten.
+        """
+        own = self._game_paths.get(self.game_no)
+        if own is not None:
+            return own  # this game's own file, saved before: updated in place
         if self.record:
-            if self.game_no == 0:
-                return self.record
             p = Path(self.record)
-            return str(p.with_name(f"{p.stem}-{self.game_no + 1}{p.suffix}"))
-        return time.strftime("unokit-game-%Y%m%d-%H%M%S.json")
+            if self.game_no > 0:
+                p = p.with_name(f"{p.stem}-{self.game_no + 1}{p.suffix}")
+        else:
+            if not self._default_name:
+                self._default_name = time.strftime("unokit-game-%Y%m%d-%H%M%S")
+            suffix = f"-{self.game_no + 1}" if self.game_no > 0 else ""
+            p = data_dir() / f"{self._default_name}{suffix}.json"
+        return str(free_path(p))
 
     def save_record(self, path: str) -> str:
-        """Write the record; the result as a sentence."""
+        """Write the record atomically, never over another file; the result as a sentence."""
+        own = self._game_paths.get(self.game_no) == path
         try:
-            Path(path).write_text(dumps(self.table.game), "utf-8")
+            if not self.record:
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            text = dumps(self.table.game)
+            try:
+                write_text_atomic(path, text, overwrite=own)
+            except FileExistsError:  # appeared since the name was chosen
+                path = str(free_path(path))
+                write_text_atomic(path, text, overwrite=False)
         except OSError as e:
             return f"Could not save the record to {path}: {e.strerror or e}"
+        self._game_paths[self.game_no] = path
         if path not in self.saved:
             self.saved.append(path)
         return f"Record saved to {path}"

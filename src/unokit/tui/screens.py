@@ -9,12 +9,25 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from unokit.cards import COLOR_NAMES
-from unokit.tui.table import card_text, color_text
+from unokit.rules import RuleSet
+from unokit.tui.table import LEGEND, card_text, color_text, rules_lines
+
+
+def recent_text(lines: Sequence[Text]) -> Text:
+    """The last lines of the log, for a dialog that covers it."""
+    t = Text("Just now:\n", style="bold dim")
+    for line in lines:
+        t.append("  ")
+        t.append_text(line)
+        t.append("\n")
+    t.rstrip()
+    return t
+
 
 DIALOG_CSS = """
 {name} {{
@@ -38,6 +51,19 @@ DIALOG_CSS = """
 {name} .body {{
     width: 100%;
     margin: 1 0;
+}}
+{name} .hint {{
+    width: 100%;
+    content-align: center middle;
+    color: $text-muted;
+}}
+{name} .recent {{
+    width: 100%;
+    margin: 1 0 0 0;
+}}
+{name} VerticalScroll {{
+    height: auto;
+    max-height: 1fr;
 }}
 {name} Horizontal {{
     height: auto;
@@ -161,10 +187,11 @@ class ChallengeScreen(ModalScreen[str | None]):
         Binding("right", "app.focus_next", show=False),
     ]
 
-    def __init__(self, by: str, prev_color: int) -> None:
+    def __init__(self, by: str, prev_color: int, recent: Sequence[Text] = ()) -> None:
         super().__init__()
         self.by = by
         self.prev_color = prev_color
+        self.recent = list(recent)
 
     def compose(self) -> ComposeResult:
         body = Text()
@@ -181,6 +208,8 @@ class ChallengeScreen(ModalScreen[str | None]):
         body.append("draw 4 and lose your turn.")
         with Vertical():
             yield Static("Wild Draw Four!", classes="title")
+            if self.recent:
+                yield Static(recent_text(self.recent), classes="recent")
             yield Static(body, classes="body")
             with Horizontal():
                 yield Button("Challenge (c)", id="challenge", variant="warning")
@@ -202,8 +231,16 @@ class RevealScreen(ModalScreen[None]):
         Binding("enter,escape,space", "close", "OK"),
     ]
 
-    def __init__(self, name: str, cards: Sequence[int], guilty: bool, human: bool) -> None:
+    def __init__(
+        self,
+        name: str,
+        cards: Sequence[int],
+        guilty: bool,
+        human: bool,
+        recent: Sequence[Text] = (),
+    ) -> None:
         super().__init__()
+        self.recent = list(recent)
         self.owner = name
         self.cards = list(cards)
         self.guilty = guilty
@@ -224,6 +261,8 @@ class RevealScreen(ModalScreen[None]):
             body.append("The Wild Draw Four was legal: you draw its cards and 2 more.")
         with Vertical():
             yield Static("Challenge", classes="title")
+            if self.recent:
+                yield Static(recent_text(self.recent), classes="recent")
             yield Static(body, classes="body")
             with Horizontal():
                 yield Button("OK", id="ok", variant="primary")
@@ -241,16 +280,22 @@ class RoundScreen(ModalScreen[str]):
 
     DEFAULT_CSS = _css("RoundScreen")
 
-    def __init__(self, title: str, table: Text, game_over: bool) -> None:
+    def __init__(
+        self, title: str, table: Text, game_over: bool, recent: Sequence[Text] = ()
+    ) -> None:
         super().__init__()
         self.title_text = title
         self.table = table
         self.game_over = game_over
+        self.recent = list(recent)
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(self.title_text, classes="title")
-            yield Static(self.table, classes="body")
+            with VerticalScroll():
+                if self.recent:
+                    yield Static(recent_text(self.recent), classes="recent")
+                yield Static(self.table, classes="body")
             with Horizontal():
                 if self.game_over:
                     yield Button("Play again (n)", id="again", variant="primary")
@@ -323,8 +368,10 @@ class QuitScreen(ModalScreen[str]):
         self.dismiss(choice)
 
 
-HELP = """\
+HELP = f"""\
 Your cards are at the bottom; those you may play now stand one line higher.
+A card shows its colour (R Y G B) and its number or symbol:
+  {LEGEND}
 
  ← → ↑ ↓  choose a card           Enter, click  play it
  d        draw a card             k / p         keep / play the drawn card
@@ -333,11 +380,15 @@ Your cards are at the bottom; those you may play now stand one line higher.
  c        catch a player who has one card and did not call UNO
  a        accept a draw card that hits you (stacking rules)
  /        type a move: R7, W G, W+4 B uno, R7/Y7, draw, keep, catch 2
+          (codes: YS is Y⊘, GR is G⇄, WCUST is W★; names work too)
+ r        the rules of this game       ?  this help
  q        quit (Ctrl+C too); you may save the game record first
 
 A Wild asks for a colour (R Y G B).  Hit by a Wild Draw Four you may
-challenge (c) or accept (a).  A Wild Swap or a seven asks whom to swap with.\
+challenge (c) or accept (a).  A Wild Swap or a seven asks whom to swap with.
+Bots forget to call UNO now and then (easy often, hard rarely): catch them!\
 """
+CLOSE_HINT = "Escape, Enter or {key} closes this."
 
 
 class HelpScreen(ModalScreen[None]):
@@ -349,7 +400,37 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static("Keys", classes="title")
-            yield Static(HELP, classes="body")
+            yield Static(CLOSE_HINT.format(key="?"), classes="hint")
+            with VerticalScroll():
+                yield Static(HELP, classes="body")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class RulesScreen(ModalScreen[None]):
+    """Every rule option in force, and what the Wild Customizable does."""
+
+    DEFAULT_CSS = (
+        _css("RulesScreen").replace("width: 64;", "width: 100;")
+        + """
+    RulesScreen .body { text-wrap: nowrap; text-overflow: ellipsis; }
+    """
+    )
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,enter,r,space", "close", "Close"),
+    ]
+
+    def __init__(self, rules: RuleSet) -> None:
+        super().__init__()
+        self.rules = rules
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("Rules of this game", classes="title")
+            yield Static(CLOSE_HINT.format(key="r"), classes="hint")
+            with VerticalScroll():
+                yield Static("\n".join(rules_lines(self.rules)), classes="body", markup=False)
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -13,28 +13,41 @@ from rich.text import Text
 
 from unokit.bots import BOTS, Bot
 from unokit.bots.base import observes
-from unokit.cards import CARD_CODE, CARD_COLOR, COLOR_CODES, COLOR_NAMES, WILD_DRAW4
+from unokit.cards import (
+    CARD_COLOR,
+    CARD_RANK,
+    COLOR_CODES,
+    COLOR_NAMES,
+    DRAW2,
+    REVERSE,
+    SKIP,
+    WILD,
+    WILD_CUSTOM,
+    WILD_DRAW4,
+    WILD_SHUFFLE,
+    WILD_SWAP,
+)
+from unokit.cli import CUSTOM_RULE_TEXT
 from unokit.engine import (
-    CATCH,
     P_ANSWER,
     P_CHALLENGE,
     P_DRAWN,
     P_ROUND_OVER,
     P_START_COLOR,
     PLAY,
-    UNO,
     Action,
     Event,
     Game,
-    IllegalAction,
     View,
     view_of,
 )
+from unokit.match import Match, SeatKind
+from unokit.rules import RuleSet
 
 BOT_NAMES = ("Ana", "Ben", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kim")
 
-# Card colours for the terminal: (foreground, background).  The code is always printed
-# too, so nothing depends on seeing colour.
+# Card colours for the terminal: (foreground, background).  The label always names the
+# colour too, so nothing depends on seeing colour.
 CARD_FG = ("bold white", "bold black", "bold white", "bold white", "bold white")
 CARD_BG = ("#c62828", "#f9a825", "#2e7d32", "#1565c0", "#424242")
 TEXT_COLOR = ("bold #ef5350", "bold #fdd835", "bold #66bb6a", "bold #42a5f5", "bold")
@@ -53,9 +66,47 @@ def color_style(color: int) -> str:
     return f"{CARD_FG[color]} on {CARD_BG[color]}"
 
 
+# What a card shows: its colour's initial and its number or a symbol (the codes R7, YS,
+# WCUST are only for typing).  At most 4 cells, so a hand of 15 fits in 80 columns.
+SYMBOLS = {SKIP: "⊘", REVERSE: "⇄", DRAW2: "+2"}
+WILD_LABELS = {
+    WILD: "Wild",
+    WILD_DRAW4: "W+4",
+    WILD_SWAP: "Swap",
+    WILD_SHUFFLE: "Shuf",
+    WILD_CUSTOM: "W★",
+}
+# Names under the label on the pile (9 cells).
+FACE_NAMES = {SKIP: "skip", REVERSE: "reverse", DRAW2: "draw two"}
+WILD_FACE_NAMES = {
+    WILD: "wild",
+    WILD_DRAW4: "draw four",
+    WILD_SWAP: "swap hand",
+    WILD_SHUFFLE: "shuffle",
+    WILD_CUSTOM: "custom",
+}
+LEGEND = "⊘ skip  ⇄ reverse  +2 draw two  W+4 wild draw four  W★ custom wild"
+
+
+def card_label(card: int) -> str:
+    """The short face of a card: ``R7``, ``G⇄``, ``Y⊘``, ``B+2``, ``Wild``, ``W+4``, ``W★``."""
+    if card >= WILD:
+        return WILD_LABELS[card]
+    rank = CARD_RANK[card]
+    return COLOR_CODES[CARD_COLOR[card]] + SYMBOLS.get(rank, str(rank))
+
+
+def card_face_name(card: int) -> str:
+    """The word under a card's label on the pile: ``skip``, ``wild``, ``red`` for numbers."""
+    if card >= WILD:
+        return WILD_FACE_NAMES[card]
+    rank = CARD_RANK[card]
+    return FACE_NAMES.get(rank, COLOR_NAMES[CARD_COLOR[card]])
+
+
 def card_text(card: int) -> Text:
-    """A card code coloured like its card, for the log and dialogs."""
-    return Text(CARD_CODE[card], style=TEXT_COLOR[CARD_COLOR[card]])
+    """A card's label coloured like its card, for the log and dialogs."""
+    return Text(card_label(card), style=TEXT_COLOR[CARD_COLOR[card]])
 
 
 def cards_text(cards: Sequence[int]) -> Text:
@@ -74,15 +125,95 @@ def color_text(color: int) -> Text:
     return Text(COLOR_NAMES[color].capitalize(), style=TEXT_COLOR[color])
 
 
+# --------------------------------------------------------------------- rules --------
+def goal_text(rules: RuleSet) -> str:
+    """How this game is won, in a few words (the header's)."""
+    t = rules.target_score
+    return {
+        "first-out": "first out wins",
+        "low": f"ends at {t} pts, lowest wins",
+        "elimination": f"out at {t} pts",
+        "teams": f"teams to {t} pts",
+    }.get(rules.scoring, f"to {t} pts")
+
+
+def custom_text(rules: RuleSet) -> str | None:
+    """What the Wild Customizable (W★) does in this game, or None without one."""
+    if rules.custom_rule == "none" and not rules.deck.startswith("mattel-2018"):
+        return None
+    if rules.custom_cards == 0:
+        return None
+    return CUSTOM_RULE_TEXT[rules.custom_rule]
+
+
+def rules_summary(rules: RuleSet) -> str:
+    """One line: the preset and what differs from the official rules (the header's)."""
+    parts = [rules.preset]
+    if rules.attack_launcher:
+        parts.append("launcher instead of drawing")
+    if rules.stacking != "off":
+        parts.append(f"{rules.stacking} stacking")
+    for key, word in (
+        ("jump_in", "jump-in"),
+        ("seven_zero", "seven-zero"),
+        ("multi_play", "multi-play"),
+        ("draw_until_playable", "draw until playable"),
+        ("force_play_drawn", "must play drawn card"),
+    ):
+        if getattr(rules, key):
+            parts.append(word)
+    if not rules.wd4_bluffing:
+        parts.append("no W+4 bluffing")
+    if rules.wd4_guilty == "retract":
+        parts.append("a guilty W+4 is taken back")
+    if rules.false_uno_penalty:
+        parts.append(f"false UNO +{rules.false_uno_penalty}")
+    if rules.hand_size != (5 if rules.deck == "my-first-uno" else 7):
+        parts.append(f"{rules.hand_size} cards dealt")
+    custom = custom_text(rules)
+    if custom is not None:
+        parts.append(f"W★: {custom}")
+    return " · ".join(parts)
+
+
+def rules_lines(rules: RuleSet) -> list[str]:
+    """Every option in force with what it means, for the rules screen."""
+    from unokit.rules import OPTION_HELP
+
+    lines = [f"Preset: {rules.preset}   ({goal_text(rules)})"]
+    custom = custom_text(rules)
+    if custom is not None:
+        lines.append(f"Wild Customizable (W★) in this game: {custom}")
+    lines.append("")
+    for key, value in rules.options().items():
+        shown = "none" if value is None else value
+        if isinstance(value, bool):
+            shown = "on" if value else "off"
+        elif isinstance(value, list):
+            shown = ",".join(str(v) for v in value)
+        lines.append(f"{key:<21} {shown!s:<17} {OPTION_HELP.get(key, '')}")
+    return lines
+
+
 # --------------------------------------------------------------------- bots ---------
+# How often the bots of each level forget to call UNO, and let a forgotten UNO of
+# yours pass (documented in `unokit play --help`).  Even hard bots forget now and then,
+# so catching is part of every game.
+LEVEL_FORGET: dict[str, tuple[float, float]] = {
+    "easy": (0.4, 0.5),
+    "normal": (0.15, 0.25),
+    "hard": (0.05, 0.0),
+}
+
+
 class ForgetfulBot:
-    """An easy opponent: sometimes forgets to call UNO and lets catches pass."""
+    """A bot that sometimes forgets to call UNO and lets catches pass (by level)."""
 
     def __init__(
         self, inner: Bot, seed: int | None = None, forget: float = 0.4, skip: float = 0.5
     ) -> None:
         self.inner = inner
-        self.name = f"{inner.name} (easy)"
+        self.name = inner.name
         self.rng = random.Random(seed)
         self.forget = forget
         self.skip = skip
@@ -118,7 +249,7 @@ def bot_kind(level: str, kinds: Mapping[str, object]) -> str:
 
 
 def make_bots(kind: str | None, level: str, count: int, seed: int | None) -> list[Bot]:
-    """``count`` opponents of ``kind`` (or the level's kind); easy ones forget UNO.
+    """``count`` opponents of ``kind`` (or the level's kind), forgetting by LEVEL_FORGET.
 
     Raises ValueError for a kind that is not installed.
     """
@@ -134,8 +265,8 @@ def make_bots(kind: str | None, level: str, count: int, seed: int | None) -> lis
     for i in range(count):
         s = seed * 100 + i + 1 if seed is not None else rng.getrandbits(32)
         bot: Bot = kinds[kind](seed=s)
-        if level == "easy":
-            bot = ForgetfulBot(bot, seed=s + 7)
+        forget, skip = LEVEL_FORGET.get(level, LEVEL_FORGET["normal"])
+        bot = ForgetfulBot(bot, seed=s + 7, forget=forget, skip=skip)
         bots.append(bot)
     return bots
 
@@ -151,18 +282,33 @@ def seat_names(human: str, count: int) -> list[str]:
 
 # --------------------------------------------------------------------- table --------
 class Table:
-    """One game with one human seat and a bot for every other seat."""
+    """One game with one human seat and a bot for every other seat, through a ``Match``.
+
+    Who is asked next, the version and the pass set are the match's (the same rule as
+    the bot runner and the server); the table adds the human's event cursor and the
+    notes about bots that misbehaved.
+    """
 
     def __init__(self, game: Game, bots: Sequence[Bot | None], human: int = 0) -> None:
         if len(bots) != game.n:
             raise ValueError("one bot entry per seat (None for the human)")
+        seat_bots = [None if i == human else b for i, b in enumerate(bots)]
+        kinds = [SeatKind.HUMAN if b is None else SeatKind.BOT for b in seat_bots]
+        self.match = Match(game, seat_bots, kinds)
+        self.match.on_bot_error = self._note
         self.game = game
         self.bots = list(bots)
         self.human = human
-        self.version = 0  # bumps on every applied action
-        self._asked = -1  # the version at which bots last declined to react
         self.cursor = 0  # index into game.events already shown
         self.notes: list[str] = []  # bot mishaps to show in the log
+
+    @property
+    def version(self) -> int:
+        """Rises with every applied action (the match's state version)."""
+        return self.match.version
+
+    def _note(self, seat: int, message: str) -> None:
+        self.notes.append(f"{self.game.names[seat]}'s bot {message}")
 
     # --- what the human may know -----------------------------------------------
     def view(self) -> View:
@@ -180,80 +326,30 @@ class Table:
     # --- acting -------------------------------------------------------------------
     def apply_human(self, action: Action) -> None:
         """Apply the human's action; IllegalAction (nothing changed) if not allowed."""
-        self.game.apply(self.human, action)
-        self.version += 1
+        self.match.submit(self.human, action)
 
     def next_round(self) -> None:
-        self.game.start_round()
-        self.version += 1
+        self.match.next_round()
+
+    def final_hands(self) -> list[tuple[int, ...]]:
+        """Every hand once the round is over: they are laid down to be counted (R-SCORE)."""
+        if not self.game.round_over:
+            raise ValueError("hands are shown only when the round is over")
+        return [tuple(sorted(h)) for h in self.game.hands]
 
     def bots_pending(self) -> bool:
         """Whether a bot has something to do now (a turn, or a chance to react)."""
-        g = self.game
-        if g.round_over:
-            return False
-        if g.vulnerable >= 0 and self._asked != self.version:
-            return True
-        return g.current != self.human
+        seat = self.match.next_to_ask()
+        return seat is not None and self.match.bots[seat] is not None
 
     def bot_step(self) -> bool:
-        """One bot decision, as ``bots.runner.step`` orders them; False if none was made.
+        """One bot decision, in the match's order; False if none was made.
 
-        Reactions first (from the seat after the current one round to the current one);
-        bots that let a moment pass are not asked again until something changes.
+        Reactions first (from the seat after the current one round); bots that let a
+        moment pass are not asked again until something changes.  A bot that fails
+        is replaced for that decision by a legal turn action, with a note in the log.
         """
-        g = self.game
-        if g.round_over:
-            return False
-        n = g.n
-        cur = g.current
-        if g.vulnerable >= 0 and self._asked != self.version:
-            for k in range(1, n + 1):
-                seat = (cur + k) % n
-                bot = self.bots[seat]
-                if bot is None or seat == self.human:
-                    continue
-                view = view_of(g, seat)
-                if not view.legal:
-                    continue
-                try:
-                    reaction = bot.react(view)
-                except Exception as e:  # a broken bot must not stop the game
-                    self.notes.append(f"{g.names[seat]}'s bot failed to react: {e}")
-                    reaction = None
-                if reaction is None:
-                    continue
-                try:
-                    g.apply(seat, reaction)
-                except IllegalAction as e:
-                    self.notes.append(f"{g.names[seat]}'s bot tried {reaction}: {e.message}")
-                    continue
-                self.version += 1
-                return True
-            self._asked = self.version
-        if cur == self.human:
-            return False
-        bot = self.bots[cur]
-        view = view_of(g, cur)
-        turn = [a for a in view.legal if a.kind not in (CATCH, UNO)]
-        if not turn:
-            return False
-        action: Action | None
-        try:
-            action = bot.act(view) if bot is not None else None
-        except Exception as e:
-            self.notes.append(f"{g.names[cur]}'s bot failed: {e}")
-            action = None
-        if action is not None:
-            try:
-                g.apply(cur, action)
-                self.version += 1
-                return True
-            except IllegalAction as e:
-                self.notes.append(f"{g.names[cur]}'s bot tried {action}: {e.message}")
-        g.apply(cur, turn[0])  # a fallback that the engine says is legal
-        self.version += 1
-        return True
+        return self.match.bot_step(fallback=True)
 
 
 # --------------------------------------------------------------------- the log ------
@@ -266,6 +362,7 @@ class Narrator:
         self.color = -1  # colour in force as the events tell it
         self.wd4_prev_color = -1  # the colour before the last Wild Draw Four
         self.last_challenge: Event | None = None
+        self.live: tuple[bool, ...] = (True,) * len(self.names)  # set by the app
 
     def who(self, seat: int) -> str:
         return "You" if seat == self.human else self.names[seat]
@@ -364,13 +461,26 @@ class Narrator:
             t.append(f"{self.who(e.seat)} {'were' if e.seat == self.human else 'was'} skipped")
             return t
         if k == "reverse":
+            others = [s for s, up in enumerate(self.live) if up and s != e.seat]
+            if len(others) == 1:  # R-2P-REVERSE: with two players a Reverse is a Skip
+                other = others[0]
+                skipped = "you are" if other == self.human else f"{self.names[other]} is"
+                again = "you play" if e.seat == self.human else f"{self.names[e.seat]} plays"
+                t.append(f"Reverse with two players: {skipped} skipped, {again} again")
+                return t
             t.append(f"{self.who(e.seat)} reversed the direction")
             return t
         if k == "round_over":
-            t.append(f"{self.who(e.seat)} won the round: +{e.amount} points", style="bold")
+            if e.amount:
+                t.append(f"{self.who(e.seat)} won the round: +{e.amount} points", style="bold")
+            else:
+                t.append(f"{self.who(e.seat)} won the round", style="bold")
             return t
         if k == "game_over":
-            t.append(f"{self.who(e.seat)} won the game with {e.amount} points!", style="bold")
+            if e.amount:
+                t.append(f"{self.who(e.seat)} won the game with {e.amount} points!", "bold")
+            else:
+                t.append(f"{self.who(e.seat)} won the game!", style="bold")
             return t
         if k == "hit":
             target = "you" if e.seat == self.human else self.names[e.seat]
@@ -423,17 +533,20 @@ def action_hint(view: View) -> str:
         return "The start card is a Wild: choose the colour."
     if view.phase == P_CHALLENGE:
         return f"{view.names[view.wd4_by]} hit you with a Wild Draw Four: challenge or accept."
+    attack = view.rules.attack_launcher
     if view.phase == P_ANSWER:
-        hit = CARD_CODE[view.pending] if view.pending >= 0 else "a draw card"
+        hit = card_label(view.pending) if view.pending >= 0 else "a draw card"
         stack = any(a.kind == PLAY for a in view.legal)
         how = "stack a raised card or accept" if stack else "accept"
-        return f"{hit} hits you: {how} (a) and draw {view.pending_total}."
+        take = "take the launcher's cards" if attack else f"draw {view.pending_total}"
+        return f"{hit} hits you: {how} (a) and {take}."
     if view.phase == P_DRAWN:
-        return f"You drew {CARD_CODE[view.drawn]}: play it (Enter/p) or keep it (k)."
+        return f"You drew {card_label(view.drawn)}: play it (Enter/p) or keep it (k)."
     playable = {a.card for a in view.legal if a.kind == PLAY}
+    draw = "press the launcher (d)" if attack else "draw (d)"
     if not playable:
-        return "Nothing matches: draw a card (d)."
-    return "Your turn: play a raised card (←→ Enter, click, or type /) or draw (d)."
+        return f"Nothing matches: {draw}."
+    return f"Your turn: play a raised card (←→ Enter, click, or type /) or {draw}."
 
 
 def colour_code(color: int) -> str:

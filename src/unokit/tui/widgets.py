@@ -13,13 +13,12 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
-from unokit.cards import CARD_CODE
 from unokit.engine import P_ROUND_OVER, View
-from unokit.tui.table import card_style, color_style, color_text
+from unokit.tui.table import card_face_name, card_label, card_style, color_style, color_text
 
 CARD_H = 3  # lines of a card face
-ROW_H = CARD_H + 1  # a playable card is raised by one line
-MAX_ROWS = 2  # before cards get narrower
+ROW_H = CARD_H + 2  # a playable card is raised by one line; a blank line between rows
+CARD_WIDTHS = (6, 5, 4)  # narrower cards before a second row
 
 
 class HandView(Widget, can_focus=True):
@@ -92,18 +91,25 @@ class HandView(Widget, can_focus=True):
 
     # --- geometry ------------------------------------------------------------------
     def _geometry(self, width: int) -> tuple[int, int]:
-        """(card width, cards per row) for a content ``width``."""
+        """(card width, cards per row) for a content ``width``.
+
+        One row while the cards fit, narrowing them first: in a second row a raised
+        card is harder to tell from the row above.
+        """
         n = max(1, len(self.cards))
-        for card_w in (6, 5, 4):
+        for card_w in CARD_WIDTHS:
             per_row = max(1, (width + 1) // (card_w + 1))
-            if -(-n // per_row) <= MAX_ROWS:
+            if n <= per_row:
                 return card_w, per_row
-        return 4, max(1, (width + 1) // 5)
+        card_w = CARD_WIDTHS[-1]
+        return card_w, max(1, (width + 1) // (card_w + 1))
+
+    def rows(self, width: int) -> int:
+        _, per_row = self._geometry(width)
+        return max(1, -(-len(self.cards) // per_row))
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        _, per_row = self._geometry(width)
-        rows = max(1, -(-len(self.cards) // per_row))
-        return rows * ROW_H
+        return self.rows(width) * ROW_H - 1  # no blank line after the last row
 
     # --- drawing -------------------------------------------------------------------
     def render(self) -> Text:
@@ -120,10 +126,10 @@ class HandView(Widget, can_focus=True):
                 raised = card in self.playable
                 top = 0 if raised else 1
                 style = card_style(card)
-                code = CARD_CODE[card][:card_w]
+                code = card_label(card)[:card_w]
                 is_cursor = i == self.cursor
                 code_style = style + (" reverse" if is_cursor else "")
-                for y in range(ROW_H):
+                for y in range(CARD_H + 1):
                     if top <= y < top + CARD_H:
                         if y == top + 1:
                             pad = card_w - len(code)
@@ -142,8 +148,9 @@ class HandView(Widget, can_focus=True):
                     else:
                         out[y].append(" " * card_w)
                     out[y].append(" ")
-            lines.extend(out)
-        return Text("\n").join(lines)
+            lines.extend(out[: CARD_H + 1])  # out[-1] stays blank: the gap between rows
+            lines.append(out[-1])
+        return Text("\n").join(lines[:-1])
 
     def on_resize(self, event: events.Resize) -> None:
         self.refresh(layout=True)
@@ -200,6 +207,8 @@ def players_text(view: View, human_label: str = "you") -> Text:
     t = Text()
     arrow = "↓" if view.direction > 0 else "↑"
     t.append(f"  {'Players ' + arrow:<9}{'cards':>6}{'score':>6}\n", style="bold")
+    t.no_wrap = True
+    t.overflow = "ellipsis"
     for seat, name in enumerate(view.names):
         now = seat == view.current and view.phase < P_ROUND_OVER
         mark = "▶ " if now else "  "
@@ -220,14 +229,14 @@ def players_text(view: View, human_label: str = "you") -> Text:
         if not view.live[seat]:
             t.append(" out", style="dim")
         elif size == 1:
-            t.append(" UNO" if seat != view.vulnerable else " catch!", style="bold yellow")
+            t.append(" UNO" if seat != view.vulnerable else " catch", style="bold yellow")
         if seat != len(view.names) - 1:
             t.append("\n")
     return t
 
 
 def pile_text(view: View) -> Text:
-    """The discard pile's top card, large, and the colour in force."""
+    """The discard pile's top card, large, named, and the colour in force."""
     t = Text()
     top = view.top
     w = 9
@@ -235,8 +244,8 @@ def pile_text(view: View) -> Text:
         t.append("(no card)\n")
     else:
         style = card_style(top)
-        code = CARD_CODE[top]
-        rows = [code.ljust(w), "", code.center(w), "", code.rjust(w)]
+        code = card_label(top)
+        rows = [code.ljust(w), "", card_face_name(top).center(w), "", code.rjust(w)]
         for r in rows:
             t.append(" ")
             t.append(r.ljust(w), style)
@@ -245,7 +254,10 @@ def pile_text(view: View) -> Text:
     t.append("  ", style=color_style(view.color))
     t.append(" ")
     t.append_text(color_text(view.color))
-    t.append(f"\n draw {view.draw_pile:>3}")
+    if view.rules.attack_launcher:
+        t.append(f"\n launcher\n {view.draw_pile:>3} cards")
+    else:
+        t.append(f"\n draw {view.draw_pile:>3}")
     return t
 
 

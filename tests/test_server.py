@@ -1,0 +1,465 @@
+"""The multiplayer server over real websockets on 127.0.0.1 (issue: `unokit serve`).
+
+Protocol refusals each check that nothing changed; whole games end with a downloaded
+record that replays to the server's final state; the kill -9 test restarts a real
+server process from its SQLite log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server_helpers import Client, Harness, Subprocess, choose, running
+from unokit.cards import CARD_CODE
+from unokit.engine.view import view_of
+from unokit.match import Timing
+from unokit.record import loads, replay
+from unokit.server.room import CODE_ALPHABET
+from unokit.server.store import SQLiteStore
+
+pytestmark = pytest.mark.asyncio
+
+FAST_TIMER = Timing(
+    bot_delay=0.0, catch_window=0.05, turn_timer=0.2, autopilot_after=0.3, next_round=0.05
+)
+
+
+def snapshot(h: Harness, code: str) -> Any:
+    room = h.server.rooms[code]
+    g = room.match.game if room.match else None
+    return (
+        room.status,
+        room.match.version if room.match else None,
+        json.dumps(g.state_json(), sort_keys=True) if g else None,
+        [(s.name, s.kind) if s else None for s in room.seats],
+    )
+
+
+async def play_out(clients: list[Client], done: Any, limit: float = 60.0) -> None:
+    """Every client plays ``choose``'s move whenever it is its turn, until ``done()``."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + limit
+    sent: dict[int, int] = {}
+    while not done():
+        if loop.time() > end:
+            raise TimeoutError("the game did not finish")
+        for c in clients:
+            st = c.state
+            if st is None or c.seat is None or st["view"]["phase"] in ("round_over", "game_over"):
+                continue
+            a = choose(st["view"])
+            if a is not None and sent.get(c.seat) != st["version"]:
+                sent[c.seat] = st["version"]
+                await c.act(a)
+        await asyncio.sleep(0.005)
+
+
+async def test_code_and_token_shape() -> None:
+    async with running() as h:
+        r = await h.room()
+        assert len(r["code"]) == 6 and all(ch in CODE_ALPHABET for ch in r["code"])
+        assert len(r["token"]) >= 22  # token_urlsafe(24): 192 bits
+        room = h.server.rooms[r["code"]]
+        assert r["token"] not in json.dumps(room.to_row().data)  # only its hash is kept
+        info = (await h.get(f"/api/rooms/{r['code']}")).json()
+        assert "token" not in json.dumps(info)
+
+
+async def test_two_people_and_a_bot_play_a_whole_game_and_the_record_replays() -> None:
+    async with running() as h:
+        r = await h.room(seats=3, bots=["normal"], preset="my-first-uno")
+        code = r["code"]
+        b = await h.join(code, "Ben")
+        ana = await Client(f"{h.ws}/{code}", r["token"]).connect()
+        ben = await Client(f"{h.ws}/{code}", b["token"]).connect()
+        watcher = await Client(f"{h.ws}/{code}").connect()
+        await ana.send({"type": "start"})
+        await ana.wait(lambda: ana.state is not None)
+        room = h.server.rooms[code]
+        await play_out([ana, ben], lambda: room.status == "over")
+        for c in (ana, ben, watcher):
+            await c.wait(lambda c=c: c.state is not None and c.state["outcome"]["game_over"])
+        text = (await h.get(f"/api/rooms/{code}/record")).text
+        result = replay(loads(text))
+        assert result.ok
+        assert result.game is not None and result.game.state_json() == room.match.game.state_json()
+        # the seeds committed at each round start are revealed and match
+        import hashlib
+
+        for rs in ana.room["rounds"]:
+            digest = hashlib.sha256(f"{rs['salt']}:{rs['seed']}".encode()).hexdigest()
+            assert digest == rs["commitment"]
+        assert [rd["seed"] for rd in json.loads(text)["rounds"]] == [
+            rs["seed"] for rs in ana.room["rounds"]
+        ]
+        for c in (ana, ben, watcher):
+            await c.close()
+
+
+@pytest.mark.parametrize(
+    ("preset", "options"),
+    [
+        ("classic", {"target_score": 40}),
+        ("party", {"target_score": 40}),
+        ("seed-001-house", {"target_score": 40}),
+        ("mattel-2018", {"target_score": 40}),
+    ],
+)
+async def test_whole_games_under_presets_replay_to_the_servers_state(
+    preset: str, options: dict[str, Any]
+) -> None:
+    async with running() as h:
+        r = await h.room(seats=4, bots=["easy", None, "hard"], preset=preset, options=options)
+        code = r["code"]
+        b = await h.join(code, "Ben")
+        ana = await Client(f"{h.ws}/{code}", r["token"]).connect()
+        ben = await Client(f"{h.ws}/{code}", b["token"]).connect()
+        await ana.send({"type": "start"})
+        room = h.server.rooms[code]
+        await play_out([ana, ben], lambda: room.status == "over", limit=120)
+        text = (await h.get(f"/api/rooms/{code}/record")).text
+        result = replay(loads(text))
+        assert result.ok, result.message
+        assert result.game is not None and result.game.state_json() == room.match.game.state_json()
+        assert room.match.game.game_over
+        await ana.close()
+        await ben.close()
+
+
+async def test_refusals_change_nothing() -> None:
+    async with running() as h:
+        r = await h.room(seats=3, bots=["normal"])
+        code = r["code"]
+        b = await h.join(code, "Ben")
+        ana = await Client(f"{h.ws}/{code}", r["token"]).connect()
+        ben = await Client(f"{h.ws}/{code}", b["token"]).connect()
+        spy = await Client(f"{h.ws}/{code}").connect()
+        # not the host
+        await ben.send({"type": "start"})
+        await ben.wait(lambda: any(e["code"] == "not_host" for e in ben.errors))
+        assert h.server.rooms[code].status == "lobby"
+        await ana.send({"type": "start"})
+        await ana.wait(lambda: ana.state is not None and ben.state is not None)
+        room = h.server.rooms[code]
+
+        async def refused(c: Client, msg: Any, code_: str) -> None:
+            await c.wait(lambda: c.state is not None)
+            before = snapshot(h, code)
+            n = len(c.errors)
+            await c.send(msg)
+            await c.wait(lambda: len(c.errors) > n)
+            assert c.errors[-1]["code"] == code_, c.errors[-1]
+            assert snapshot(h, code) == before
+
+        # wait until a person must play: nothing moves until they do (no bot may react)
+        await ana.wait(lambda: room.match.game.current in (0, 2) and room.match.game.vulnerable < 0)
+        cur = ana if room.match.game.current == 0 else ben
+        other = ben if cur is ana else ana
+        v = room.match.version
+        legal = view_of(room.match.game, cur.seat).legal
+        good = legal[0].to_wire()
+
+        def act(action: dict[str, Any], version: int = v) -> dict[str, Any]:
+            return {"type": "act", "version": version, "action": action}
+
+        await refused(
+            other, {"type": "act", "version": v, "action": {"draw": True}}, "not_your_turn"
+        )
+        await refused(cur, act(good, v - 1), "stale_version")
+        assert cur.frames[-1]["type"] == "state"  # the resync follows the refusal
+        await refused(spy, {"type": "act", "version": v, "action": good}, "no_seat")
+        await refused(spy, {"type": "chat", "text": "hi"}, "no_seat")
+        await refused(cur, "{not json", "bad_message")
+        await refused(cur, {"type": "act", "version": v, "action": good, "x": 1}, "bad_message")
+        await refused(
+            cur, {"type": "act", "version": v, "action": {**good, "seat": 1}}, "bad_action"
+        )
+        await refused(cur, {"type": "act", "version": v, "action": {"play": "ZZ"}}, "bad_action")
+        await refused(cur, {"type": "act", "version": v, "action": {"catch": -1}}, "bad_target")
+        await refused(cur, "x" * 10_000, "too_big")
+        await refused(cur, {"type": "nonsense"}, "bad_message")
+        await refused(cur, {"type": "act", "version": "1", "action": good}, "bad_message")
+        held = {CARD_CODE[c] for c in room.match.game.hands[cur.seat]}
+        missing = next(c for c in ("R0", "Y0", "G0", "B0", "W") if c not in held)
+        await refused(
+            cur,
+            {
+                "type": "act",
+                "version": v,
+                "action": {"play": missing, **({"color": "R"} if missing == "W" else {})},
+            },
+            "card_not_held",
+        )
+        await refused(ben, {"type": "kick", "seat": 1}, "not_host")
+        # a bad token never gets a connection
+        bad = await Client(f"{h.ws}/{code}", "not-a-token").connect()
+        assert bad.errors and bad.errors[0]["code"] == "bad_token"
+        # the game is over: actions are refused
+        await ana.send({"type": "end"})
+        await ana.wait(lambda: ana.room is not None and ana.room["status"] == "over")
+        await refused(
+            cur, {"type": "act", "version": room.match.version, "action": good}, "game_over"
+        )
+        assert h.server.errors == 0
+        for c in (ana, ben, spy):
+            await c.close()
+
+
+async def test_no_message_holds_a_card_its_connection_may_not_know() -> None:
+    """Every frame to every connection, over several games, against what the rules show.
+
+    A seat may see its own cards (deal, draw, its hand), the public piles, cards played
+    or discarded, and a challenged hand when it challenged; every hand once a round is
+    over.  A spectator sees no hand at all before that.
+    """
+    async with running() as h:
+        for preset, options in (("classic", {"target_score": 30}), ("party", {"target_score": 30})):
+            r = await h.room(seats=4, bots=["hard", None, "normal"], preset=preset, options=options)
+            code = r["code"]
+            b = await h.join(code, "Ben")
+            ana = await Client(f"{h.ws}/{code}", r["token"]).connect()
+            ben = await Client(f"{h.ws}/{code}", b["token"]).connect()
+            spy = await Client(f"{h.ws}/{code}").connect()
+            await ana.send({"type": "start"})
+            room = h.server.rooms[code]
+            await play_out([ana, ben], lambda room=room: room.status == "over", limit=120)
+            await asyncio.sleep(0.1)
+            for c in (ana, ben, spy):
+                check_frames(c)
+                await c.close()
+
+
+PRIVATE = {"deal", "draw", "hand"}
+
+
+def check_frames(c: Client) -> None:
+    seat = c.seat
+    states = [f for f in c.frames if f["type"] == "state"]
+    assert states
+    for f in states:
+        view = f["view"]
+        if seat is None:
+            assert view["hand"] is None and view["seat"] is None and view["legal"] == []
+        else:
+            assert view["seat"] == seat and len(view["hand"]) == view["hand_sizes"][seat]
+        for e in f["events"]:
+            if "cards" not in e:
+                continue
+            k = e["kind"]
+            if k in PRIVATE:
+                assert e["seat"] == seat, (seat, e)
+            elif k == "reveal":
+                assert seat is not None and seat != e["seat"], (seat, e)
+        if "hands" in f:
+            assert f["outcome"]["round_over"]
+        text = json.dumps(f)
+        assert '"hands"' not in text or f["outcome"]["round_over"]
+
+
+async def test_simultaneous_catches_exactly_one_applies() -> None:
+    async with running() as h:
+        r = await h.room(seats=3)
+        code = r["code"]
+        b = await h.join(code, "Ben")
+        c3 = await h.join(code, "Cy")
+        clients = [await Client(f"{h.ws}/{code}", t["token"]).connect() for t in (r, b, c3)]
+        await clients[0].send({"type": "start"})
+        await clients[0].wait(lambda: all(c.state is not None for c in clients))
+        room = h.server.rooms[code]
+        g = room.match.game
+        # Arrange a catchable seat: seat 2 holds one card and did not call UNO.
+        while g.phase != 0:  # play phase (a Wild start card asks a colour first)
+            await asyncio.sleep(0.02)
+        g.hands[2] = g.hands[2][:1]
+        g.vulnerable = 2
+        room.match.version += 1
+        h.server.broadcast(room)
+        await clients[0].wait(lambda: clients[0].state["view"]["vulnerable"] == 2)
+        await clients[1].wait(lambda: clients[1].state["view"]["vulnerable"] == 2)
+        v = room.match.version
+        await asyncio.gather(clients[0].act({"catch": 2}, v), clients[1].act({"catch": 2}, v))
+        await clients[0].wait(lambda: len(g.hands[2]) == 3)
+        await asyncio.sleep(0.1)
+        catches = [e for e in (g.events or []) if e.kind == "catch"]
+        assert len(catches) == 1
+        refusals = [
+            e for c in clients[:2] for e in c.errors if e["code"] in ("stale_version", "no_catch")
+        ]
+        assert len(refusals) == 1
+        for c in clients:
+            await c.close()
+
+
+async def test_reconnect_resumes_with_what_was_missed() -> None:
+    async with running() as h:
+        r = await h.room(seats=3, bots=["normal", "normal"])
+        code = r["code"]
+        ana = await Client(f"{h.ws}/{code}", r["token"]).connect()
+        await ana.send({"type": "start"})
+        await ana.wait(lambda: ana.state is not None)
+        room = h.server.rooms[code]
+        seen = ana.state["seq"]
+        game_no = ana.state["game"]
+        await ana.close()
+        await asyncio.sleep(0.05)
+        assert ana.room is not None
+        # while away, the others see "reconnecting"; bots carry on if it is their turn
+        info = (await h.get(f"/api/rooms/{code}")).json()
+        assert info["seats"][0]["connected"] is False
+        back = await Client(f"{h.ws}/{code}", r["token"]).connect(last_seq=seen, game=game_no)
+        await back.wait(lambda: back.state is not None)
+        seqs = [e["seq"] for e in back.state["events"]]
+        assert all(s >= seen for s in seqs)
+        assert back.state["view"]["hand"] == sorted_codes(room.match.game.hands[0])
+        assert back.room["seats"][0]["connected"] is True
+        await back.close()
+
+
+def sorted_codes(hand: list[int]) -> list[str]:
+    return [CARD_CODE[c] for c in sorted(hand)]
+
+
+async def test_kill_9_restores_every_room_from_the_log(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    proc = Subprocess(db)
+    proc.start()
+    try:
+        h = Harness(None, proc.port)
+        r = await h.room(seats=3, bots=["normal"])
+        code = r["code"]
+        b = await h.join(code, "Ben")
+        ana = await Client(f"{h.ws}/{code}", r["token"]).connect()
+        ben = await Client(f"{h.ws}/{code}", b["token"]).connect()
+        await ana.send({"type": "start"})
+        await ana.wait(lambda: ana.state is not None and ben.state is not None)
+        acked: list[int] = []
+        # play a few of our own moves, remembering every version we saw acknowledged
+        for _ in range(12):
+            for c in (ana, ben):
+                st = c.state
+                a = choose(st["view"]) if st else None
+                if a is not None:
+                    v = st["version"]
+                    await c.act(a)
+                    await c.wait(lambda c=c, v=v: c.state["version"] > v or bool(c.errors))
+                    acked.append(c.state["version"])
+            await asyncio.sleep(0.02)
+        await asyncio.sleep(0.2)
+        last_ana = ana.state
+        last_ben = ben.state
+        proc.kill()
+        await ana.wait(lambda: ana.closed)
+        proc.start()
+        ana2 = await Client(f"{h.ws}/{code}", r["token"]).connect(
+            last_seq=last_ana["seq"], game=last_ana["game"]
+        )
+        ben2 = await Client(f"{h.ws}/{code}", b["token"]).connect()
+        await ana2.wait(lambda: ana2.state is not None and ben2.state is not None)
+        # every acknowledged action survived: same version, hands, turn and scores
+        assert ana2.state["version"] == last_ana["version"] >= max(acked)
+        for old, new in ((last_ana, ana2.state), (last_ben, ben2.state)):
+            for key in ("hand", "hand_sizes", "top", "color", "current", "scores", "discard"):
+                assert new["view"][key] == old["view"][key], key
+        # and play carries on to the end of the game
+        await ana2.send({"type": "end"})
+        await ana2.wait(lambda: ana2.room is not None and ana2.room["status"] == "over")
+        for c in (ana, ben, ana2, ben2):
+            await c.close()
+    finally:
+        err = proc.stop()
+    assert "Traceback" not in err, err
+    store = SQLiteStore(db)
+    assert store.record(code, 1) is not None
+    store.close()
+
+
+async def test_http_refusals_are_clear() -> None:
+    async with running() as h:
+        r = await h.post("/api/rooms", {"name": "Ana", "seats": 11})
+        assert r.status_code == 400 and r.json()["code"] == "bad_request"
+        r = await h.post("/api/rooms", {"name": "A\x07na"})
+        assert r.status_code == 400
+        r = await h.post("/api/rooms", {"name": "Ana", "preset": "nope"})
+        assert r.status_code == 400 and r.json()["code"] == "bad_preset"
+        r = await h.post("/api/rooms", {"name": "Ana", "options": {"uno_penalty": "x"}})
+        assert r.status_code == 400
+        r = await h.post("/api/rooms", {"name": "Ana", "surprise": 1})
+        assert r.status_code == 400
+        r = await h.post("/api/rooms/ZZZZZZ/join", {"name": "Ben"})
+        assert r.status_code == 404 and r.json()["code"] == "no_room"
+        r = await h.get("/api/rooms/../../etc")
+        assert r.status_code == 404
+        ok = await h.room(seats=2)
+        r = await h.post(f"/api/rooms/{ok['code']}/join", {"name": "Ana"})
+        assert r.json()["code"] == "name_taken"
+        await h.join(ok["code"], "Ben")
+        r = await h.post(f"/api/rooms/{ok['code']}/join", {"name": "Cy"})
+        assert r.json()["code"] == "room_full"
+        r = await h.get(f"/api/rooms/{ok['code']}/record")
+        assert r.status_code == 404
+        page = await h.get("/")
+        for header in ("content-security-policy", "x-content-type-options", "referrer-policy"):
+            assert header in page.headers
+        assert "script-src 'self'" in page.headers["content-security-policy"]
+        assert "frame-ancestors 'none'" in page.headers["content-security-policy"]
+        assert h.server.errors == 0
+
+
+async def test_host_fills_seats_kicks_to_a_bot_and_the_kicked_token_stops_working() -> None:
+    async with running() as h:
+        r = await h.room(seats=3)
+        code = r["code"]
+        b = await h.join(code, "Ben")
+        ana = await Client(f"{h.ws}/{code}", r["token"]).connect()
+        ben = await Client(f"{h.ws}/{code}", b["token"]).connect()
+        await ana.send({"type": "add_bot", "seat": 1, "level": "hard"})
+        await ana.wait(lambda: ana.errors != [] or (ana.room or {}).get("seats", [None])[2])
+        assert ana.errors and ana.errors[-1]["code"] == "seat_taken"  # Ben took seat 1
+        await ana.send({"type": "add_bot", "seat": 2, "level": "hard"})
+        await ana.wait(lambda: ana.room["seats"][2] is not None)
+        assert ana.room["seats"][2]["kind"] == "bot" and ana.room["seats"][2]["level"] == "hard"
+        await ana.send({"type": "start"})
+        await ana.wait(lambda: ana.state is not None)
+        await ana.send({"type": "kick", "seat": 1})
+        await ben.wait(lambda: any(e["code"] == "kicked" for e in ben.errors))
+        await ana.wait(lambda: ana.room["seats"][1]["kind"] == "bot")
+        again = await Client(f"{h.ws}/{code}", b["token"]).connect()
+        assert again.errors and again.errors[0]["code"] == "bad_token"
+        # the bot now plays seat 1: the game goes on without Ben
+        room = h.server.rooms[code]
+        await play_out([ana], lambda: room.match.game.round_over, limit=60)
+        for c in (ana, ben, again):
+            await c.close()
+
+
+async def test_turn_timer_and_absent_players_get_the_autopilot() -> None:
+    timing = FAST_TIMER
+    async with running(timing=timing) as h:
+        r = await h.room(seats=2, bots=["normal"], timer=15)
+        code = r["code"]
+        room = h.server.rooms[code]
+        assert room.timing.turn_timer == 15.0  # the room's own timer setting
+        room.timing = timing  # short, for the test: 0.2 s turns, 0.3 s away
+        ana = await Client(f"{h.ws}/{code}", r["token"]).connect()
+        await ana.send({"type": "start"})
+        await ana.wait(lambda: ana.state is not None)
+        # Ana never acts: the timer plays for her, and the round goes on
+        v0 = room.match.version
+        await ana.wait(lambda: room.match.version > v0 + 4, timeout=20)
+        await ana.close()
+        # away longer than autopilot_after: her seat is on autopilot, shown to all
+        for _ in range(100):
+            info = (await h.get(f"/api/rooms/{code}")).json()
+            if info["seats"][0]["autopilot"] or room.match.game.round_over:
+                break
+            await asyncio.sleep(0.05)
+        assert info["seats"][0]["connected"] is False
+        assert info["seats"][0]["autopilot"] or room.match.game.round_over
+        back = await Client(f"{h.ws}/{code}", r["token"]).connect()
+        await back.wait(lambda: back.room is not None and not back.room["seats"][0]["autopilot"])
+        await back.close()
