@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 BENCH_VENV := .bench-venv
 
-.PHONY: play serve demo test explore lint typecheck unit bench bench-bots clean
+.PHONY: play serve demo test explore lint typecheck unit e2e bench bench-bots clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 play: $(STAMP)
 	$(BIN)/unokit play $(ARGS)
 
-# The web table for friends and bots on http://127.0.0.1:8000 (docs/server.md).
+# The web table for friends and bots on http://127.0.0.1:8000 (docs/server.md, docs/web.md).
 serve: $(STAMP)
 	$(BIN)/unokit serve $(ARGS)
 
@@ -34,7 +34,12 @@ typecheck: $(STAMP)
 unit: $(STAMP)
 	$(BIN)/pytest
 
-test: lint typecheck unit
+# The browser tests (tests/e2e) in their own pytest process: Playwright's sync API and
+# pytest-asyncio's loop do not mix.  They need Debian's chromium (/usr/bin/chromium).
+e2e: $(STAMP)
+	$(BIN)/pytest tests/e2e
+
+test: lint typecheck unit e2e
 
 # The property tests with fresh random examples (make test runs them derandomized).
 explore: $(STAMP)

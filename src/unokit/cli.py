@@ -415,6 +415,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
         timing = Timing(**json_.loads(os.environ["UNOKIT_TIMING"]))
     app = sqlite_app(db, sync=args.sync, allowed_origins=tuple(args.origin), timing=timing)
+    if os.environ.get("UNOKIT_SEED"):
+        print(
+            "unokit: WARNING: UNOKIT_SEED is set, so every shuffle is predictable; "
+            "it is for tests only, never for real games",
+            file=sys.stderr,
+        )
     print(f"unokit: the table is at http://{args.host}:{args.port}  (games kept in {db})")
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws="websockets-sansio")
     return 0

@@ -34,15 +34,33 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 
+from unokit.cards import DECKS
 from unokit.engine.actions import Action
 from unokit.errors import UnoError
 from unokit.match import Timing
-from unokit.rules import OPTION_HELP, PRESETS, RuleSet
+from unokit.rules import (
+    CUSTOM_RULES,
+    OPTION_HELP,
+    PRESETS,
+    SCORINGS,
+    STACKINGS,
+    WD4_GUILTY,
+    RuleSet,
+)
 from unokit.server import messages as m
 from unokit.server.room import CODE_ALPHABET, CODE_LENGTH, Room, RoomError, new_code
 from unokit.server.store import MemoryStore, SQLiteStore, Store, StoreError
 
 log = logging.getLogger("unokit.server")
+
+# the allowed values of the options that are words (for the lobby's menus)
+CHOICES: dict[str, list[str]] = {
+    "deck": list(DECKS),
+    "custom_rule": list(CUSTOM_RULES),
+    "scoring": list(SCORINGS),
+    "stacking": list(STACKINGS),
+    "wd4_guilty": list(WD4_GUILTY),
+}
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
@@ -414,7 +432,8 @@ def create_app(
                 {"name": k, "description": d, "options": o} for k, (d, o) in PRESETS.items()
             ],
             "options": [
-                {"name": k, "help": h, "default": defaults[k]} for k, h in OPTION_HELP.items()
+                {"name": k, "help": h, "default": defaults[k], "choices": CHOICES.get(k)}
+                for k, h in OPTION_HELP.items()
             ],
             "levels": list(m.LEVELS),
             "timers": list(m.TIMERS),

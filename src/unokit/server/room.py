@@ -18,6 +18,8 @@ import contextlib
 import dataclasses
 import hashlib
 import hmac
+import os
+import random
 import secrets
 import time
 from collections.abc import Callable, Iterator
@@ -41,6 +43,16 @@ HISTORY = 60  # events a newcomer without a sequence number gets for the log
 
 class RoomError(UnoError):
     """A request the room refuses; nothing changed."""
+
+
+# Tests only (the browser tests): UNOKIT_SEED=N draws game and round seeds from
+# random.Random(N), so a test knows the deal.  Never set it for a real server.
+_SEED = os.environ.get("UNOKIT_SEED")
+_TEST_RNG = random.Random(int(_SEED)) if _SEED else None
+
+
+def _randbits(k: int) -> int:
+    return _TEST_RNG.getrandbits(k) if _TEST_RNG is not None else secrets.randbits(k)
 
 
 def new_code() -> str:
@@ -416,7 +428,7 @@ class Room:
                     if s is None:
                         self.seats[i] = Seat(_bot_name(self.seats, i), "bot", "normal")
                 self.game_no += 1
-                self.game_seed = secrets.randbits(63)
+                self.game_seed = _randbits(63)
                 self.status = "playing"
                 self._new_game(self.game_seed)
                 self.save()
@@ -429,7 +441,7 @@ class Room:
 
     def _start_round(self, dealer: int) -> None:
         assert self.match is not None
-        rs = RoundSeed(secrets.randbits(48), secrets.token_hex(16), dealer)
+        rs = RoundSeed(_randbits(48), secrets.token_hex(16), dealer)
         self._log({"t": "round", "seed": rs.seed, "salt": rs.salt, "dealer": dealer})
         self.rounds.append(rs)
         self.match.game.start_round(dealer, seed=rs.seed)

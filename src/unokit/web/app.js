@@ -1,0 +1,1054 @@
+// The browser table: home (create or join a room), the room's lobby, the table.
+// A thin front end (STYLE.md 9): it turns clicks and keys into the actions the server
+// listed in view.legal, and views and events into the page.  User text (names, chat)
+// only ever goes in through textContent.
+
+import { api, Connection, forgetSeat, saveName, saveSeat, savedName, savedSeat, tabSeat } from "./net.js";
+import { cardBack, cardFace, cardName, colorName, COLOR_KEYS, COLORS, parseCard } from "./cards.js";
+import { describe } from "./log.js";
+
+// ---------------------------------------------------------------- tiny DOM helper ---
+function h(tag, attrs, ...kids) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") el.className = v;
+    else if (k === "text") el.textContent = v;
+    else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k === "dataset") Object.assign(el.dataset, v);
+    else if (v === true) el.setAttribute(k, "");
+    else el.setAttribute(k, String(v));
+  }
+  for (const kid of kids.flat()) {
+    if (kid === null || kid === undefined || kid === false) continue;
+    el.append(typeof kid === "string" ? document.createTextNode(kid) : kid);
+  }
+  return el;
+}
+
+const main = document.getElementById("main");
+const roombar = document.getElementById("roombar");
+const netstatus = document.getElementById("netstatus");
+const toastEl = document.getElementById("toast");
+let toastTimer = null;
+
+function toast(text, kind = "error") {
+  toastEl.textContent = text;
+  toastEl.className = `toast show ${kind}`;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => (toastEl.className = "toast"), 4000);
+}
+
+// ---------------------------------------------------------------- the app state -----
+const S = {
+  code: null,
+  seat: null, // my seat, null when watching
+  token: null,
+  conn: null,
+  room: null,
+  state: null, // the last state message
+  game: null,
+  log: [], // {text, cls}
+  seenSeq: -1,
+  choice: null, // a play being put together: {stage, options, ...}
+  unoArmed: false,
+  revealed: null, // {seat, cards}: a challenged hand shown to me
+  summaryHidden: false,
+  help: false,
+  rules: null, // /api/rules
+};
+
+// ---------------------------------------------------------------- routing ----------
+function route() {
+  const m = location.pathname.match(/^\/r\/([A-Za-z0-9]{1,12})\/?$/);
+  if (m) openRoom(m[1].toUpperCase());
+  else showHome();
+}
+
+// ---------------------------------------------------------------- home -------------
+async function showHome() {
+  document.title = "unokit: UNO with friends";
+  roombar.replaceChildren();
+  main.replaceChildren(h("p", { class: "panel loading", text: "Loading…" }));
+  try {
+    S.rules = S.rules || (await api("/api/rules"));
+  } catch (e) {
+    main.replaceChildren(h("p", { class: "panel", text: e.message }));
+    return;
+  }
+  main.replaceChildren(homeView());
+  main.querySelector("#name")?.focus();
+}
+
+function homeView() {
+  const rules = S.rules;
+  const nameInput = h("input", {
+    id: "name", name: "name", maxlength: 20, required: true, autocomplete: "nickname",
+    placeholder: "e.g. Ana", value: savedName(),
+  });
+  const presetSel = h("select", { id: "preset", name: "preset" },
+    rules.presets.map((p) => h("option", { value: p.name, text: p.name })));
+  const presetHelp = h("p", { class: "hint", id: "preset-help" });
+  const optBox = h("div", { class: "options" });
+  const controls = {};
+  for (const o of rules.options) {
+    if (o.name === "launcher_weights") continue;
+    let input;
+    const id = `opt-${o.name}`;
+    if (typeof o.default === "boolean") {
+      input = h("input", { type: "checkbox", id, name: o.name });
+    } else if (o.choices) {
+      input = h("select", { id, name: o.name }, o.choices.map((c) => h("option", { value: c, text: c })));
+    } else {
+      input = h("input", { type: "number", id, name: o.name, min: 0, max: 1000000, inputmode: "numeric" });
+    }
+    controls[o.name] = input;
+    const row = typeof o.default === "boolean"
+      ? h("div", { class: "opt check" }, input, h("label", { for: id }, h("b", { text: o.name.replaceAll("_", " ") }), h("span", { class: "hint", text: " " + o.help })))
+      : h("div", { class: "opt" }, h("label", { for: id }, h("b", { text: o.name.replaceAll("_", " ") }), h("span", { class: "hint", text: " " + o.help })), input);
+    optBox.append(row);
+  }
+  const presetValues = () => {
+    const p = rules.presets.find((x) => x.name === presetSel.value);
+    const vals = {};
+    for (const o of rules.options) vals[o.name] = o.default;
+    Object.assign(vals, p ? p.options : {});
+    return vals;
+  };
+  const applyPreset = () => {
+    const p = rules.presets.find((x) => x.name === presetSel.value);
+    presetHelp.textContent = p ? p.description : "";
+    const vals = presetValues();
+    for (const [k, input] of Object.entries(controls)) {
+      const v = vals[k];
+      if (input.type === "checkbox") input.checked = !!v;
+      else if (input.tagName === "SELECT") input.value = v;
+      else {
+        input.value = v === null || v === undefined ? "" : String(v);
+        if (k === "hand_size") input.placeholder = vals.deck === "my-first-uno" ? "5" : "7";
+      }
+    }
+  };
+  presetSel.addEventListener("change", applyPreset);
+  applyPreset();
+
+  const seatsSel = h("select", { id: "seats", name: "seats" },
+    [2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => h("option", { value: n, text: `${n} players`, selected: n === 3 })));
+  const seatBox = h("div", { class: "seat-choices" });
+  const seatChoice = [null, "normal"]; // default: a friend and a bot
+  const drawSeats = () => {
+    const n = Number(seatsSel.value);
+    while (seatChoice.length < n - 1) seatChoice.push("normal");
+    seatBox.replaceChildren();
+    for (let i = 1; i < n; i++) {
+      const sel = h("select", { id: `seat-${i}`, "aria-label": `Seat ${i + 1}` },
+        h("option", { value: "", text: "open: a friend joins" }),
+        rules.levels.map((l) => h("option", { value: l, text: `bot (${l})` })));
+      sel.value = seatChoice[i - 1] || "";
+      sel.addEventListener("change", () => (seatChoice[i - 1] = sel.value || null));
+      seatBox.append(h("div", { class: "seat-choice" }, h("label", { for: `seat-${i}`, text: `Seat ${i + 1}` }), sel));
+    }
+  };
+  seatsSel.addEventListener("change", drawSeats);
+  drawSeats();
+  const timerSel = h("select", { id: "timer", name: "timer" },
+    rules.timers.map((t) => h("option", { value: t, text: t ? `${t} s, then the autopilot plays` : "off" })));
+  const err = h("p", { class: "form-error", role: "alert" });
+
+  const create = h("form", { class: "panel create", "aria-labelledby": "create-h" },
+    h("h2", { id: "create-h", text: "New room" }),
+    h("div", { class: "field" }, h("label", { for: "preset", text: "Rules" }), presetSel, presetHelp),
+    h("details", { class: "house" }, h("summary", { text: "House rules" }), optBox),
+    h("div", { class: "field" }, h("label", { for: "seats", text: "Players" }), seatsSel),
+    seatBox,
+    h("div", { class: "field" }, h("label", { for: "timer", text: "Turn timer" }), timerSel),
+    err,
+    h("button", { class: "btn primary big", type: "submit", id: "create-btn", text: "Create the room" }));
+  create.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    err.textContent = "";
+    const name = nameInput.value.trim();
+    if (!name) {
+      err.textContent = "Type your name first.";
+      nameInput.focus();
+      return;
+    }
+    const vals = presetValues();
+    const options = {};
+    for (const [k, input] of Object.entries(controls)) {
+      let v;
+      if (input.type === "checkbox") v = input.checked;
+      else if (input.tagName === "SELECT") v = input.value;
+      else if (input.value === "") continue;
+      else v = Number(input.value);
+      if (v !== vals[k]) options[k] = v;
+    }
+    const n = Number(seatsSel.value);
+    try {
+      saveName(name);
+      const res = await api("/api/rooms", {
+        name, preset: presetSel.value, options, seats: n,
+        bots: seatChoice.slice(0, n - 1), timer: Number(timerSel.value),
+      });
+      saveSeat(res.code, { token: res.token, seat: res.seat, name });
+      history.pushState(null, "", res.link);
+      route();
+    } catch (ex) {
+      err.textContent = ex.message;
+    }
+  });
+
+  const codeInput = h("input", {
+    id: "join-code", name: "code", maxlength: 6, autocomplete: "off", autocapitalize: "characters",
+    spellcheck: "false", placeholder: "ABC234", class: "code-input",
+  });
+  const joinErr = h("p", { class: "form-error", role: "alert" });
+  const join = h("form", { class: "panel join", "aria-labelledby": "join-h" },
+    h("h2", { id: "join-h", text: "Join a room" }),
+    h("p", { class: "hint", text: "Type the code a friend sent you, or open their link." }),
+    h("div", { class: "field" }, h("label", { for: "join-code", text: "Room code" }), codeInput),
+    joinErr,
+    h("button", { class: "btn big", type: "submit", text: "Go to the room" }));
+  join.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const code = codeInput.value.trim().toUpperCase();
+    if (!/^[A-Z0-9]{6}$/.test(code)) {
+      joinErr.textContent = "A room code has 6 letters and digits.";
+      return;
+    }
+    if (nameInput.value.trim()) saveName(nameInput.value.trim());
+    history.pushState(null, "", `/r/${code}`);
+    route();
+  });
+
+  return h("div", { class: "home" },
+    h("section", { class: "panel intro" },
+      h("h1", { text: "Play UNO with friends" }),
+      h("p", { text: "Make a room, send the link, play in any browser. Bots fill the empty seats." }),
+      h("div", { class: "field" }, h("label", { for: "name", text: "Your name" }), nameInput)),
+    h("div", { class: "home-forms" }, create, join));
+}
+
+// ---------------------------------------------------------------- a room ------------
+async function openRoom(code) {
+  if (S.conn) S.conn.stop();
+  Object.assign(S, {
+    code, seat: null, token: null, conn: null, room: null, state: null, game: null,
+    log: [], seenSeq: -1, choice: null, unoArmed: false, revealed: null, summaryHidden: false,
+  });
+  document.title = `unokit: room ${code}`;
+  drawRoombar();
+  if (!S.rules) api("/api/rules").then((r) => (S.rules = r)).catch(() => {});
+  const mine = tabSeat(code);
+  if (mine && mine.token) {
+    S.token = mine.token;
+    connect();
+    return;
+  }
+  main.replaceChildren(h("p", { class: "panel loading", text: "Looking for the room…" }));
+  let room;
+  try {
+    room = await api(`/api/rooms/${code}`);
+  } catch (e) {
+    main.replaceChildren(h("section", { class: "panel" },
+      h("h1", { text: e.code === "no_room" ? `There is no room ${code}` : "The room cannot be opened" }),
+      h("p", { text: e.message }),
+      h("a", { class: "btn", href: "/", text: "Make a new room" })));
+    return;
+  }
+  main.replaceChildren(joinView(room));
+  main.querySelector("#join-name")?.focus();
+}
+
+function joinView(room) {
+  const open = room.status === "lobby" && room.seats.some((s) => s === null);
+  const nameInput = h("input", { id: "join-name", maxlength: 20, required: true, value: savedName(), autocomplete: "nickname" });
+  const err = h("p", { class: "form-error", role: "alert" });
+  const form = h("form", { class: "join-form" },
+    h("div", { class: "field" }, h("label", { for: "join-name", text: "Your name" }), nameInput),
+    err,
+    h("button", { class: "btn primary big", type: "submit", id: "join-btn", text: "Take a seat" }));
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    err.textContent = "";
+    const name = nameInput.value.trim();
+    if (!name) return;
+    try {
+      saveName(name);
+      const res = await api(`/api/rooms/${S.code}/join`, { name });
+      saveSeat(res.code, { token: res.token, seat: res.seat, name });
+      S.token = res.token;
+      connect();
+    } catch (ex) {
+      err.textContent = ex.message;
+    }
+  });
+  const watch = h("button", { class: "btn", type: "button", id: "watch-btn", text: "Just watch", onclick: () => connect() });
+  const who = room.seats.filter(Boolean).map((s) => s.name);
+  const saved = savedSeat(room.code);
+  const resume = saved && saved.token
+    ? h("div", { class: "resume" },
+        h("button", { class: "btn primary big", type: "button", id: "resume-btn", text: `Continue as ${saved.name}`, onclick: () => {
+          saveSeat(room.code, saved);
+          S.token = saved.token;
+          connect();
+        } }),
+        h("p", { class: "hint", text: "This browser sat here before. Someone else on it? Take a new seat below." }))
+    : null;
+  return h("section", { class: "panel joinroom" },
+    h("h1", { text: `Room ${room.code}` }),
+    resume,
+    h("p", { text: who.length ? `At the table: ${who.join(", ")}.` : "The table is empty." }),
+    h("p", { class: "hint", text: `Rules: ${room.rules.preset}. ${room.seats.length} seats.` }),
+    open ? form : h("p", { text: room.status === "lobby" ? "Every seat is taken: you can watch." : "The game has started: you can watch." }),
+    watch);
+}
+
+function connect() {
+  main.replaceChildren(h("p", { class: "panel loading", text: "Connecting…" }));
+  S.conn = new Connection(S.code, S.token, { onMessage, onStatus });
+  S.conn.open();
+}
+
+function onStatus(status) {
+  netstatus.className = `netstatus ${status}`;
+  netstatus.textContent = status === "open" ? "connected" : status === "reconnecting" ? "reconnecting…" : status === "connecting" ? "connecting…" : "";
+  document.body.classList.toggle("offline", status === "reconnecting");
+}
+
+function onMessage(msg) {
+  switch (msg.type) {
+    case "welcome":
+      S.seat = msg.seat;
+      if (S.seat === null && S.token) {
+        // should not happen: a refused token comes as an error
+        S.token = null;
+      }
+      return;
+    case "room":
+      S.room = msg;
+      if (msg.you !== undefined) S.seat = msg.you;
+      render();
+      return;
+    case "state":
+      onState(msg);
+      return;
+    case "chat":
+      addLog({ text: `${msg.name}: ${msg.text}`, cls: "chat" });
+      drawLog();
+      return;
+    case "error":
+      onError(msg);
+      return;
+    default:
+      return;
+  }
+}
+
+function onError(msg) {
+  if (msg.code === "stale_version") return; // the fresh state follows: just a redraw
+  if (msg.code === "bad_token" || msg.code === "kicked") {
+    forgetSeat(S.code);
+    S.token = null;
+    S.seat = null;
+    S.conn.stop();
+    toast(msg.code === "kicked" ? "The host gave your seat to a bot. You can watch." : "Your seat here is no longer valid. You can watch or join again.");
+    openRoom(S.code);
+    return;
+  }
+  if (msg.code === "no_room") {
+    S.conn.stop();
+    main.replaceChildren(h("section", { class: "panel" },
+      h("h1", { text: `There is no room ${S.code}` }),
+      h("p", { text: msg.message }),
+      h("a", { class: "btn", href: "/", text: "Make a new room" })));
+    return;
+  }
+  toast(msg.message || msg.code);
+}
+
+function addLog(entry) {
+  S.log.push(entry);
+  if (S.log.length > 300) S.log.splice(0, S.log.length - 300);
+}
+
+function onState(msg) {
+  if (msg.game !== S.game) {
+    S.game = msg.game;
+    S.log = [];
+    S.seenSeq = -1;
+    S.revealed = null;
+  }
+  const prev = S.state;
+  const names = msg.view.names;
+  const before = S.log.length ? S.log[S.log.length - 1] : null;
+  const beforeText = before ? before.text : null;
+  const count = S.log.length;
+  for (const ev of msg.events) {
+    if (ev.seq <= S.seenSeq) continue;
+    S.seenSeq = ev.seq;
+    // a challenged hand stays in view until the challenger's own next play (or a new round)
+    if (ev.kind === "reveal" && ev.cards) S.revealed = { seat: ev.seat, cards: ev.cards };
+    if (ev.kind === "round_start" || ((ev.kind === "play" || ev.kind === "keep") && ev.seat === S.seat)) S.revealed = null;
+    const d = describe(ev, names, S.seat);
+    if (!d) continue;
+    const last = S.log[S.log.length - 1];
+    if (d.join && last && last.cls === "play" && !last.joined) {
+      last.text = last.text.replace(/\.$/, "") + ": " + d.text;
+      last.joined = true;
+    } else {
+      addLog({ text: d.text, cls: d.cls || "" });
+    }
+  }
+  // what a screen reader hears: the new log lines (a joined line counts as new)
+  S.fresh = S.log.slice(count).map((e) => e.text);
+  if (before && before.text !== beforeText) S.fresh.unshift(before.text);
+  S.state = msg;
+  if (prev && prev.view.round !== msg.view.round) S.summaryHidden = false;
+  if (!prev || prev.version !== msg.version) {
+    S.choice = null;
+  }
+  if (!canArmUno(msg.view)) S.unoArmed = false;
+  render(prev);
+}
+
+// ---------------------------------------------------------------- the room bar ------
+function drawRoombar() {
+  const link = `${location.origin}/r/${S.code}`;
+  const copy = h("button", { class: "btn small", type: "button", id: "copy-link", text: "Copy link" });
+  copy.addEventListener("click", async () => {
+    let ok = false;
+    try {
+      await navigator.clipboard.writeText(link);
+      ok = true;
+    } catch {
+      const tmp = h("input", { value: link, "aria-hidden": "true", class: "offscreen" });
+      document.body.append(tmp);
+      tmp.select();
+      try {
+        ok = document.execCommand("copy");
+      } catch {
+        ok = false;
+      }
+      tmp.remove();
+    }
+    toast(ok ? "Link copied: send it to your friends." : `Copy this link: ${link}`, "info");
+  });
+  roombar.replaceChildren(...[
+    h("span", { class: "roomcode" }, h("span", { class: "rc-word", text: "Room " }), h("b", { text: S.code })),
+    copy,
+    h("button", { class: "btn small ghost", type: "button", id: "help-btn", "aria-expanded": String(S.help), text: "Keys ?", onclick: toggleHelp }),
+    S.room && S.room.status === "playing" && S.seat !== null && S.seat === S.room.host
+      ? h("button", { class: "btn small ghost", type: "button", id: "end-btn", text: "End game", onclick: () => {
+          if (window.confirm("End the game for everyone? The record stays downloadable.")) S.conn.send({ type: "end" });
+        } })
+      : null,
+  ].filter(Boolean));
+}
+
+function toggleHelp() {
+  S.help = !S.help;
+  render();
+}
+
+// ---------------------------------------------------------------- rendering --------
+function render(prev) {
+  if (!S.room) return;
+  const focusKey = document.activeElement?.dataset?.key;
+  drawRoombar();
+  if (S.room.status === "lobby") {
+    main.replaceChildren(waitingView());
+  } else if (S.state) {
+    main.replaceChildren(tableView(prev));
+  } else {
+    main.replaceChildren(h("p", { class: "panel loading", text: "Dealing…" }));
+  }
+  if (focusKey) {
+    const el = main.querySelector(`[data-key="${CSS.escape(focusKey)}"]`) || (focusKey.startsWith("card:") ? main.querySelector(".hand .card") : null);
+    if (el) el.focus({ preventScroll: true });
+  }
+}
+
+function seatName(i) {
+  const s = S.room?.seats[i];
+  return s ? s.name : `Seat ${i + 1}`;
+}
+
+// ---- the room before the game --------------------------------------------------------
+function waitingView() {
+  const room = S.room;
+  const host = S.seat !== null && S.seat === room.host;
+  const list = h("ol", { class: "seats", "aria-label": "Seats" });
+  room.seats.forEach((s, i) => {
+    const li = h("li", { class: `seat-row ${s ? s.kind : "empty"}`, dataset: { seat: i } });
+    if (s) {
+      li.append(
+        h("span", { class: `dot ${s.connected ? "on" : "off"}`, "aria-hidden": "true" }),
+        h("span", { class: "who", text: s.name }),
+        h("span", { class: "tag", text: s.kind === "bot" ? `bot, ${s.level}` : i === room.host ? "host" : s.connected ? "here" : "not here yet" }),
+        ...(i === S.seat ? [h("span", { class: "tag you", text: "you" })] : []));
+      if (host && i !== room.host)
+        li.append(h("button", { class: "btn small ghost", type: "button", text: "Remove", "aria-label": `Remove ${s.name}`, onclick: () => S.conn.send({ type: "kick", seat: i }) }));
+    } else {
+      li.append(h("span", { class: "dot off", "aria-hidden": "true" }), h("span", { class: "who muted", text: "open seat: waiting for a friend" }));
+      if (host) {
+        const sel = h("select", { "aria-label": `Bot level for seat ${i + 1}` }, ["easy", "normal", "hard"].map((l) => h("option", { value: l, text: l, selected: l === "normal" })));
+        li.append(sel, h("button", { class: "btn small", type: "button", text: "Add a bot", onclick: () => S.conn.send({ type: "add_bot", seat: i, level: sel.value }) }));
+      }
+    }
+    list.append(li);
+  });
+  const link = `${location.origin}/r/${room.code}`;
+  const opts = Object.entries(room.rules.options || {});
+  return h("section", { class: "panel waiting" },
+    h("h1", { text: `Room ${room.code}` }),
+    h("p", { class: "share" }, "Send this link to your friends: ",
+      h("a", { href: link, class: "share-link", text: link })),
+    h("p", { class: "hint", text: `Rules: ${room.rules.preset}${opts.length ? " with " + opts.map(([k, v]) => `${k.replaceAll("_", " ")} ${v}`).join(", ") : ""}. Turn timer: ${room.timer ? room.timer + " s" : "off"}.` }),
+    list,
+    host
+      ? h("div", { class: "actions" },
+          h("button", { class: "btn primary big", type: "button", id: "start-btn", text: "Start the game", onclick: () => S.conn.send({ type: "start" }) }),
+          h("p", { class: "hint", text: "Open seats get a bot when you start." }))
+      : h("p", { class: "waiting-note", text: S.seat === null ? "You are watching. The game starts when the host says so." : "Waiting for the host to start the game…" }),
+    S.help ? helpPanel() : null);
+}
+
+// ---- the table ----------------------------------------------------------------------
+function legal() {
+  return S.state ? S.state.view.legal : [];
+}
+
+function canArmUno(view) {
+  return view.legal.some((a) => a.uno === true && (a.play || a.cards));
+}
+
+function send(action) {
+  if (!S.state) return;
+  S.conn.send({ type: "act", version: S.state.version, action });
+  S.choice = null;
+  S.unoArmed = false;
+}
+
+function tableView(prev) {
+  const st = S.state;
+  const v = st.view;
+  const me = v.seat; // null: watching
+  const n = v.names.length;
+  const myTurn = me !== null && v.current === me && !["round_over", "game_over"].includes(v.phase);
+  const wrap = h("div", { class: `table-wrap force-${v.color || "none"}${myTurn ? " my-turn" : ""}` });
+
+  // opponents, in play order from my left
+  const order = [];
+  const start = me === null ? 0 : me + 1;
+  for (let k = 0; k < n; k++) {
+    const s = (start + k) % n;
+    if (s !== me) order.push(s);
+  }
+  const opps = h("ul", { class: "opponents", "aria-label": "Other players" });
+  for (const s of order) opps.append(opponentView(s, v, prev));
+
+  // centre: draw pile, discard, colour in force, direction, turn
+  const drawLegal = legal().find((a) => a.draw);
+  const pile = h("button", {
+    class: "pile drawpile", type: "button", id: "draw-pile", dataset: { key: "draw-pile" },
+    "aria-label": `Draw pile, ${v.draw_pile} cards${drawLegal ? ". Draw a card (D)" : ""}`,
+    "aria-disabled": drawLegal ? null : "true",
+  }, cardBack("lg"), h("span", { class: "pile-count", text: String(v.draw_pile) }));
+  pile.addEventListener("click", () => (drawLegal ? send({ draw: true }) : null));
+
+  const topEl = v.top ? cardFace(v.top, { size: "lg" }) : h("span", { class: "card card-lg empty" });
+  if (prev && prev.view.top !== v.top && prev.view.discard.length !== v.discard.length) topEl.classList.add("fly-in");
+  const discard = h("div", { class: "pile discardpile", id: "discard" },
+    h("span", { class: "discard-under", "aria-hidden": "true" }),
+    topEl);
+  const force = v.color
+    ? h("div", { class: `force-chip fc-${v.color}`, id: "color-in-force", role: "status", "aria-label": `Colour in force: ${colorName(v.color)}` },
+        h("span", { class: "swatch", "aria-hidden": "true", text: v.color }),
+        h("span", { class: "force-text" }, h("small", { text: "colour" }), h("b", { text: colorName(v.color).toUpperCase() })))
+    : h("div", { class: "force-chip fc-none", id: "color-in-force", text: "colour: to be chosen" });
+  const dir = h("div", { class: "direction", id: "direction", "aria-label": v.direction > 0 ? "Play goes clockwise, to higher seats" : "Play goes counter-clockwise" },
+    h("span", { class: `dir-arrow ${v.direction > 0 ? "cw" : "ccw"}`, "aria-hidden": "true", text: v.direction > 0 ? "↻" : "↺" }),
+    h("span", { class: "dir-text", text: v.direction > 0 ? "clockwise" : "counter-clockwise" }));
+  const center = h("div", { class: "center" }, pile, discard, h("div", { class: "center-side" }, force, dir));
+
+  const bannerText = turnText(v, myTurn);
+  const banner = h("div", { class: `turn-banner${myTurn ? " mine" : ""}`, id: "turn", text: bannerText });
+  announce([...(S.fresh || []).slice(-4), bannerText].join(" "));
+  S.fresh = [];
+  const prompt = promptView(v, myTurn);
+  const mine = me === null ? spectatorBar(v) : myArea(v, myTurn, prev);
+
+  const stage = h("div", { class: "stage" }, center, prompt);
+  const table = h("section", { class: "table", "aria-label": "The table" }, opps, banner, stage, mine);
+  const side = sideView();
+  wrap.append(table, side);
+  document.title = myTurn ? `▶ Your turn · room ${S.code}` : `unokit: room ${S.code}`;
+  const ended = S.room?.status === "over" && v.phase !== "game_over";
+  if (ended && !S.summaryHidden) wrap.append(summaryView(st, true));
+  else if (["round_over", "game_over"].includes(v.phase) && !S.summaryHidden) wrap.append(summaryView(st));
+  else if (["round_over", "game_over"].includes(v.phase)) table.append(h("button", { class: "btn", type: "button", id: "show-summary", text: "Show the scores", onclick: () => { S.summaryHidden = false; render(); } }));
+  if (S.help) wrap.append(helpPanel());
+  return wrap;
+}
+
+// one live region that stays in the page (a redrawn one is not reliably read out)
+let announced = "";
+function announce(text) {
+  if (text === announced) return;
+  announced = text;
+  document.getElementById("announce").textContent = text;
+}
+
+function turnText(v, myTurn) {
+  const name = (s) => (s === v.seat ? "You" : v.names[s]);
+  if (v.phase === "game_over") return v.game_winner !== null ? `Game over: ${teamOrName(v, v.game_winner)} won!` : "Game over";
+  if (v.phase === "round_over") return v.round_winner !== null ? `${name(v.round_winner)} went out: round over` : "Round over";
+  const jump = !myTurn && legal().some((a) => a.play || a.cards);
+  if (jump) return "Jump in! You hold the same card as the top one";
+  if (myTurn) {
+    switch (v.phase) {
+      case "start_color": return "Your turn: choose the colour of the start card";
+      case "challenge": return `Your turn: ${v.names[v.wd4_by]} hit you with a Wild Draw Four`;
+      case "answer": return `Your turn: answer the ${cardName(v.pending)} or draw ${v.pending_total}`;
+      case "drawn": return "Your turn: play the card you drew, or keep it";
+      default: return "Your turn: play a card or draw";
+    }
+  }
+  const who = v.names[v.current];
+  switch (v.phase) {
+    case "start_color": return `${who} is choosing the start colour`;
+    case "challenge": return `${who} decides: challenge the Wild Draw Four or draw 4`;
+    case "answer": return `${who} must answer or draw ${v.pending_total}`;
+    case "drawn": return `${who} drew a card and is deciding`;
+    default: return `${who}'s turn`;
+  }
+}
+
+function teamOrName(v, winner) {
+  if (ruleValue("scoring") === "teams") return `Team ${winner + 1}`;
+  return winner === v.seat ? "You" : v.names[winner];
+}
+
+function opponentView(s, v, prev) {
+  const seat = S.room?.seats[s];
+  const count = v.hand_sizes[s];
+  const isTurn = v.current === s && !["round_over", "game_over"].includes(v.phase);
+  const li = h("li", {
+    class: `opp${isTurn ? " turn" : ""}${v.live[s] ? "" : " out"}${seat && !seat.connected ? " away" : ""}`,
+    dataset: { seat: s },
+    "aria-label": `${v.names[s]}: ${count} card${count === 1 ? "" : "s"}${isTurn ? ", their turn" : ""}${count === 1 ? ", UNO" : ""}`,
+  });
+  const fan = h("span", { class: "fan", "aria-hidden": "true" });
+  for (let i = 0; i < Math.min(count, 8); i++) fan.append(cardBack("xs"));
+  if (prev && prev.view.hand_sizes[s] < count) fan.classList.add("grew");
+  const badges = h("span", { class: "badges" });
+  if (seat?.kind === "bot") badges.append(h("span", { class: "badge bot", text: "bot" }));
+  if (seat?.team !== null && seat?.team !== undefined) badges.append(h("span", { class: `badge team t${seat.team}`, text: `team ${seat.team + 1}` }));
+  if (seat && seat.kind === "person" && !seat.connected) badges.append(h("span", { class: "badge away", text: "reconnecting…" }));
+  if (seat?.autopilot) badges.append(h("span", { class: "badge auto", text: "autopilot" }));
+  if (!v.live[s]) badges.append(h("span", { class: "badge", text: "out" }));
+  if (count === 1) badges.append(h("span", { class: `badge uno${v.vulnerable === s ? " uncalled" : ""}`, text: v.vulnerable === s ? "1 card, no UNO!" : "UNO!" }));
+  li.append(
+    h("div", { class: "opp-head" },
+      isTurn ? h("span", { class: "turn-mark", "aria-hidden": "true", text: "▶" }) : null,
+      h("span", { class: "opp-name", text: v.names[s] }),
+      h("span", { class: "opp-score", text: `${v.scores[s]} pts` })),
+    h("div", { class: "opp-cards" }, fan, h("span", { class: "opp-count", text: `${count}` }, )),
+    badges);
+  const catchA = legal().find((a) => a.catch === s);
+  if (catchA) {
+    li.append(h("button", {
+      class: "btn catch", type: "button", dataset: { key: `catch:${s}` },
+      "aria-label": `Catch ${v.names[s]}: they did not call UNO (C)`,
+      onclick: () => send({ catch: s }), text: "Catch! (C)",
+    }));
+  }
+  return li;
+}
+
+function spectatorBar(v) {
+  return h("div", { class: "me spectator" }, h("p", { text: "You are watching: you see what everyone sees, never a hand." }));
+}
+
+function myArea(v, myTurn, prev) {
+  const me = v.seat;
+  const L = legal();
+  const playable = new Set();
+  for (const a of L) {
+    if (a.play) playable.add(a.play);
+    if (a.cards) playable.add(a.cards[0]);
+  }
+  const hand = h("div", { class: "hand", role: "group", "aria-label": `Your hand, ${v.hand.length} cards. Arrows move, Enter plays.` });
+  const prevHand = prev && prev.view.seat === me ? [...(prev.view.hand || [])] : null;
+  const counts = {};
+  v.hand.forEach((code, i) => {
+    counts[code] = (counts[code] || 0) + 1;
+    const el = cardFace(code, { tag: "button" });
+    el.type = "button";
+    el.dataset.key = `card:${code}:${counts[code]}`;
+    el.dataset.index = String(i);
+    const ok = playable.has(code);
+    const drawn = v.drawn === code && v.phase === "drawn" && myTurn;
+    el.classList.add(ok ? "playable" : L.some((a) => a.play || a.cards || a.draw) ? "dim" : "idle");
+    if (drawn) el.classList.add("drawn");
+    if (S.choice && S.choice.index === i) el.classList.add("chosen");
+    el.setAttribute("aria-label", `${cardName(code)}${drawn ? ", the card you drew" : ""}${ok ? ", playable" : ", cannot be played now"}`);
+    if (!ok) el.setAttribute("aria-disabled", "true");
+    el.addEventListener("click", () => clickCard(code, i));
+    el.addEventListener("keydown", handKeys);
+    if (prevHand) {
+      const at = prevHand.indexOf(code);
+      if (at >= 0) prevHand.splice(at, 1);
+      else el.classList.add("new");
+    }
+    hand.append(el);
+  });
+  const unoCall = L.find((a) => a.uno === true && !a.play && !a.cards);
+  const canArm = canArmUno(v);
+  const uno = h("button", {
+    class: `btn uno-btn${S.unoArmed ? " armed" : ""}${unoCall ? " urgent" : ""}`, type: "button", id: "uno-btn", dataset: { key: "uno" },
+    "aria-pressed": canArm ? String(S.unoArmed) : null,
+    "aria-disabled": unoCall || canArm ? null : "true",
+    "aria-label": unoCall ? "Call UNO now (U)" : canArm ? (S.unoArmed ? "UNO is called with your next card (U to undo)" : "Call UNO with your next card (U)") : "UNO (only with your second-to-last card)",
+    text: "UNO!",
+  });
+  uno.addEventListener("click", pressUno);
+  const buttons = h("div", { class: "my-buttons" });
+  const drawA = L.find((a) => a.draw);
+  buttons.append(h("button", { class: "btn", type: "button", id: "draw-btn", dataset: { key: "draw" }, "aria-disabled": drawA ? null : "true", text: ruleValue("attack_launcher") ? "Launcher (D)" : "Draw (D)", onclick: () => drawA && send({ draw: true }) }));
+  buttons.append(uno);
+  const seat = S.room?.seats[me];
+  const head = h("div", { class: "me-head" },
+    h("span", { class: "me-name", text: v.names[me] }),
+    h("span", { class: "tag you", text: "you" }),
+    seat?.team !== null && seat?.team !== undefined ? h("span", { class: `badge team t${seat.team}`, text: `team ${seat.team + 1}` }) : null,
+    h("span", { class: "me-score", text: `${v.scores[me]} pts` }),
+    v.hand.length === 1 ? h("span", { class: `badge uno${v.vulnerable === me ? " uncalled" : ""}`, text: v.vulnerable === me ? "call UNO!" : "UNO!" }) : null);
+  return h("div", { class: `me${myTurn ? " turn" : ""}` }, h("div", { class: "me-bar" }, head, buttons), hand);
+}
+
+function handKeys(e) {
+  const cards = [...main.querySelectorAll(".hand .card")];
+  const i = cards.indexOf(e.currentTarget);
+  let j = null;
+  if (e.key === "ArrowRight" || e.key === "ArrowDown") j = Math.min(cards.length - 1, i + 1);
+  else if (e.key === "ArrowLeft" || e.key === "ArrowUp") j = Math.max(0, i - 1);
+  else if (e.key === "Home") j = 0;
+  else if (e.key === "End") j = cards.length - 1;
+  if (j !== null) {
+    e.preventDefault();
+    cards[j].focus();
+  }
+}
+
+function pressUno() {
+  const unoCall = legal().find((a) => a.uno === true && !a.play && !a.cards);
+  if (unoCall) {
+    send({ uno: true });
+    return;
+  }
+  if (canArmUno(S.state.view)) {
+    S.unoArmed = !S.unoArmed;
+    render();
+    if (S.unoArmed) toast("UNO! Now play your card.", "info");
+  }
+}
+
+// ---- putting a play together: which cards, colour, target, UNO ------------------------
+function clickCard(code, index) {
+  const L = legal();
+  const opts = L.filter((a) => a.play === code || (a.cards && a.cards[0] === code));
+  if (!opts.length) {
+    const v = S.state.view;
+    if (!v.legal.length || v.phase === "round_over" || v.phase === "game_over") toast(v.current === v.seat ? "Nothing to play now." : `It is ${v.names[v.current]}'s turn.`, "info");
+    else if (v.phase === "drawn") toast("You may only play the card you drew, or keep it.", "info");
+    else toast(`${cardName(code)} does not match: play a ${colorName(v.color)} card, a ${parseCard(v.top).corner}, or a Wild.`, "info");
+    return;
+  }
+  S.choice = { card: code, index, options: opts, stage: null };
+  advanceChoice();
+}
+
+function seqKey(a) {
+  return a.cards ? a.cards.join("/") : a.play;
+}
+
+function advanceChoice() {
+  const c = S.choice;
+  let opts = c.options;
+  const seqs = [...new Set(opts.map(seqKey))];
+  if (seqs.length > 1 && c.seq === undefined) {
+    c.stage = "multi";
+    c.seqs = seqs;
+    render();
+    return;
+  }
+  if (c.seq !== undefined) opts = opts.filter((a) => seqKey(a) === c.seq);
+  const colors = [...new Set(opts.map((a) => a.color).filter(Boolean))];
+  if (colors.length > 1 && c.color === undefined) {
+    c.stage = "color";
+    render();
+    main.querySelector(".color-pick .btn")?.focus();
+    return;
+  }
+  if (c.color !== undefined) opts = opts.filter((a) => a.color === c.color);
+  const targets = [...new Set(opts.map((a) => a.target).filter((t) => t !== undefined && t !== null))];
+  if (targets.length > 1 && c.target === undefined) {
+    c.stage = "target";
+    c.targets = targets;
+    render();
+    main.querySelector(".target-pick .btn")?.focus();
+    return;
+  }
+  if (c.target !== undefined) opts = opts.filter((a) => a.target === c.target);
+  const withUno = opts.find((a) => a.uno === true);
+  const without = opts.find((a) => !a.uno);
+  send(S.unoArmed && withUno ? withUno : without || opts[0]);
+}
+
+function cancelChoice() {
+  S.choice = null;
+  render();
+}
+
+function colorButtons(onPick, label) {
+  return h("div", { class: "color-pick", role: "group", "aria-label": label },
+    COLOR_KEYS.map((k) => h("button", {
+      class: `btn colorbtn cb-${k}`, type: "button", dataset: { key: `color:${k}`, color: k },
+      "aria-label": `${COLORS[k].label} (${k})`, onclick: () => onPick(k),
+    }, h("span", { class: "cb-letter", "aria-hidden": "true", text: k }), h("span", { text: COLORS[k].label }))));
+}
+
+function promptView(v, myTurn) {
+  const box = h("div", { class: "prompt", id: "prompt", "aria-live": "polite" });
+  const c = S.choice;
+  const L = legal();
+  if (c && c.stage === "multi") {
+    box.append(h("p", { class: "prompt-title", text: "Play these cards together? (the last one ends on top)" }),
+      h("div", { class: "choice-row" }, c.seqs.map((sq, i) => h("button", {
+        class: "btn", type: "button", dataset: { key: `seq:${sq}` },
+        onclick: () => { c.seq = sq; advanceChoice(); },
+      }, `${i + 1}. `, sq.split("/").map(cardName).join(" + ")))),
+      h("button", { class: "btn ghost", type: "button", text: "Cancel (Esc)", onclick: cancelChoice }));
+    box.classList.add("active");
+    return box;
+  }
+  if (c && c.stage === "color") {
+    box.append(h("p", { class: "prompt-title", text: `${cardName(c.card)}: choose the colour` }),
+      colorButtons((k) => { c.color = k; advanceChoice(); }, "Choose a colour"),
+      h("button", { class: "btn ghost", type: "button", text: "Cancel (Esc)", onclick: cancelChoice }));
+    box.classList.add("active");
+    return box;
+  }
+  if (c && c.stage === "target") {
+    box.append(h("p", { class: "prompt-title", text: "Swap hands with whom?" }),
+      h("div", { class: "choice-row target-pick" }, c.targets.map((t, i) => h("button", {
+        class: "btn", type: "button", dataset: { key: `target:${t}` }, onclick: () => { c.target = t; advanceChoice(); },
+      }, `${i + 1}. ${v.names[t]} (${v.hand_sizes[t]} cards)`))),
+      h("button", { class: "btn ghost", type: "button", text: "Cancel (Esc)", onclick: cancelChoice }));
+    box.classList.add("active");
+    return box;
+  }
+  if (!myTurn) return box;
+  if (myTurn && v.phase === "start_color") {
+    const colorActs = L.filter((a) => a.color && !a.play);
+    const targets = [...new Set(colorActs.map((a) => a.target).filter((t) => t !== undefined))];
+    const pick = (k) => {
+      const opts = colorActs.filter((a) => a.color === k);
+      if (targets.length > 1) {
+        S.choice = { card: v.top, options: opts.map((a) => a), stage: null, color: k, startColor: true };
+        S.choice.stage = "target";
+        S.choice.targets = targets;
+        S.choice.options = opts;
+        render();
+        return;
+      }
+      send(opts[0]);
+    };
+    box.append(h("p", { class: "prompt-title", text: `The start card is a ${cardName(v.top)}: choose its colour` }), colorButtons(pick, "Choose the colour"));
+    box.classList.add("active");
+  } else if (myTurn && (v.phase === "challenge" || (v.phase === "answer" && L.some((a) => a.challenge)))) {
+    const by = v.names[v.wd4_by];
+    box.append(
+      h("p", { class: "prompt-title", text: `${by} played a Wild Draw Four on you.` }),
+      h("p", { class: "hint", text: `Challenge if you think ${by} still held a ${colorName(v.prev_color)} card: if so ${by} draws 4, if not you draw 6. Or accept and draw ${v.pending_total || 4}.` }),
+      h("div", { class: "choice-row" },
+        h("button", { class: "btn primary", type: "button", id: "challenge-btn", dataset: { key: "challenge" }, text: "Challenge (C)", onclick: () => send({ challenge: true }) }),
+        h("button", { class: "btn", type: "button", id: "accept-btn", dataset: { key: "accept" }, text: `Accept: draw ${v.pending_total || 4} (A)`, onclick: () => send({ accept: true }) })));
+    box.classList.add("active");
+  } else if (myTurn && v.phase === "answer") {
+    box.append(
+      h("p", { class: "prompt-title", text: `${cardName(v.pending)}: answer with a raised card, or take ${v.pending_total} cards.` }),
+      h("button", { class: "btn", type: "button", id: "accept-btn", dataset: { key: "accept" }, text: `Accept: draw ${v.pending_total} (A)`, onclick: () => send({ accept: true }) }));
+    box.classList.add("active");
+  } else if (myTurn && v.phase === "drawn") {
+    const playDrawn = L.find((a) => a.play === v.drawn);
+    const keep = L.find((a) => a.keep);
+    box.append(
+      h("p", { class: "prompt-title" }, "You drew ", cardFace(v.drawn, { size: "sm" }), ` ${cardName(v.drawn)}.`),
+      h("div", { class: "choice-row" },
+        playDrawn ? h("button", { class: "btn primary", type: "button", id: "play-drawn-btn", dataset: { key: "play-drawn" }, text: "Play it (P)", onclick: () => clickCard(v.drawn) }) : null,
+        keep ? h("button", { class: "btn", type: "button", id: "keep-btn", dataset: { key: "keep" }, text: "Keep it (K)", onclick: () => send({ keep: true }) }) : null));
+    box.classList.add("active");
+  }
+  return box;
+}
+
+// ---- the side: log and chat -----------------------------------------------------------
+function sideView() {
+  const log = h("ol", { class: "log", id: "log", "aria-label": "What happened", "aria-live": "polite", "aria-relevant": "additions" });
+  fillLog(log);
+  const side = h("aside", { class: "side", "aria-label": "Log and chat" });
+  if (S.revealed && S.state) {
+    const names = S.state.view.names;
+    side.append(h("div", { class: "reveal", id: "reveal", role: "region", "aria-label": "Revealed hand" },
+      h("p", { class: "reveal-title", text: `${names[S.revealed.seat]}'s hand when you challenged (shown to you only):` }),
+      h("div", { class: "reveal-cards" }, S.revealed.cards.map((code) => cardFace(code, { size: "sm" }))),
+      h("button", { class: "btn ghost small", type: "button", text: "Hide", onclick: () => { S.revealed = null; render(); } })));
+  }
+  side.append(h("h2", { class: "side-h", text: "Log" }), log);
+  if (S.seat !== null) side.append(chatForm());
+  queueMicrotask(() => (log.scrollTop = log.scrollHeight));
+  return side;
+}
+
+function chatForm() {
+  // one form per room, kept across redraws so a half-typed line survives a state change
+  if (S.chatForm && S.chatForm.dataset.room === S.code) return S.chatForm;
+  const input = h("input", { id: "chat-input", maxlength: 200, autocomplete: "off", placeholder: "Say something…", "aria-label": "Chat message", dataset: { key: "chat" } });
+  const form = h("form", { class: "chat", dataset: { room: S.code } }, input, h("button", { class: "btn small", type: "submit", text: "Send" }));
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const text = input.value.trim();
+    if (text) S.conn.send({ type: "chat", text });
+    input.value = "";
+  });
+  S.chatForm = form;
+  return form;
+}
+
+function fillLog(log) {
+  const entries = S.log.slice(-120);
+  log.replaceChildren(...entries.map((e) => h("li", { class: e.cls || "", text: e.text })));
+}
+
+function drawLog() {
+  const log = main.querySelector("#log");
+  if (!log) return;
+  fillLog(log);
+  log.scrollTop = log.scrollHeight;
+}
+
+// ---- the round summary ------------------------------------------------------------------
+function summaryView(st, ended = false) {
+  const v = st.view;
+  const over = v.phase === "game_over" || ended;
+  const target = ruleValue("target_score") ?? 500;
+  const rows = v.names.map((name, s) => h("tr", { class: s === v.round_winner ? "winner" : "" },
+    h("th", { scope: "row", text: name + (s === v.seat ? " (you)" : "") }),
+    h("td", {}, h("div", { class: "sum-hand" }, (st.hands?.[s] || []).map((code) => cardFace(code, { size: "xs" })))),
+    h("td", { class: "num", text: String(st.points?.[s] ?? 0) }),
+    h("td", { class: "num", text: String(v.scores[s]) })));
+  const seated = v.seat !== null;
+  const host = S.seat !== null && S.seat === S.room?.host;
+  const buttons = h("div", { class: "choice-row" });
+  if (!over && seated) buttons.append(h("button", { class: "btn primary", type: "button", id: "next-round-btn", text: "Next round (N)", onclick: () => S.conn.send({ type: "next_round" }) }));
+  if (over && host) buttons.append(h("button", { class: "btn primary", type: "button", id: "rematch-btn", text: "Play again", onclick: () => S.conn.send({ type: "rematch" }) }));
+  if (over) buttons.append(h("a", { class: "btn", id: "record-link", href: `/api/rooms/${S.code}/record?game=${st.game}`, download: `uno-${S.code}-${st.game}.json`, text: "Download the record" }));
+  buttons.append(h("button", { class: "btn ghost", type: "button", id: "hide-summary", text: "See the table", onclick: () => { S.summaryHidden = true; render(); } }));
+  let title = v.round_winner !== null ? `${v.round_winner === v.seat ? "You" : v.names[v.round_winner]} went out!` : "Round over";
+  if (over) title = v.game_winner !== null ? `${teamOrName(v, v.game_winner)} won the game!` : "Game over";
+  if (ended) title = "The host ended the game";
+  return h("section", { class: "summary", id: "summary", role: "dialog", "aria-modal": "false", "aria-labelledby": "summary-h" },
+    h("h2", { id: "summary-h", text: title }),
+    h("p", { class: "hint", text: over ? `The game is over (the target was ${target} points).` + (host ? "" : " The host can start another.") : `Round ${v.round + 1} is over. First to ${target} points wins.${seated ? " The next round starts when someone presses Next round (or by itself in half a minute)." : ""}` }),
+    h("table", { class: "scores" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Player" }), h("th", { scope: "col", text: "Cards left" }), h("th", { scope: "col", text: "Points" }), h("th", { scope: "col", text: "Score" }))),
+      h("tbody", {}, rows)),
+    buttons);
+}
+
+/** An option of this room's rules: its own options, else its preset's, else the default. */
+function ruleValue(name) {
+  const mine = S.room?.rules?.options || {};
+  if (name in mine) return mine[name];
+  const preset = S.rules?.presets.find((p) => p.name === S.room?.rules?.preset);
+  if (preset && name in preset.options) return preset.options[name];
+  return S.rules?.options.find((o) => o.name === name)?.default;
+}
+
+// ---- help ---------------------------------------------------------------------------------
+function helpPanel() {
+  const keys = [
+    ["← →", "move along your hand"], ["Enter", "play the card"], ["D", "draw"], ["K", "keep the drawn card"],
+    ["P", "play the drawn card"], ["U", "UNO"], ["C", "catch (or challenge)"], ["A", "accept"],
+    ["R Y G B", "pick a colour"], ["1-9", "pick a player or a choice"], ["N", "next round"], ["Esc", "cancel"], ["?", "this help"],
+  ];
+  return h("section", { class: "help panel", id: "help", "aria-labelledby": "help-h" },
+    h("h2", { id: "help-h", text: "Keys" }),
+    h("dl", {}, keys.map(([k, d]) => [h("dt", { text: k }), h("dd", { text: d })])),
+    h("button", { class: "btn small", type: "button", text: "Close", onclick: toggleHelp }));
+}
+
+// ---------------------------------------------------------------- keys -------------------
+document.addEventListener("keydown", (e) => {
+  const t = e.target;
+  if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT")) return;
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  const key = e.key;
+  if (key === "?") {
+    toggleHelp();
+    e.preventDefault();
+    return;
+  }
+  if (!S.state || S.room?.status === "lobby") return;
+  const v = S.state.view;
+  const L = legal();
+  const c = S.choice;
+  const lower = key.toLowerCase();
+  if (key === "Escape") {
+    if (c) cancelChoice();
+    else if (S.help) toggleHelp();
+    return;
+  }
+  if (c && c.stage === "color" && "rygb".includes(lower) && lower.length === 1) {
+    c.color = lower.toUpperCase();
+    advanceChoice();
+    return;
+  }
+  if (!c && v.phase === "start_color" && v.current === v.seat && "rygb".includes(lower) && lower.length === 1) {
+    main.querySelector(`.cb-${lower.toUpperCase()}`)?.click();
+    return;
+  }
+  if (/^[1-9]$/.test(key)) {
+    const btns = main.querySelectorAll(".prompt .choice-row .btn");
+    const b = btns[Number(key) - 1];
+    if (c && b) b.click();
+    return;
+  }
+  const find = (f) => L.find(f);
+  switch (lower) {
+    case "d": if (find((a) => a.draw)) send({ draw: true }); break;
+    case "k": if (find((a) => a.keep)) send({ keep: true }); break;
+    case "p": if (v.drawn && find((a) => a.play === v.drawn)) clickCard(v.drawn); break;
+    case "u": pressUno(); break;
+    case "a": if (find((a) => a.accept)) send({ accept: true }); break;
+    case "c": {
+      if (find((a) => a.challenge)) send({ challenge: true });
+      else {
+        const ca = find((a) => a.catch !== undefined);
+        if (ca) send({ catch: ca.catch });
+      }
+      break;
+    }
+    case "n":
+      if (v.phase === "round_over" && v.seat !== null) S.conn.send({ type: "next_round" });
+      break;
+    default:
+      return;
+  }
+});
+
+window.addEventListener("popstate", route);
+route();

@@ -1,0 +1,222 @@
+// HTTP helpers, the seat tokens kept in the browser, and the websocket that resumes
+// by itself after a drop (with the last sequence number, so only missed events come).
+
+export class ApiError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+}
+
+export async function api(path, body) {
+  const opts = body === undefined ? {} : {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  };
+  let res;
+  try {
+    res = await fetch(path, opts);
+  } catch {
+    throw new ApiError("offline", "The server cannot be reached. Check the connection and try again.");
+  }
+  let data = null;
+  try {
+    data = await res.json();
+  } catch {
+    data = null;
+  }
+  if (!res.ok) throw new ApiError(data?.code || "http_" + res.status, data?.message || res.statusText);
+  return data;
+}
+
+// --- seat tokens ----------------------------------------------------------------------
+// Per tab (sessionStorage): a reload keeps the seat, and a second window of the same
+// browser is a second player.  Also in localStorage, so a closed tab can be reopened:
+// the room page then offers "continue as NAME" beside joining as someone new.
+const KEY = (code) => `unokit:seat:${code}`;
+function read(store, code) {
+  try {
+    return JSON.parse(store.getItem(KEY(code)) || "null");
+  } catch {
+    return null;
+  }
+}
+export function tabSeat(code) {
+  return read(sessionStorage, code);
+}
+export function savedSeat(code) {
+  return read(localStorage, code);
+}
+export function saveSeat(code, data) {
+  for (const store of [sessionStorage, localStorage]) {
+    try {
+      store.setItem(KEY(code), JSON.stringify(data));
+    } catch {
+      /* private mode: the seat lasts as long as the page */
+    }
+  }
+}
+export function forgetSeat(code) {
+  for (const store of [sessionStorage, localStorage]) {
+    try {
+      store.removeItem(KEY(code));
+    } catch {
+      /* nothing kept */
+    }
+  }
+}
+export function savedName() {
+  try {
+    return localStorage.getItem("unokit:name") || "";
+  } catch {
+    return "";
+  }
+}
+export function saveName(name) {
+  try {
+    localStorage.setItem("unokit:name", name);
+  } catch {
+    /* fine */
+  }
+}
+
+/**
+ * One websocket per page.  ``onMessage(msg)`` gets every server message;
+ * ``onStatus(status)`` gets "connecting", "open", "reconnecting" or "closed".
+ */
+export class Connection {
+  constructor(code, token, { onMessage, onStatus }) {
+    this.code = code;
+    this.token = token;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    this.ws = null;
+    this.game = null;
+    this.lastSeq = null;
+    this.tries = 0;
+    this.stopped = false;
+    this.timer = null;
+    this.pingTimer = null;
+    this.lastHeard = Date.now();
+    this.status = "connecting";
+    window.addEventListener("offline", () => this.drop());
+    window.addEventListener("online", () => {
+      if (this.status !== "open") this.reconnectSoon(0);
+    });
+  }
+
+  setStatus(s) {
+    this.status = s;
+    this.onStatus(s);
+  }
+
+  open() {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${encodeURIComponent(this.code)}`;
+    let ws;
+    try {
+      ws = new WebSocket(url);
+    } catch {
+      this.reconnectSoon();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      const hello = { type: "hello" };
+      if (this.token) hello.token = this.token;
+      if (this.game !== null && this.lastSeq !== null) {
+        hello.game = this.game;
+        hello.last_seq = this.lastSeq;
+      }
+      ws.send(JSON.stringify(hello));
+      this.lastHeard = Date.now();
+      clearInterval(this.pingTimer);
+      this.pingTimer = setInterval(() => this.keepAlive(), 10000);
+    };
+    ws.onmessage = (e) => {
+      this.lastHeard = Date.now();
+      let msg;
+      try {
+        msg = JSON.parse(e.data);
+      } catch {
+        return;
+      }
+      if (msg.type === "welcome") {
+        this.tries = 0;
+        this.setStatus("open");
+      }
+      if (msg.type === "state") {
+        this.game = msg.game;
+        this.lastSeq = msg.seq;
+      }
+      this.onMessage(msg);
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      clearInterval(this.pingTimer);
+      if (!this.stopped) this.reconnectSoon();
+    };
+    ws.onerror = () => {};
+  }
+
+  keepAlive() {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return;
+    if (Date.now() - this.lastHeard > 25000) {
+      this.drop(); // nothing heard for a while: the connection is gone
+      return;
+    }
+    this.send({ type: "ping" });
+  }
+
+  drop() {
+    const ws = this.ws;
+    if (!ws) return;
+    this.ws = null;
+    clearInterval(this.pingTimer);
+    try {
+      ws.close();
+    } catch {
+      /* already closed */
+    }
+    if (!this.stopped) this.reconnectSoon();
+  }
+
+  reconnectSoon(delay) {
+    if (this.stopped) return;
+    this.setStatus("reconnecting");
+    clearTimeout(this.timer);
+    const wait = delay ?? Math.min(5000, 300 * 2 ** this.tries);
+    this.tries += 1;
+    this.timer = setTimeout(() => {
+      if (navigator.onLine === false) {
+        this.reconnectSoon();
+        return;
+      }
+      this.open();
+    }, wait);
+  }
+
+  /** Forget the resume point (a new game or a refused token). */
+  reset() {
+    this.game = null;
+    this.lastSeq = null;
+  }
+
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    clearInterval(this.pingTimer);
+    if (this.ws) this.ws.close();
+    this.ws = null;
+    this.setStatus("closed");
+  }
+
+  send(msg) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(msg));
+    return true;
+  }
+}

@@ -1,0 +1,279 @@
+"""Helpers for the browser tests: the real server as a subprocess, Chromium, and a
+player who acts only through the page (clicks and keys) while the test keeps every
+websocket frame the page received, to check what the page was told.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, BrowserContext, Page, WebSocket
+
+from unokit.engine.game import Game
+from unokit.rules import from_preset
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("UNOKIT_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+IMG = ROOT / "docs" / "img"
+
+
+def free_port() -> int:
+    """A free port below Linux's ephemeral range (where other programs' bind(0) land)."""
+    for _ in range(100):
+        port = random.randint(20000, 32000)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free port")
+
+
+def _start(tmp: Path, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str, Any]:
+    """Start ``unokit serve`` on a free port; None when the port was taken meanwhile."""
+    port = free_port()
+    log = open(tmp / f"server-{port}.log", "w")  # noqa: SIM115
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "unokit.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+         "--db", str(tmp / f"e2e-{port}.sqlite3")],
+        env=env, stdout=log, stderr=subprocess.STDOUT, cwd=str(ROOT),
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    t0 = time.monotonic()
+    while proc.poll() is None and time.monotonic() < t0 + 20:
+        try:
+            with urllib.request.urlopen(url + "/healthz", timeout=1) as r:
+                if r.status == 200:
+                    break
+        except OSError:
+            pass
+        time.sleep(0.1)
+    # Another program may have taken the port between free_port() and the bind, and
+    # answered: ours cannot be up that fast (imports alone take longer), and it exits
+    # with "address already in use".
+    if time.monotonic() - t0 < 0.6:
+        proc.terminate()
+        proc.wait()
+    time.sleep(0.3)
+    return proc, url, log
+
+
+@contextlib.contextmanager
+def run_server(tmp: Path, seed: int | None = None) -> Iterator[str]:
+    """``unokit serve`` on 127.0.0.1 with a fresh database; yields its base URL."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT / "src") + os.pathsep + env.get("PYTHONPATH", "")
+    if seed is not None:
+        env["UNOKIT_SEED"] = str(seed)
+    else:
+        env.pop("UNOKIT_SEED", None)
+    for _ in range(5):
+        proc, url, log = _start(tmp, env)
+        if proc.poll() is None:
+            break
+        log.close()
+    else:
+        raise RuntimeError(f"the server did not start: {log.name}")
+    try:
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+def first_deal(seed: int, preset: str, options: dict[str, Any], seats: int) -> Game:
+    """The first round's deal a server started with UNOKIT_SEED=seed makes for its first
+    room (room.py: the game seed, then the round seed, from one random.Random)."""
+    rng = random.Random(seed)
+    game_seed = rng.getrandbits(63)
+    names = [f"P{i}" for i in range(seats)]
+    game = Game(from_preset(preset, options), names, seed=game_seed, events=False, start=False)
+    dealer = game.choose_dealer()
+    game.start_round(dealer, seed=rng.getrandbits(48))
+    return game
+
+
+def find_seed(
+    preset: str, options: dict[str, Any], seats: int, good: Callable[[Game], bool]
+) -> int:
+    for seed in range(1, 5000):
+        if good(first_deal(seed, preset, options, seats)):
+            return seed
+    raise AssertionError("no seed gives the deal this test needs")
+
+
+def launch(pw: Any) -> Browser:
+    return pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+
+
+@dataclass
+class Player:
+    """One browser context (a person) and what its page received."""
+
+    name: str
+    context: BrowserContext
+    page: Page
+    frames: list[dict[str, Any]] = field(default_factory=list)
+    seat: int | None = None
+    errors: list[str] = field(default_factory=list)  # uncaught exceptions in the page
+    console: list[str] = field(default_factory=list)  # console errors (CSP refusals too)
+
+    @staticmethod
+    def open(browser: Browser, name: str, **ctx: Any) -> Player:
+        context = browser.new_context(accept_downloads=True, **ctx)
+        page = context.new_page()
+        p = Player(name, context, page)
+        page.on("websocket", p._watch)
+        page.on("pageerror", lambda e: p.errors.append(str(e)))
+        page.on("console", lambda m: p.console.append(m.text) if m.type == "error" else None)
+        return p
+
+    def _watch(self, ws: WebSocket) -> None:
+        def got(payload: str | bytes) -> None:
+            with contextlib.suppress(ValueError):
+                self.frames.append(json.loads(payload))
+
+        ws.on("framereceived", got)
+
+    # ---- what the page was told ------------------------------------------------------
+    def states(self) -> list[dict[str, Any]]:
+        return [f for f in self.frames if f.get("type") == "state"]
+
+    def last_state(self) -> dict[str, Any] | None:
+        s = self.states()
+        return s[-1] if s else None
+
+    @property
+    def version(self) -> int:
+        s = self.last_state()
+        return -1 if s is None else int(s["version"])
+
+    def view(self) -> dict[str, Any]:
+        s = self.last_state()
+        assert s is not None, f"{self.name} has no state"
+        return s["view"]  # type: ignore[no-any-return]
+
+    def events(self) -> list[dict[str, Any]]:
+        seen: dict[int, dict[str, Any]] = {}
+        for s in self.states():
+            for e in s["events"]:
+                seen[e["seq"]] = e
+        return [seen[k] for k in sorted(seen)]
+
+    def wait_version_above(self, version: int, timeout: float = 8.0) -> bool:
+        deadline = time.monotonic() + timeout
+        while self.version <= version:
+            if time.monotonic() > deadline:
+                return False
+            self.page.wait_for_timeout(50)
+        return True
+
+    def visible(self, selector: str) -> bool:
+        loc = self.page.locator(selector)
+        return loc.count() > 0 and loc.first.is_visible()
+
+    def hand_in_dom(self) -> list[str]:
+        return self.page.eval_on_selector_all(".hand .card", "els => els.map(e => e.dataset.card)")
+
+    def cards_in_dom(self) -> list[tuple[str, str]]:
+        """Every card face in the page and the part of the page it sits in."""
+        return self.page.eval_on_selector_all(
+            "[data-card]",
+            """els => els.map(e => {
+                const where = e.closest('.hand') ? 'hand' : e.closest('#discard') ? 'discard'
+                  : e.closest('.reveal') ? 'reveal' : e.closest('#summary') ? 'summary'
+                  : e.closest('.prompt') ? 'prompt' : e.closest('.opponents') ? 'opponents'
+                  : 'elsewhere';
+                return [e.dataset.card, where];
+            })""",
+        )
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def create_room(
+    host: Player,
+    url: str,
+    *,
+    preset: str = "classic",
+    options: dict[str, Any] | None = None,
+    players: int = 3,
+    seats: list[str] | None = None,
+) -> str:
+    """The host makes a room through the home page's form; returns the code."""
+    page = host.page
+    page.goto(url + "/")
+    page.fill("#name", host.name)
+    page.select_option("#preset", preset)
+    if options:
+        page.click(".house summary")
+        for k, v in options.items():
+            sel = f"#opt-{k}"
+            if isinstance(v, bool):
+                page.set_checked(sel, v)
+            elif page.locator(sel).evaluate("e => e.tagName") == "SELECT":
+                page.select_option(sel, str(v))
+            else:
+                page.fill(sel, str(v))
+    page.select_option("#seats", str(players))
+    for i, choice in enumerate(seats or [], start=1):
+        page.select_option(f"#seat-{i}", choice)
+    page.click("#create-btn")
+    page.wait_for_selector(".waiting")
+    host.seat = 0
+    return page.url.rstrip("/").rsplit("/", 1)[1]
+
+
+def join_room(p: Player, url: str, code: str, by_code: bool = False) -> None:
+    """Take a seat through the room link, or by typing the code on the home page."""
+    if by_code:
+        p.page.goto(url + "/")
+        p.page.fill("#join-code", code.lower())
+        p.page.click(".join button[type=submit]")
+        p.page.wait_for_url(f"**/r/{code}")
+    else:
+        p.page.goto(f"{url}/r/{code}")
+    p.page.fill("#join-name", p.name)
+    p.page.click("#join-btn")
+    p.page.wait_for_selector(".waiting")
+    p.page.wait_for_function("() => document.querySelector('.seat-row .tag.you') !== null")
+    p.seat = int(p.page.locator(".seat-row:has(.tag.you)").get_attribute("data-seat") or "-1")
+
+
+def watch_room(p: Player, url: str, code: str) -> None:
+    p.page.goto(f"{url}/r/{code}")
+    p.page.click("#watch-btn")
+
+
+def shot(page: Page, name: str) -> Path:
+    IMG.mkdir(parents=True, exist_ok=True)
+    path = IMG / name
+    page.screenshot(path=str(path), animations="disabled")
+    return path

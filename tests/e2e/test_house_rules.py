@@ -1,0 +1,47 @@
+"""House rules in the page: under seven-zero (the party preset) a 7 asks with whom to
+swap hands, and the swap happens.  UNOKIT_SEED makes the first deal one where Ana
+plays first and may play a 7."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from browser_table import Player, create_room, find_seed, run_server, shot
+
+from unokit.cards import CARD_CODE
+
+
+def seven_first(g: Any) -> bool:
+    return g.current == 0 and g.phase == 0 and any(a.target >= 0 for a in g.legal_actions(0))
+
+
+def test_seven_zero_asks_whom_to_swap_with(browser: Any, tmp_path: Any) -> None:
+    seed = find_seed("party", {}, 3, seven_first)
+    with run_server(tmp_path, seed=seed) as url:
+        ana = Player.open(browser, "Ana", viewport={"width": 1280, "height": 800})
+        try:
+            page = ana.page
+            create_room(ana, url, preset="party", players=3, seats=["normal", "normal"])
+            page.click("#start-btn")
+            page.wait_for_selector(".table-wrap.my-turn")
+            sevens = [a["play"] for a in ana.view()["legal"] if a.get("target") is not None]
+            assert sevens, ana.view()["legal"]
+            code = sevens[0]
+            assert code in CARD_CODE and code[1:] == "7"
+            before = ana.view()["hand"]
+            page.locator(f'.hand .card.playable[data-card="{code}"]').first.click()
+            page.wait_for_selector(".target-pick")
+            shot(page, "table-swap.png")
+            targets = page.locator(".target-pick .btn")
+            assert targets.count() == 2
+            page.keyboard.press("2")  # the second player, by its number
+            page.wait_for_function(
+                "() => [...document.querySelectorAll('#log li')]"
+                ".some(li => li.textContent.includes('swapping hands with'))"
+            )
+            play = next(e for e in ana.events() if e["kind"] == "play" and e["seat"] == 0)
+            assert play["cards"] == [code] and play["target"] in (1, 2)
+            assert sorted(ana.view()["hand"]) != sorted(before)  # Ana has the other hand
+            assert not ana.errors
+        finally:
+            ana.close()

@@ -1,0 +1,129 @@
+"""A reload keeps the seat; a dropped network shows "reconnecting" and resumes."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from browser_table import Player, create_room, join_room, run_server
+
+
+def turn(p: Player) -> bool:
+    """If it is p's turn, draw (or keep, or accept) through the page; True if it acted."""
+    page = p.page
+    before = p.version
+    if p.visible("#keep-btn"):
+        page.click("#keep-btn")
+    elif p.visible(".prompt .color-pick"):
+        page.click(".prompt .cb-R")
+    elif p.visible("#accept-btn"):
+        page.click("#accept-btn")
+    elif page.locator(".table-wrap.my-turn").count() and p.visible("#draw-btn"):
+        page.keyboard.press("d")  # the keyboard shortcut
+    else:
+        return False
+    assert p.wait_version_above(before), f"{p.name}'s action was not taken"
+    return True
+
+
+def hand_matches(p: Player, timeout: float = 5.0) -> bool:
+    """The page's hand shows what the last view the page received holds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if sorted(p.hand_in_dom()) == sorted(p.view()["hand"]):
+            return True
+        p.page.wait_for_timeout(50)
+    return False
+
+
+def act_once(p: Player, other: Player, timeout: float = 30.0) -> None:
+    """Play on (the other person too) until p has acted once."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if turn(p):
+            return
+        if not turn(other):
+            p.page.wait_for_timeout(100)
+    p.page.screenshot(path=f"/tmp/fail-{p.name}.png")
+    raise AssertionError(f"{p.name} never got a turn")
+
+
+def test_reload_keeps_the_seat_and_a_drop_resumes(browser: Any, tmp_path: Any) -> None:
+    with run_server(tmp_path) as url:
+        ana, ben = Player.open(browser, "Ana"), Player.open(browser, "Max")
+        try:
+            code = create_room(ana, url, players=3, seats=["", "normal"])
+            join_room(ben, url, code, by_code=True)
+            ana.page.click("#start-btn")
+            ben.page.wait_for_selector(".table .hand .card")
+            act_once(ben, ana)
+
+            # a reload: the same seat, the same hand, the log is back
+            hand = ben.view()["hand"]
+            ben.page.reload()
+            ben.page.wait_for_selector(".table .hand .card")
+            assert ben.page.locator(".me .me-name").inner_text() == "Max"
+            assert ben.view()["seat"] == 1
+            assert hand_matches(ben)
+            assert len(ben.view()["hand"]) >= len(hand) - 1
+            assert ben.page.locator("#log li").count() > 0
+            act_once(ben, ana)
+
+            # the network goes: the page says so; it comes back: the page resumes alone
+            welcomes = sum(1 for f in ben.frames if f.get("type") == "welcome")
+            ben.context.set_offline(True)
+            ben.page.wait_for_selector("#netstatus.reconnecting")
+            assert "reconnecting" in ben.page.locator("#netstatus").inner_text()
+            ben.page.wait_for_timeout(1500)
+            ben.context.set_offline(False)
+            ben.page.wait_for_selector("#netstatus.open", timeout=15000)
+            assert sum(1 for f in ben.frames if f.get("type") == "welcome") == welcomes + 1
+            assert ben.view()["seat"] == 1
+            act_once(ben, ana)
+            assert hand_matches(ben)
+            assert not ana.errors and not ben.errors
+        finally:
+            ana.close()
+            ben.close()
+
+
+@pytest.mark.parametrize("who", ["spectator"])
+def test_a_late_visitor_can_watch(browser: Any, tmp_path: Any, who: str) -> None:
+    with run_server(tmp_path) as url:
+        ana, eve = Player.open(browser, "Ana"), Player.open(browser, "Eve")
+        try:
+            code = create_room(ana, url, players=2, seats=["normal"])
+            ana.page.click("#start-btn")
+            eve.page.goto(f"{url}/r/{code}")
+            assert eve.page.locator("#join-btn").count() == 0  # the game has started
+            eve.page.click("#watch-btn")
+            eve.page.wait_for_selector(".table .me.spectator")
+            assert eve.page.locator(".hand").count() == 0
+            assert eve.view()["hand"] is None
+        finally:
+            ana.close()
+            eve.close()
+
+
+def test_two_windows_of_one_browser_are_two_players(browser: Any, tmp_path: Any) -> None:
+    """The newcomer's way: two windows of one browser (one cookie jar, one storage)."""
+    with run_server(tmp_path) as url:
+        ana = Player.open(browser, "Ana")
+        try:
+            code = create_room(ana, url, players=3, seats=["", "normal"])
+            second = ana.context.new_page()  # same browser profile, another window
+            second.goto(f"{url}/r/{code}")
+            second.wait_for_selector("#join-btn")
+            assert "Continue as Ana" in second.locator("#resume-btn").inner_text()
+            second.fill("#join-name", "Max")
+            second.click("#join-btn")
+            second.wait_for_selector(".seat-row[data-seat='1'] .tag.you")
+            ana.page.wait_for_selector(".seat-row[data-seat='1'] .who:text('Max')")
+            ana.page.click("#start-btn")
+            second.wait_for_selector(".table .me .me-name:text('Max')")
+            ana.page.wait_for_selector(".table .me .me-name:text('Ana')")
+            second.reload()  # still Max after a reload of that window
+            second.wait_for_selector(".table .me .me-name:text('Max')")
+        finally:
+            ana.close()
