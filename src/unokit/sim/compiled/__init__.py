@@ -84,6 +84,8 @@ def unsupported(seats: Sequence[str], rules: RuleSet) -> str | None:
 # ------------------------------------------------------------------ arrays ---------
 def rules_array(rules: RuleSet, players: int, rounds_only: bool, reactive: bool) -> np.ndarray:
     """The flat rules array the kernel reads (``kernel.R_*``)."""
+    from unokit.sim.driver import MAX_DECISIONS
+
     k = load_kernel()
     deck = build_deck(rules.deck, rules.custom_cards)
     weights = rules.launcher_weights or DEFAULT_LAUNCHER_WEIGHTS
@@ -108,6 +110,7 @@ def rules_array(rules: RuleSet, players: int, rounds_only: bool, reactive: bool)
     r[k.R_ROUNDS_ONLY] = int(rounds_only)
     r[k.R_REACTIVE] = int(reactive)
     r[k.R_WSUM] = sum(weights)
+    r[k.R_MAXDEC] = MAX_DECISIONS
     r[k.O_WEIGHTS : k.O_WEIGHTS + 13] = weights
     r[k.O_POINTS : k.O_POINTS + 57] = points_table(rules.wild_points)
     r[k.O_DECK : k.O_DECK + len(deck)] = deck
@@ -173,9 +176,7 @@ def run_chunk(cfg: SimConfig, start: int, size: int) -> Any:
 
     k = load_kernel()
     setup = Setup.of(cfg)
-    games, rounds, pc, sq, nr = k.run_games(
-        setup.R, setup.P, setup.base, start, size, setup.dealer
-    )
+    games, rounds, pc, sq, nr = k.run_games(setup.R, setup.P, setup.base, start, size, setup.dealer)
     if cfg.check:
         for index in range(start, start + size):
             if index % cfg.check == 0:
@@ -230,7 +231,7 @@ def play_logged(cfg: SimConfig, index: int, setup: Setup | None = None) -> Playe
         pc = np.zeros(57, dtype=np.int64)
         tc = np.zeros(18, dtype=np.int64)
         rounds = np.zeros((1, 2), dtype=np.int64)
-        k.play_game(st, setup.R, setup.P, rng, setup.base, index, setup.dealer, cnt, pc, tc,
+        k.play_game_entry(st, setup.R, setup.P, rng, setup.base, index, setup.dealer, cnt, pc, tc,
                     rounds, lg, lp)  # fmt: skip
         if not lp[1]:
             break

@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 # ---------------------------------------------------------------- cards ---------
 WILD = 52
@@ -35,8 +37,6 @@ NCARDS = 57
 SKIP = 10
 REVERSE = 11
 DRAW2 = 12
-CCOLOR = np.array([c // 13 for c in range(52)] + [4] * 5, dtype=np.int64)
-CRANK = np.array([c % 13 for c in range(52)] + list(range(13, 18)), dtype=np.int64)
 
 # ---------------------------------------------------------------- actions -------
 A_PLAY, A_DRAW, A_KEEP, A_UNO, A_CATCH, A_CHALLENGE, A_ACCEPT, A_COLOR = range(8)
@@ -98,6 +98,7 @@ R_ROUNDS_ONLY = 17
 R_REACTIVE = 18  # some seat may forget UNO, so the others are asked after each move
 R_WSUM = 19
 O_WEIGHTS = 20  # 13 launcher weights
+R_MAXDEC = 35  # decisions per round before a game counts as stalled (MAX_DECISIONS)
 O_POINTS = 40  # 57 card points
 O_DECK = 100  # the deck, canonical order
 RULES_SIZE = O_DECK + HCAP
@@ -124,7 +125,43 @@ G_STALLED = 9
 G_FIRSTDEALER = 10
 G_SIZE = 11
 
-M64 = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+# Card colour and rank by arithmetic, not by table: a global array costs a reference
+# count on every use in numba, and these are on every hot path.
+@njit(cache=True)
+def ccolor(c: int) -> int:
+    return c // 13 if c < WILD else 4
+
+
+@njit(cache=True)
+def crank(c: int) -> int:
+    return c % 13 if c < WILD else c - 39
+
+
+# ================================================================ arrays =========
+@intrinsic
+def unowned(typingctx, arr):  # type: ignore[no-untyped-def]
+    """A view of ``arr`` without its reference count (numba's meminfo).
+
+    numba counts references to an array atomically every time it passes between
+    functions, and on this engine's hot paths that cost more than the rules.  The
+    entry points (``run_games``, ``play_game_entry``) hand these views to everything
+    below them and keep the owning arrays alive until they return.
+    """
+
+    def codegen(context, builder, sig, args):  # type: ignore[no-untyped-def]
+        ary = context.make_array(sig.args[0])(context, builder, value=args[0])
+        out = context.make_array(sig.return_type)(context, builder)
+        out.meminfo = cgutils.get_null_value(ary.meminfo.type)
+        out.parent = cgutils.get_null_value(ary.parent.type)
+        out.nitems = ary.nitems
+        out.itemsize = ary.itemsize
+        out.data = ary.data
+        out.shape = ary.shape
+        out.strides = ary.strides
+        return out._getvalue()
+
+    return arr(arr), codegen
 
 
 # ================================================================ random =========
@@ -174,7 +211,7 @@ def log_action(
     lg: np.ndarray, lp: np.ndarray, seat: int, kind: int, card: int, color: int, target: int,
     uno: int,
 ) -> None:  # fmt: skip
-    if log_room(lg, lp, 7):
+    if log_room(lg, lp, np.int64(7)):
         p = lp[0]
         lg[p] = 1
         lg[p + 1] = seat
@@ -233,8 +270,8 @@ def hand_remove(st: np.ndarray, seat: int, card: int) -> None:
 @njit(cache=True)
 def holds_color(st: np.ndarray, seat: int, color: int) -> bool:
     base = O_HANDS + seat * HCAP
-    for i in range(st[O_HS + seat]):
-        if CCOLOR[st[base + i]] == color:
+    for i in range(st[O_HS + seat]):  # noqa: SIM110 (numba: plain loops and comparisons)
+        if ccolor(st[base + i]) == color:
             return True
     return False
 
@@ -282,7 +319,7 @@ def refill(st: np.ndarray, rng: np.ndarray, lg: np.ndarray, lp: np.ndarray) -> b
     st[S_NPILE] = np_
     st[O_DISC] = top
     st[S_NDISC] = 1
-    shuffle_seg(st, O_PILE, np_, rng, lg, lp)
+    shuffle_seg(st, np.int64(O_PILE), np_, rng, lg, lp)
     st[S_RESH] += 1
     return True
 
@@ -296,7 +333,7 @@ def launch(R: np.ndarray, rng: np.ndarray, lg: np.ndarray, lp: np.ndarray) -> in
     while k < 12 and x >= acc:  # random.choices: the first cumulative weight above x
         k += 1
         acc += R[O_WEIGHTS + k]
-    if log_room(lg, lp, 2):
+    if log_room(lg, lp, np.int64(2)):
         p = lp[0]
         lg[p] = 3
         lg[p + 1] = k
@@ -339,10 +376,10 @@ def hit(st: np.ndarray, victim: int, card: int, total: int) -> None:
 def matches(st: np.ndarray, card: int) -> bool:
     if card >= WILD:
         return True
-    if CCOLOR[card] == st[S_COLOR]:
+    if ccolor(card) == st[S_COLOR]:
         return True
-    trank = CRANK[st[O_DISC + st[S_NDISC] - 1]]
-    return trank < 13 and CRANK[card] == trank
+    trank = crank(st[O_DISC + st[S_NDISC] - 1])
+    return trank < 13 and crank(card) == trank
 
 
 @njit(cache=True)
@@ -386,17 +423,17 @@ def answers(st: np.ndarray, R: np.ndarray, seat: int, out: np.ndarray) -> int:
     seen = np.zeros(NCARDS, dtype=np.bool_)
     for i in range(st[O_HS + seat]):
         c = st[base + i]
-        rank = CRANK[c]
+        rank = crank(c)
         ok = False
         if pend == WILD_DRAW4:
             ok = (progressive and c == WILD_DRAW4) or (
-                not progressive and rank == DRAW2 and CCOLOR[c] == st[S_COLOR]
+                not progressive and rank == DRAW2 and ccolor(c) == st[S_COLOR]
             )
-        elif CRANK[pend] == DRAW2:
+        elif crank(pend) == DRAW2:
             ok = (rank == DRAW2 and c < WILD) or (
                 progressive and c == WILD_DRAW4 and R[R_S4ON2] != 0
             )
-        elif c < WILD and rank == CRANK[pend]:
+        elif c < WILD and rank == crank(pend):
             ok = True
         if ok:
             seen[c] = True
@@ -439,7 +476,7 @@ def rotate(st: np.ndarray) -> None:
             st[O_TMP + s * HCAP + i] = st[O_HANDS + s * HCAP + i]
     for s in range(n):
         if st[O_LIVE + s]:
-            t = step(st, s, 1)
+            t = step(st, s, np.int64(1))
             for i in range(sizes[s]):
                 st[O_HANDS + t * HCAP + i] = st[O_TMP + s * HCAP + i]
             st[O_HS + t] = sizes[s]
@@ -457,7 +494,7 @@ def shuffle_hands(
             st[O_TMP + m] = st[O_HANDS + s * HCAP + i]
             m += 1
         st[O_HS + s] = 0
-    shuffle_seg(st, O_TMP, m, rng, lg, lp)
+    shuffle_seg(st, np.int64(O_TMP), m, rng, lg, lp)
     s = seat
     while m > 0:
         s = clockwise(st, s)
@@ -482,19 +519,19 @@ def custom(
 ) -> None:  # fmt: skip
     """R-ACT-CUST: the agreed house rule of the Wild Customizable card."""
     rule = R[R_CUSTOM]
-    nxt = step(st, seat, 1)
+    nxt = step(st, seat, np.int64(1))
     st[S_CUR] = nxt
     if rule == CU_NEXT3:
-        draw_cards(st, R, rng, nxt, 3, lg, lp)
+        draw_cards(st, R, rng, nxt, np.int64(3), lg, lp)
     elif rule == CU_OTHERS2:
         s = seat
         for _ in range(st[S_NLIVE] - 1):
-            s = step(st, s, 1)
-            draw_cards(st, R, rng, s, 2, lg, lp)
+            s = step(st, s, np.int64(1))
+            draw_cards(st, R, rng, s, np.int64(2), lg, lp)
     elif rule == CU_DISCWILDS:
         s = seat
         for _ in range(st[S_NLIVE] - 1):
-            s = step(st, s, 1)
+            s = step(st, s, np.int64(1))
             base = O_HANDS + s * HCAP
             k = st[O_HS + s]
             j = 0
@@ -514,7 +551,7 @@ def custom(
         j = 0
         for i in range(k):
             c = st[base + i]
-            if CCOLOR[c] == color:
+            if ccolor(c) == color:
                 under_top(st, c)
             else:
                 st[base + j] = c
@@ -566,7 +603,7 @@ def end_round(st: np.ndarray, R: np.ndarray, winner: int) -> None:
     target = R[R_TARGET]
     n = st[S_N]
     over = False
-    if scoring == SC_STANDARD or scoring == SC_TEAMS:
+    if scoring == SC_STANDARD or scoring == SC_TEAMS:  # noqa: SIM109 (numba: plain loops and comparisons)
         gained = round_points(st, R, winner)
         side = winner % 2 if scoring == SC_TEAMS else winner
         st[O_SCORES + side] += gained
@@ -691,34 +728,34 @@ def start_round(
     # the start card (R-START-WD4, R-START-NUMBER: back into the pile, reshuffle)
     m -= 1
     top = st[O_PILE + m]
-    while top == WILD_DRAW4 or (R[R_NUMSTART] != 0 and not (top < WILD and CRANK[top] <= 9)):
-        shuffle_seg(st, O_PILE, m + 1, rng, lg, lp)
+    while top == WILD_DRAW4 or (R[R_NUMSTART] != 0 and not (top < WILD and crank(top) <= 9)):
+        shuffle_seg(st, np.int64(O_PILE), m + 1, rng, lg, lp)
         top = st[O_PILE + m]
     st[S_NPILE] = m
     st[O_DISC] = top
     st[S_NDISC] = 1
     first = seats[0]
     st[S_PHASE] = P_PLAY
-    rank = CRANK[top]
-    st[S_COLOR] = CCOLOR[top]
+    rank = crank(top)
+    st[S_COLOR] = ccolor(top)
     if top >= WILD:
         st[S_COLOR] = -1
         st[S_CUR] = first
         st[S_PHASE] = P_START_COLOR
     elif rank == SKIP:
         if R[R_STACK] == 1:
-            hit(st, first, top, 0)
+            hit(st, first, top, np.int64(0))
         else:
-            st[S_CUR] = step(st, dealer, 2)
+            st[S_CUR] = step(st, dealer, np.int64(2))
     elif rank == REVERSE:
         st[S_DIR] = -1
         st[S_CUR] = dealer
     elif rank == DRAW2:
         if R[R_STACK] != 0:
-            hit(st, first, top, 2)
+            hit(st, first, top, np.int64(2))
         else:
-            draw_cards(st, R, rng, first, 2, lg, lp)
-            st[S_CUR] = step(st, dealer, 2)
+            draw_cards(st, R, rng, first, np.int64(2), lg, lp)
+            st[S_CUR] = step(st, dealer, np.int64(2))
     else:
         st[S_CUR] = first
 
@@ -736,7 +773,7 @@ def false_uno(
 def end_if_empty(st: np.ndarray, R: np.ndarray, seat: int) -> None:
     s = seat
     for _ in range(st[S_N]):
-        s = step(st, s, 1)
+        s = step(st, s, np.int64(1))
         if st[O_LIVE + s] and st[O_HS + s] == 0:
             end_round(st, R, s)
             return
@@ -751,31 +788,31 @@ def effect(
     """``Game._effect``: an action card or special wild just played (R-ACT-*)."""
     stack = R[R_STACK]
     if rank == SKIP:
-        victim = step(st, seat, 1)
+        victim = step(st, seat, np.int64(1))
         if stack == 1 and left:
-            hit(st, victim, top, 0)
+            hit(st, victim, top, np.int64(0))
         else:
-            st[S_CUR] = step(st, seat, 2)
+            st[S_CUR] = step(st, seat, np.int64(2))
     elif rank == REVERSE:
         st[S_DIR] = -st[S_DIR]
         if st[S_NLIVE] == 2:
             if stack == 1 and left:
-                hit(st, step(st, seat, 1), top, 0)
+                hit(st, step(st, seat, np.int64(1)), top, 0)
             else:
                 st[S_CUR] = seat
         else:
-            st[S_CUR] = step(st, seat, 1)
+            st[S_CUR] = step(st, seat, np.int64(1))
     elif rank == DRAW2:
-        victim = step(st, seat, 1)
+        victim = step(st, seat, np.int64(1))
         if stack != 0 and left:
             total = st[S_PENDTOT] + 2 if answering and stack != 1 else 2
             st[S_WD4BY] = -1
             hit(st, victim, top, total)
         else:
-            draw_cards(st, R, rng, victim, 2, lg, lp)
-            st[S_CUR] = step(st, seat, 2)
+            draw_cards(st, R, rng, victim, np.int64(2), lg, lp)
+            st[S_CUR] = step(st, seat, np.int64(2))
     elif top == WILD_DRAW4:
-        victim = step(st, seat, 1)
+        victim = step(st, seat, np.int64(1))
         st[S_WD4BY] = seat
         st[S_WD4PREV] = prev_color
         st[S_GUILTY] = 1 if holds_color(st, seat, prev_color) else 0
@@ -788,11 +825,11 @@ def effect(
     elif top == WILD_SWAP:
         if left:
             swap(st, seat, target)
-        st[S_CUR] = step(st, seat, 1)
+        st[S_CUR] = step(st, seat, np.int64(1))
     elif top == WILD_SHUFFLE:
         if left:
             shuffle_hands(st, seat, rng, lg, lp)
-        st[S_CUR] = step(st, seat, 1)
+        st[S_CUR] = step(st, seat, np.int64(1))
     else:
         custom(st, R, rng, seat, color, lg, lp)
 
@@ -803,7 +840,7 @@ def play(
     uno: bool, target: int, lg: np.ndarray, lp: np.ndarray,
 ) -> None:  # fmt: skip
     """``Game.play`` (one card): trusted, no checks."""
-    log_action(lg, lp, seat, A_PLAY, card, color, target, 1 if uno else 0)
+    log_action(lg, lp, seat, np.int64(A_PLAY), card, color, target, 1 if uno else 0)
     st[S_VULN] = -1
     hand_remove(st, seat, card)
     nd = st[S_NDISC]
@@ -814,9 +851,9 @@ def play(
     answering = st[S_PEND] >= 0
     st[S_PHASE] = P_PLAY
     st[S_DRAWN] = -1
-    st[S_COLOR] = color if top >= WILD else CCOLOR[top]
+    st[S_COLOR] = color if top >= WILD else ccolor(top)
     left = st[O_HS + seat]
-    rank = CRANK[top]
+    rank = crank(top)
     special = False
     if rank < 10 or top == WILD:
         if R[R_SEVENZERO] and left and rank < 10:
@@ -824,7 +861,7 @@ def play(
                 swap(st, seat, target)
             elif rank == 0:
                 rotate(st)
-        st[S_CUR] = step(st, seat, 1)
+        st[S_CUR] = step(st, seat, np.int64(1))
     else:
         effect(st, R, rng, seat, top, rank, left, color, target, prev_color, answering, lg, lp)
         special = top == WILD_CUSTOM
@@ -850,14 +887,16 @@ def draw(
     st: np.ndarray, R: np.ndarray, rng: np.ndarray, seat: int, lg: np.ndarray, lp: np.ndarray
 ) -> None:
     """``Game.draw``: draw on your turn (R-TURN-2/3), until playable if the rules say so."""
-    log_action(lg, lp, seat, A_DRAW, -1, -1, -1, 0)
+    log_action(
+        lg, lp, seat, np.int64(A_DRAW), np.int64(-1), np.int64(-1), np.int64(-1), np.int64(0)
+    )
     st[S_VULN] = -1
     if R[R_LAUNCHER]:
-        draw_cards(st, R, rng, seat, 1, lg, lp)
-        st[S_CUR] = step(st, seat, 1)
+        draw_cards(st, R, rng, seat, np.int64(1), lg, lp)
+        st[S_CUR] = step(st, seat, np.int64(1))
         return
     while True:
-        got = draw_cards(st, R, rng, seat, 1, lg, lp)
+        got = draw_cards(st, R, rng, seat, np.int64(1), lg, lp)
         if got == 0:
             break
         card = st[O_HANDS + seat * HCAP + st[O_HS + seat] - 1]
@@ -867,14 +906,14 @@ def draw(
             return
         if R[R_UNTIL] == 0:
             break
-    st[S_CUR] = step(st, seat, 1)
+    st[S_CUR] = step(st, seat, np.int64(1))
 
 
 @njit(cache=True)
 def choose_color(
     st: np.ndarray, seat: int, color: int, target: int, lg: np.ndarray, lp: np.ndarray
 ) -> None:
-    log_action(lg, lp, seat, A_COLOR, -1, color, target, 0)
+    log_action(lg, lp, seat, np.int64(A_COLOR), np.int64(-1), color, target, np.int64(0))
     st[S_VULN] = -1
     st[S_COLOR] = color
     if target >= 0:
@@ -886,7 +925,7 @@ def choose_color(
 def call_uno(
     st: np.ndarray, R: np.ndarray, rng: np.ndarray, seat: int, lg: np.ndarray, lp: np.ndarray
 ) -> None:
-    log_action(lg, lp, seat, A_UNO, -1, -1, -1, 0)
+    log_action(lg, lp, seat, np.int64(A_UNO), np.int64(-1), np.int64(-1), np.int64(-1), np.int64(0))
     if seat == st[S_VULN]:
         st[S_VULN] = -1
     elif st[O_HS + seat] != 1:
@@ -898,7 +937,7 @@ def catch(
     st: np.ndarray, R: np.ndarray, rng: np.ndarray, seat: int, target: int, lg: np.ndarray,
     lp: np.ndarray,
 ) -> None:  # fmt: skip
-    log_action(lg, lp, seat, A_CATCH, -1, -1, target, 0)
+    log_action(lg, lp, seat, np.int64(A_CATCH), np.int64(-1), np.int64(-1), target, np.int64(0))
     st[S_VULN] = -1
     draw_cards(st, R, rng, target, R[R_UNOPEN], lg, lp)
 
@@ -915,7 +954,9 @@ def challenge(
     st: np.ndarray, R: np.ndarray, rng: np.ndarray, seat: int, lg: np.ndarray, lp: np.ndarray
 ) -> None:
     """R-ACT-CHALLENGE (``Game.challenge``)."""
-    log_action(lg, lp, seat, A_CHALLENGE, -1, -1, -1, 0)
+    log_action(
+        lg, lp, seat, np.int64(A_CHALLENGE), np.int64(-1), np.int64(-1), np.int64(-1), np.int64(0)
+    )
     st[S_VULN] = -1
     by = st[S_WD4BY]
     total = st[S_PENDTOT] if st[S_PHASE] == P_ANSWER else 4
@@ -932,7 +973,7 @@ def challenge(
         st[S_CUR] = seat
     else:
         draw_cards(st, R, rng, seat, total + 2, lg, lp)
-        st[S_CUR] = step(st, seat, 1)
+        st[S_CUR] = step(st, seat, np.int64(1))
     after_wd4(st, R, by)
 
 
@@ -941,7 +982,9 @@ def accept(
     st: np.ndarray, R: np.ndarray, rng: np.ndarray, seat: int, lg: np.ndarray, lp: np.ndarray
 ) -> None:
     """Take the hit (``Game.accept``)."""
-    log_action(lg, lp, seat, A_ACCEPT, -1, -1, -1, 0)
+    log_action(
+        lg, lp, seat, np.int64(A_ACCEPT), np.int64(-1), np.int64(-1), np.int64(-1), np.int64(0)
+    )
     st[S_VULN] = -1
     if st[S_PHASE] == P_ANSWER:
         total = st[S_PENDTOT]
@@ -954,7 +997,7 @@ def accept(
     st[S_PEND] = -1
     st[S_PENDTOT] = 0
     st[S_PHASE] = P_PLAY
-    st[S_CUR] = step(st, seat, 1)
+    st[S_CUR] = step(st, seat, np.int64(1))
     if by >= 0:
         after_wd4(st, R, by)
 
@@ -964,7 +1007,7 @@ def accept(
 def is_special(R: np.ndarray, card: int) -> bool:
     """Cards whose effect may change the player's own hand: UNO is called after them."""
     return card >= WILD_SWAP or (
-        R[R_SEVENZERO] != 0 and card < WILD and (CRANK[card] == 0 or CRANK[card] == 7)
+        R[R_SEVENZERO] != 0 and card < WILD and (crank(card) == 0 or crank(card) == 7)
     )
 
 
@@ -1018,7 +1061,7 @@ def play_round(
     """The driver's loop for one round (``Table.play``); its turns, or -1 if it stalled."""
     reactive = R[R_REACTIVE] != 0
     rt = 0
-    for _ in range(MAX_DECISIONS):
+    for _ in range(R[R_MAXDEC]):
         phase = st[S_PHASE]
         if phase >= P_ROUND_OVER:
             return rt
@@ -1037,23 +1080,23 @@ def play_round(
             else:
                 card = st[S_DRAWN]
             pc[card] += 1
-            tc[CRANK[card]] += 1
+            tc[crank(card)] += 1
             if is_special(R, card):
-                color = below(rng, 4) if card >= WILD else -1
+                color = below(rng, np.int64(4)) if card >= WILD else -1
                 target = -1
                 if st[O_HS + seat] > 1 and (
-                    card == WILD_SWAP or (R[R_SEVENZERO] != 0 and card < WILD and CRANK[card] == 7)
+                    card == WILD_SWAP or (R[R_SEVENZERO] != 0 and card < WILD and crank(card) == 7)
                 ):
                     target = random_other(st, rng, seat)
-                play(st, R, rng, seat, card, color, False, target, lg, lp)
+                play(st, R, rng, seat, card, color, np.bool_(False), target, lg, lp)
                 if st[S_VULN] == seat and wants_uno(P, rng, seat):
                     call_uno(st, R, rng, seat, lg, lp)
             else:
                 uno = st[O_HS + seat] == 2
                 if uno and not wants_uno(P, rng, seat):
                     uno = False
-                color = below(rng, 4) if card >= WILD else -1
-                play(st, R, rng, seat, card, color, uno, -1, lg, lp)
+                color = below(rng, np.int64(4)) if card >= WILD else -1
+                play(st, R, rng, seat, card, color, uno, np.int64(-1), lg, lp)
         elif phase == P_CHALLENGE:
             p = P[3 * seat]
             if p != 0.0 and rand(rng) < p:
@@ -1066,7 +1109,7 @@ def play_round(
             target = -1
             if st[O_DISC + st[S_NDISC] - 1] == WILD_SWAP:
                 target = random_other(st, rng, seat)
-            choose_color(st, seat, below(rng, 4), target, lg, lp)
+            choose_color(st, seat, below(rng, np.int64(4)), target, lg, lp)
         else:  # P_ANSWER
             k = answers(st, R, seat, buf)
             p = P[3 * seat]
@@ -1074,12 +1117,12 @@ def play_round(
                 rt += 1
                 card = buf[below(rng, k)]
                 pc[card] += 1
-                tc[CRANK[card]] += 1
+                tc[crank(card)] += 1
                 uno = st[O_HS + seat] == 2
                 if uno and not wants_uno(P, rng, seat):
                     uno = False
-                color = below(rng, 4) if card >= WILD else -1
-                play(st, R, rng, seat, card, color, uno, -1, lg, lp)
+                color = below(rng, np.int64(4)) if card >= WILD else -1
+                play(st, R, rng, seat, card, color, uno, np.int64(-1), lg, lp)
             elif st[S_PEND] == WILD_DRAW4 and p != 0.0 and rand(rng) < p:
                 cnt[G_CHAL] += 1
                 cnt[G_CHALWON] += st[S_GUILTY]
@@ -1110,14 +1153,15 @@ def play_game(
     cnt[G_FIRSTDEALER] = first_dealer
     new_game(st, R)
     start_round(st, R, rng, first_dealer, lg, lp)
-    buf = np.empty(HCAP, dtype=np.int64)
+    buf_own = np.empty(HCAP, dtype=np.int64)
+    buf = unowned(buf_own)
     nr = 0
     turns = 0
     while True:
         rt = play_round(st, R, P, rng, cnt, pc, tc, buf, lg, lp)
         if rt < 0:
             cnt[G_STALLED] = 1
-            return nr
+            return nr + 0 * buf_own[0]
         if nr < rounds.shape[0]:
             rounds[nr, 0] = rt
             rounds[nr, 1] = round_points(st, R, st[S_RWIN])
@@ -1125,8 +1169,8 @@ def play_game(
         turns += rt
         if R[R_ROUNDS_ONLY] or st[S_PHASE] == P_GAME_OVER:
             break
-        start_round(st, R, rng, -1, lg, lp)
-    if R[R_ROUNDS_ONLY] or R[R_SCORING] == SC_TEAMS:
+        start_round(st, R, rng, np.int64(-1), lg, lp)
+    if R[R_ROUNDS_ONLY] or R[R_SCORING] == SC_TEAMS:  # noqa: SIM108 (numba: plain loops and comparisons)
         winner = st[S_RWIN]
     else:
         winner = st[S_GWIN]
@@ -1135,35 +1179,55 @@ def play_game(
     cnt[G_TURNS] = turns
     cnt[G_ROUNDS] = nr
     cnt[G_RESH] = st[S_RESH]
-    return nr
+    return nr + 0 * buf_own[0]
+
+
+@njit(cache=True)
+def play_game_entry(
+    st: np.ndarray, R: np.ndarray, P: np.ndarray, rng: np.ndarray, base: np.uint64,
+    index: int, fixed_dealer: int, cnt: np.ndarray, pc: np.ndarray, tc: np.ndarray,
+    rounds: np.ndarray, lg: np.ndarray, lp: np.ndarray,
+) -> int:  # fmt: skip
+    """``play_game`` called from Python: the arrays are the caller's, kept alive by it."""
+    return play_game(
+        unowned(st), unowned(R), unowned(P), unowned(rng), base, index, fixed_dealer,
+        unowned(cnt), unowned(pc), unowned(tc), unowned(rounds), unowned(lg), unowned(lp),
+    )  # fmt: skip
 
 
 @njit(cache=True)
 def run_games(
-    R: np.ndarray, P: np.ndarray, base: np.uint64, start: int, size: int, fixed_dealer: int
+    R_: np.ndarray, P_: np.ndarray, base: np.uint64, start: int, size: int, fixed_dealer: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
     """Games ``start`` .. ``start + size - 1``: per-game counts, per-round rows, plays.
 
     Returns ``(games[size, G_SIZE], rounds[nr, 2], plays_by_card[57], type_sq[18], nr)``;
     a stalled game has ``G_STALLED`` set and adds only its plays (as the driver does).
     """
-    st = np.empty(STATE_SIZE, dtype=np.int64)
-    rng = np.zeros(1, dtype=np.uint64)
-    lg = np.zeros(1, dtype=np.int64)
-    lp = np.zeros(3, dtype=np.int64)
+    R = unowned(R_)
+    P = unowned(P_)
+    own = np.zeros(STATE_SIZE + 1 + 3 + G_SIZE + NCARDS + 18 + 1, dtype=np.int64)
+    st = unowned(own[:STATE_SIZE])
+    lp = unowned(own[STATE_SIZE + 1 : STATE_SIZE + 4])
+    o = STATE_SIZE + 4
+    cnt = unowned(own[o : o + G_SIZE])
+    pc = unowned(own[o + G_SIZE : o + G_SIZE + NCARDS])
+    tc = unowned(own[o + G_SIZE + NCARDS : o + G_SIZE + NCARDS + 18])
+    lg = unowned(own[STATE_SIZE : STATE_SIZE + 1])
+    rng_own = np.zeros(1, dtype=np.uint64)
+    rng = unowned(rng_own)
     games = np.zeros((size, G_SIZE), dtype=np.int64)
     allr = np.zeros((max(16, size * 2), 2), dtype=np.int64)
     nr_all = 0
-    rbuf = np.zeros((64, 2), dtype=np.int64)
+    rbuf_own = np.zeros((64, 2), dtype=np.int64)
+    rbuf = unowned(rbuf_own)
     pc_all = np.zeros(NCARDS, dtype=np.int64)
     sq = np.zeros(18, dtype=np.int64)
-    pc = np.zeros(NCARDS, dtype=np.int64)
-    tc = np.zeros(18, dtype=np.int64)
-    cnt = np.zeros(G_SIZE, dtype=np.int64)
     for g in range(size):
         nr = play_game(st, R, P, rng, base, start + g, fixed_dealer, cnt, pc, tc, rbuf, lg, lp)
         while nr > rbuf.shape[0]:  # a long game: again, with room for every round
-            rbuf = np.zeros((nr * 2, 2), dtype=np.int64)
+            rbuf_own = np.zeros((nr * 2, 2), dtype=np.int64)
+            rbuf = unowned(rbuf_own)
             nr = play_game(st, R, P, rng, base, start + g, fixed_dealer, cnt, pc, tc, rbuf, lg, lp)
         for c in range(NCARDS):
             pc_all[c] += pc[c]
@@ -1178,7 +1242,9 @@ def run_games(
             allr = bigger
         allr[nr_all : nr_all + nr] = rbuf[:nr]
         nr_all += nr
-    return games, allr, pc_all, sq, nr_all
+    # the owners of the views above live to here
+    keep = own[0] + np.int64(rng_own[0] & np.uint64(1)) + rbuf_own[0, 0] + R_[0] + np.int64(P_[0])
+    return games, allr, pc_all, sq, nr_all + 0 * keep
 
 
 @njit(cache=True)
@@ -1200,7 +1266,7 @@ def bare_rounds(seed: np.uint64, players: int, count: int) -> int:
             deck[k] = color * 13 + rank
             deck[k + 1] = color * 13 + rank
             k += 2
-    for i in range(4):
+    for _ in range(4):
         deck[k] = WILD
         deck[k + 1] = WILD_DRAW4
         k += 2
@@ -1228,16 +1294,16 @@ def bare_rounds(seed: np.uint64, players: int, count: int) -> int:
         np_ -= 1
         disc[0] = top
         nd = 1
-        color = CCOLOR[top] if top < WILD else below(rng, 4)
+        color = ccolor(top) if top < WILD else below(rng, np.int64(4))
         cur = 0
         d = 1
         while True:
             decisions += 1
-            trank = CRANK[disc[nd - 1]]
+            trank = crank(disc[nd - 1])
             m = 0
             for i in range(hs[cur]):
                 c = hands[cur, i]
-                if c >= WILD or CCOLOR[c] == color or (trank < 13 and CRANK[c] == trank):
+                if c >= WILD or ccolor(c) == color or (trank < 13 and crank(c) == trank):
                     opts[m] = i
                     m += 1
             if m == 0:
@@ -1259,7 +1325,7 @@ def bare_rounds(seed: np.uint64, players: int, count: int) -> int:
                 c = pile[np_]
                 hands[cur, hs[cur]] = c
                 hs[cur] += 1
-                if not (c >= WILD or CCOLOR[c] == color or (trank < 13 and CRANK[c] == trank)):
+                if not (c >= WILD or ccolor(c) == color or (trank < 13 and crank(c) == trank)):
                     cur = (cur + d) % players
                     continue
                 i = hs[cur] - 1
@@ -1270,10 +1336,10 @@ def bare_rounds(seed: np.uint64, players: int, count: int) -> int:
             hands[cur, i] = hands[cur, hs[cur]]
             disc[nd] = c
             nd += 1
-            color = CCOLOR[c] if c < WILD else below(rng, 4)
+            color = ccolor(c) if c < WILD else below(rng, np.int64(4))
             if hs[cur] == 0:
                 break
-            r = CRANK[c]
+            r = crank(c)
             victim = (cur + d) % players
             if r == SKIP:
                 cur = (cur + 2 * d) % players
