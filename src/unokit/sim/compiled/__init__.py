@@ -317,6 +317,63 @@ def state_json(st: np.ndarray, rules: RuleSet) -> dict[str, Any]:
     }
 
 
+# ------------------------------------------------------------------ search ---------
+def state_from_game(g: Any) -> np.ndarray:
+    """A reference ``Game``'s state as the kernel's array (the inverse of ``state_json``).
+
+    For search: a sampled world goes to compiled rollouts.  Hands keep their order and
+    the draw pile its order (``Game.pile`` has its top at the end, as the kernel does).
+    """
+    k = load_kernel()
+    st = np.zeros(k.STATE_SIZE, dtype=np.int64)
+    n = g.n
+    st[k.S_COLOR] = g.color
+    st[k.S_DIR] = g.direction
+    st[k.S_CUR] = g.current
+    st[k.S_PHASE] = g.phase
+    st[k.S_DRAWN] = g.drawn
+    st[k.S_VULN] = g.vulnerable
+    st[k.S_WD4BY] = g.wd4_by
+    st[k.S_WD4PREV] = g.wd4_prev_color
+    st[k.S_GUILTY] = int(g.wd4_guilty)
+    st[k.S_PEND] = g.pend_card
+    st[k.S_PENDTOT] = g.pend_total
+    st[k.S_RWIN] = g.round_winner
+    st[k.S_GWIN] = g.game_winner
+    st[k.S_RIDX] = g.round_index
+    st[k.S_DEALER] = g.dealer
+    st[k.S_RESH] = g.reshuffles
+    st[k.S_N] = n
+    st[k.S_NLIVE] = g.n_live
+    st[k.S_NPILE] = len(g.pile)
+    st[k.S_NDISC] = len(g.discard)
+    st[k.O_SCORES : k.O_SCORES + len(g.scores)] = g.scores
+    st[k.O_LIVE : k.O_LIVE + n] = g.live
+    for s, hand in enumerate(g.hands):
+        st[k.O_HS + s] = len(hand)
+        base = k.O_HANDS + s * k.HCAP
+        st[base : base + len(hand)] = hand
+    st[k.O_PILE : k.O_PILE + len(g.pile)] = g.pile
+    st[k.O_DISC : k.O_DISC + len(g.discard)] = g.discard
+    return st
+
+
+def rollouts_cover(rules: RuleSet) -> bool:
+    """Whether compiled rollouts play these rules exactly like ``ismcts.rollout``.
+
+    Its rule-based policy runs on the plain classic path only (no stacking, no
+    seven-zero, no multi-play; the engine's ``Game._plain``), and plays a Wild Swap
+    Hands without a target, which only the reference engine interprets: those decks
+    stay with the Python rollouts.
+    """
+    return (
+        rules.stacking == "off"
+        and not rules.seven_zero
+        and not rules.multi_play
+        and rules.deck in ("classic", "my-first-uno")
+    )
+
+
 class CheckError(SimError):
     """A compiled game that the reference engine does not replay to the same state."""
 
@@ -369,7 +426,9 @@ __all__ = [
     "check_game",
     "load_kernel",
     "play_logged",
+    "rollouts_cover",
     "run_chunk",
+    "state_from_game",
     "state_json",
     "unsupported",
 ]

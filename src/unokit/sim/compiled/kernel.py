@@ -1357,3 +1357,188 @@ def bare_rounds(seed: np.uint64, players: int, count: int) -> int:
             else:
                 cur = victim
     return decisions
+
+
+# ================================================================ search rollouts ==
+# ``unokit.bots.ismcts``'s rollouts (``rollout`` with ``policy=1``, the rule-based
+# ``_smart_play``) on the plain classic path, for its compiled search.
+
+
+@njit(cache=True)
+def keep(st: np.ndarray, seat: int, lg: np.ndarray, lp: np.ndarray) -> None:
+    log_action(lg, lp, seat, np.int64(A_KEEP), np.int64(-1), np.int64(-1), np.int64(-1),
+               np.int64(0))  # fmt: skip
+    st[S_VULN] = -1
+    st[S_PHASE] = P_PLAY
+    st[S_DRAWN] = -1
+    st[S_CUR] = step(st, seat, np.int64(1))
+
+
+@njit(cache=True)
+def best_color(st: np.ndarray, rng: np.ndarray, seat: int) -> int:
+    """``ismcts._best_color``: the colour held most (the first of a tie), else random."""
+    counts = np.zeros(5, dtype=np.int64)
+    base = O_HANDS + seat * HCAP
+    for i in range(st[O_HS + seat]):
+        counts[ccolor(st[base + i])] += 1
+    top = 0
+    best = 0
+    for c in range(4):
+        if counts[c] > top:
+            top = counts[c]
+            best = c
+    if top == 0:
+        return below(rng, np.int64(4))
+    return best
+
+
+@njit(cache=True)
+def smart_play(
+    st: np.ndarray, R: np.ndarray, rng: np.ndarray, s: int, buf: np.ndarray, lg: np.ndarray,
+    lp: np.ndarray,
+) -> None:  # fmt: skip
+    """``ismcts._smart_play``: hold wilds, follow the colour held most, hit a short hand."""
+    k = playable_cards(st, R, s, buf)
+    if k == 0:
+        draw(st, R, rng, s, lg, lp)
+        return
+    hs = st[O_HS + s]
+    if k == 1:
+        best = buf[0]
+    else:
+        n = st[S_N]
+        danger = st[O_HS + (s + st[S_DIR]) % n] <= 2
+        short = hs <= 2
+        counts = np.zeros(5, dtype=np.int64)
+        base = O_HANDS + s * HCAP
+        for i in range(hs):
+            counts[ccolor(st[base + i])] += 1
+        best = -1
+        best_score = -1e9
+        for i in range(k):
+            c = buf[i]
+            if c >= WILD:
+                score = -20.0
+                if danger and c == WILD_DRAW4:
+                    score = -5.0
+                if short:
+                    score += 25.0
+            else:
+                score = float(counts[ccolor(c)])
+                if danger:
+                    rank = crank(c)
+                    if rank >= SKIP and (rank != REVERSE or n == 2):
+                        score += 11.0 if rank == DRAW2 else 10.0
+            if score > best_score or (score == best_score and rand(rng) < 0.5):
+                best_score = score
+                best = c
+    color = best_color(st, rng, s) if best >= WILD else -1
+    play(st, R, rng, s, best, color, hs == 2, np.int64(-1), lg, lp)
+
+
+@njit(cache=True)
+def rollout_value(
+    st: np.ndarray, R: np.ndarray, rng: np.ndarray, seat: int, max_steps: int, judge: int,
+    buf: np.ndarray, lg: np.ndarray, lp: np.ndarray,
+) -> float:  # fmt: skip
+    """``ismcts.rollout`` (rule-based policy): 1 if ``seat`` (or its team) wins the round."""
+    steps = 0
+    while st[S_PHASE] < P_ROUND_OVER and steps < max_steps:
+        steps += 1
+        s = st[S_CUR]
+        phase = st[S_PHASE]
+        if phase == P_PLAY:
+            smart_play(st, R, rng, s, buf, lg, lp)
+        elif phase == P_DRAWN:
+            card = st[S_DRAWN]
+            color = best_color(st, rng, s) if card >= WILD else -1
+            play(st, R, rng, s, card, color, st[O_HS + s] == 2, np.int64(-1), lg, lp)
+        elif phase == P_CHALLENGE:
+            accept(st, R, rng, s, lg, lp)
+        elif phase == P_START_COLOR:
+            choose_color(st, s, best_color(st, rng, s), np.int64(-1), lg, lp)
+        else:
+            return -1.0  # not a plain position: the caller should not have come here
+        v = st[S_VULN]
+        if v >= 0:  # bots in a rollout always catch
+            catch(st, R, rng, step(st, v, np.int64(1)), v, lg, lp)
+    n = st[S_N]
+    winner = st[S_RWIN]
+    teams = R[R_SCORING] == SC_TEAMS
+    if winner < 0:
+        if judge == 1:
+            total = 0.0
+            mine = 0.0
+            for s in range(n):
+                if st[O_LIVE + s] == 0:
+                    continue
+                w = 1.0 / np.sqrt(max(st[O_HS + s], 1))
+                if s == st[S_CUR]:
+                    w *= 1.083
+                total += w
+                if s == seat or (teams and s % 2 == seat % 2):
+                    mine += w
+            return mine / total if total > 0 else 0.5
+        mine_k = st[O_HS + seat]
+        best_other = -1
+        for s in range(n):
+            if s != seat and st[O_LIVE + s] and (best_other < 0 or st[O_HS + s] < best_other):
+                best_other = st[O_HS + s]
+        if best_other < 0:
+            best_other = mine_k
+        return min(1.0, max(0.0, 0.5 + 0.08 * (best_other - mine_k)))
+    if teams:
+        return 1.0 if winner % 2 == seat % 2 else 0.0
+    return 1.0 if winner == seat else 0.0
+
+
+@njit(cache=True)
+def apply_root(
+    st: np.ndarray, R: np.ndarray, rng: np.ndarray, seat: int, kind: int, card: int,
+    color: int, target: int, uno: int, lg: np.ndarray, lp: np.ndarray,
+) -> None:  # fmt: skip
+    """``Game.apply_trusted`` for the root actions a search tries (one card per play)."""
+    if kind == A_PLAY:
+        play(st, R, rng, seat, card, color, uno != 0, target, lg, lp)
+    elif kind == A_DRAW:
+        if st[S_PHASE] == P_CHALLENGE or st[S_PHASE] == P_ANSWER:
+            accept(st, R, rng, seat, lg, lp)
+        else:
+            draw(st, R, rng, seat, lg, lp)
+    elif kind == A_KEEP:
+        keep(st, seat, lg, lp)
+    elif kind == A_CHALLENGE:
+        challenge(st, R, rng, seat, lg, lp)
+    elif kind == A_ACCEPT:
+        accept(st, R, rng, seat, lg, lp)
+    elif kind == A_COLOR:
+        choose_color(st, seat, color, target, lg, lp)
+
+
+@njit(cache=True)
+def search_world(
+    st0_: np.ndarray, R_: np.ndarray, seed: np.uint64, seat: int, acts_: np.ndarray,
+    max_steps: int, judge: int, out_: np.ndarray,
+) -> None:  # fmt: skip
+    """Each root action ``acts[j]`` (kind, card, color, target, uno) in its own copy of
+    the sampled world ``st0``, then a rollout; ``out[j]`` is its value.  Every copy
+    starts from the same random state (common random numbers)."""
+    st0 = unowned(st0_)
+    R = unowned(R_)
+    acts = unowned(acts_)
+    out = unowned(out_)
+    own = np.empty(STATE_SIZE + HCAP + 4, dtype=np.int64)
+    st = unowned(own[:STATE_SIZE])
+    buf = unowned(own[STATE_SIZE : STATE_SIZE + HCAP])
+    lg = unowned(own[STATE_SIZE + HCAP : STATE_SIZE + HCAP + 1])
+    lp = unowned(own[STATE_SIZE + HCAP + 1 : STATE_SIZE + HCAP + 4])
+    lp[:] = 0
+    rng_own = np.zeros(1, dtype=np.uint64)
+    rng = unowned(rng_own)
+    for j in range(acts.shape[0]):
+        st[:] = st0
+        rng[0] = seed
+        apply_root(st, R, rng, seat, acts[j, 0], acts[j, 1], acts[j, 2], acts[j, 3],
+                   acts[j, 4], lg, lp)  # fmt: skip
+        out[j] = rollout_value(st, R, rng, seat, max_steps, judge, buf, lg, lp)
+    own[0] += np.int64(rng_own[0] & np.uint64(0))  # the owners live to here
