@@ -224,19 +224,18 @@ def play_logged(cfg: SimConfig, index: int, setup: Setup | None = None) -> Playe
     size = 1 << 16
     while True:
         st = np.zeros(k.STATE_SIZE, dtype=np.int64)
-        rng = np.zeros(1, dtype=np.uint64)
+        st[k.S_LOGON] = 1
         lg = np.zeros(size, dtype=np.int64)
-        lp = np.array([0, 0, 1], dtype=np.int64)
         cnt = np.zeros(k.G_SIZE, dtype=np.int64)
         pc = np.zeros(57, dtype=np.int64)
         tc = np.zeros(18, dtype=np.int64)
         rounds = np.zeros((1, 2), dtype=np.int64)
-        k.play_game_entry(st, setup.R, setup.P, rng, setup.base, index, setup.dealer, cnt, pc, tc,
-                    rounds, lg, lp)  # fmt: skip
-        if not lp[1]:
+        k.play_game_entry(st, setup.R, setup.P, setup.base, index, setup.dealer, cnt, pc, tc,
+                          rounds, lg)  # fmt: skip
+        if not st[k.S_LOGOVF]:
             break
         size *= 4  # the log overflowed: the same game again, with more room
-    record = _record(setup.rules, cfg.players, lg[: lp[0]])
+    record = _record(setup.rules, cfg.players, lg[: st[k.S_LOGPOS]])
     return PlayedGame(record, state_json(st, setup.rules), bool(cnt[k.G_STALLED]))
 
 

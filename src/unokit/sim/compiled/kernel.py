@@ -9,8 +9,9 @@ truth: ``unokit.sim.compiled.check`` replays the compiled engine's games through
 
 State is one flat ``int64`` array (``st``) with the layout below, so a game is copied
 with ``st.copy()``.  Rules are another flat array (``R``), the players' parameters a
-``float64`` array (``P``), the random generator a one-word ``uint64`` array (``rng``,
-SplitMix64).  A game may write a log of everything a record needs (``lg``, ``lp``):
+``float64`` array (``P``); the random generator (SplitMix64) lives in the state
+(``S_RNG``).  A game may write a log of everything a record needs (``lg``; its place
+in ``st[S_LOGPOS]``, on when ``st[S_LOGON]``):
 
     tag 1  action:   seat, kind, card, color, target, uno
     tag 2  shuffle:  length, then the cards top first (RECORD.md's ``shuffles``)
@@ -67,6 +68,10 @@ S_N = 16
 S_NLIVE = 17
 S_NPILE = 18
 S_NDISC = 19
+S_RNG = 20  # the SplitMix64 state, as int64 bits
+S_LOGPOS = 21  # words of the log written
+S_LOGOVF = 22  # 1 if the log ran out of room
+S_LOGON = 23  # 1 to write the log
 O_SCORES = 32
 O_LIVE = O_SCORES + NMAX
 O_HS = O_LIVE + NMAX
@@ -166,53 +171,53 @@ def unowned(typingctx, arr):  # type: ignore[no-untyped-def]
 
 # ================================================================ random =========
 @njit(cache=True)
-def rnext(rng: np.ndarray) -> np.uint64:
+def rnext(st: np.ndarray) -> np.uint64:
     """SplitMix64: the next 64 random bits."""
-    z = rng[0] + np.uint64(0x9E3779B97F4A7C15)
-    rng[0] = z
+    z = np.uint64(st[S_RNG]) + np.uint64(0x9E3779B97F4A7C15)
+    st[S_RNG] = np.int64(z)
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     return z ^ (z >> np.uint64(31))
 
 
 @njit(cache=True)
-def rand(rng: np.ndarray) -> float:
+def rand(st: np.ndarray) -> float:
     """A float in [0, 1), 53 random bits."""
-    return float(rnext(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+    return float(rnext(st) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 @njit(cache=True)
-def below(rng: np.ndarray, k: int) -> int:
-    return int(rand(rng) * k)
+def below(st: np.ndarray, k: int) -> int:
+    return int(rand(st) * k)
 
 
 @njit(cache=True)
-def seed_game(rng: np.ndarray, base: np.uint64, index: int) -> None:
+def seed_game(st: np.ndarray, base: np.uint64, index: int) -> None:
     """The generator of game ``index``: a function of the run's base seed and the index."""
-    rng[0] = base ^ (np.uint64(index) * np.uint64(0xD1342543DE82EF95))
-    rnext(rng)
-    rnext(rng)
+    st[S_RNG] = np.int64(base ^ (np.uint64(index) * np.uint64(0xD1342543DE82EF95)))
+    rnext(st)
+    rnext(st)
 
 
 # ================================================================ log ============
 @njit(cache=True)
-def log_room(lg: np.ndarray, lp: np.ndarray, k: int) -> bool:
+def log_room(st: np.ndarray, lg: np.ndarray, k: int) -> bool:
     """Whether logging is on and ``k`` more words fit; marks an overflow otherwise."""
-    if lp[2] == 0:
+    if st[S_LOGON] == 0:
         return False
-    if lp[0] + k > lg.shape[0]:
-        lp[1] = 1
+    if st[S_LOGPOS] + k > lg.shape[0]:
+        st[S_LOGOVF] = 1
         return False
     return True
 
 
 @njit(cache=True)
 def log_action(
-    lg: np.ndarray, lp: np.ndarray, seat: int, kind: int, card: int, color: int, target: int,
+    st: np.ndarray, lg: np.ndarray, seat: int, kind: int, card: int, color: int, target: int,
     uno: int,
 ) -> None:  # fmt: skip
-    if log_room(lg, lp, np.int64(7)):
-        p = lp[0]
+    if log_room(st, lg, np.int64(7)):
+        p = st[S_LOGPOS]
         lg[p] = 1
         lg[p + 1] = seat
         lg[p + 2] = kind
@@ -220,7 +225,7 @@ def log_action(
         lg[p + 4] = color
         lg[p + 5] = target
         lg[p + 6] = uno
-        lp[0] = p + 7
+        st[S_LOGPOS] = p + 7
 
 
 # ================================================================ seats ==========
@@ -287,26 +292,24 @@ def hand_points(st: np.ndarray, R: np.ndarray, seat: int) -> int:
 
 # ================================================================ drawing ========
 @njit(cache=True)
-def shuffle_seg(
-    st: np.ndarray, start: int, m: int, rng: np.ndarray, lg: np.ndarray, lp: np.ndarray
-) -> None:
+def shuffle_seg(st: np.ndarray, start: int, m: int, lg: np.ndarray) -> None:
     """Shuffle ``st[start:start+m]`` (top at the end) and log it top first."""
     for i in range(m - 1, 0, -1):
-        j = below(rng, i + 1)
+        j = below(st, i + 1)
         t = st[start + i]
         st[start + i] = st[start + j]
         st[start + j] = t
-    if log_room(lg, lp, m + 2):
-        p = lp[0]
+    if log_room(st, lg, m + 2):
+        p = st[S_LOGPOS]
         lg[p] = 2
         lg[p + 1] = m
         for i in range(m):
             lg[p + 2 + i] = st[start + m - 1 - i]
-        lp[0] = p + 2 + m
+        st[S_LOGPOS] = p + 2 + m
 
 
 @njit(cache=True)
-def refill(st: np.ndarray, rng: np.ndarray, lg: np.ndarray, lp: np.ndarray) -> bool:
+def refill(st: np.ndarray, lg: np.ndarray) -> bool:
     """R-TURN-6 (``Game._refill``): the discards but the top become the draw pile."""
     nd = st[S_NDISC]
     if nd <= 1:
@@ -319,42 +322,41 @@ def refill(st: np.ndarray, rng: np.ndarray, lg: np.ndarray, lp: np.ndarray) -> b
     st[S_NPILE] = np_
     st[O_DISC] = top
     st[S_NDISC] = 1
-    shuffle_seg(st, np.int64(O_PILE), np_, rng, lg, lp)
+    shuffle_seg(st, np.int64(O_PILE), np_, lg)
     st[S_RESH] += 1
     return True
 
 
 @njit(cache=True)
-def launch(R: np.ndarray, rng: np.ndarray, lg: np.ndarray, lp: np.ndarray) -> int:
+def launch(st: np.ndarray, R: np.ndarray, lg: np.ndarray) -> int:
     """R-VAR-ATTACK: one press of the launcher."""
-    x = rand(rng) * R[R_WSUM]
+    x = rand(st) * R[R_WSUM]
     k = 0
     acc = R[O_WEIGHTS]
     while k < 12 and x >= acc:  # random.choices: the first cumulative weight above x
         k += 1
         acc += R[O_WEIGHTS + k]
-    if log_room(lg, lp, np.int64(2)):
-        p = lp[0]
+    if log_room(st, lg, np.int64(2)):
+        p = st[S_LOGPOS]
         lg[p] = 3
         lg[p + 1] = k
-        lp[0] = p + 2
+        st[S_LOGPOS] = p + 2
     return k
 
 
 @njit(cache=True)
 def draw_cards(
-    st: np.ndarray, R: np.ndarray, rng: np.ndarray, seat: int, count: int, lg: np.ndarray,
-    lp: np.ndarray,
+    st: np.ndarray, R: np.ndarray, seat: int, count: int, lg: np.ndarray,
 ) -> int:  # fmt: skip
     """``Game._draw``: up to ``count`` cards to ``seat``; how many came."""
     if R[R_LAUNCHER]:
         presses = count
         count = 0
         for _ in range(presses):
-            count += launch(R, rng, lg, lp)
+            count += launch(st, R, lg)
     got = 0
     for _ in range(count):
-        if st[S_NPILE] == 0 and not refill(st, rng, lg, lp):
+        if st[S_NPILE] == 0 and not refill(st, lg):
             break
         np_ = st[S_NPILE] - 1
         st[S_NPILE] = np_
@@ -483,9 +485,7 @@ def rotate(st: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def shuffle_hands(
-    st: np.ndarray, seat: int, rng: np.ndarray, lg: np.ndarray, lp: np.ndarray
-) -> None:
+def shuffle_hands(st: np.ndarray, seat: int, lg: np.ndarray) -> None:
     """R-ACT-SHUF: collect every hand, shuffle, deal one by one from the player's left."""
     n = st[S_N]
     m = 0
@@ -494,7 +494,7 @@ def shuffle_hands(
             st[O_TMP + m] = st[O_HANDS + s * HCAP + i]
             m += 1
         st[O_HS + s] = 0
-    shuffle_seg(st, np.int64(O_TMP), m, rng, lg, lp)
+    shuffle_seg(st, np.int64(O_TMP), m, lg)
     s = seat
     while m > 0:
         s = clockwise(st, s)
@@ -514,20 +514,19 @@ def under_top(st: np.ndarray, card: int) -> None:
 
 @njit(cache=True)
 def custom(
-    st: np.ndarray, R: np.ndarray, rng: np.ndarray, seat: int, color: int, lg: np.ndarray,
-    lp: np.ndarray,
+    st: np.ndarray, R: np.ndarray, seat: int, color: int, lg: np.ndarray,
 ) -> None:  # fmt: skip
     """R-ACT-CUST: the agreed house rule of the Wild Customizable card."""
     rule = R[R_CUSTOM]
     nxt = step(st, seat, np.int64(1))
     st[S_CUR] = nxt
     if rule == CU_NEXT3:
-        draw_cards(st, R, rng, nxt, np.int64(3), lg, lp)
+        draw_cards(st, R, nxt, np.int64(3), lg)
     elif rule == CU_OTHERS2:
         s = seat
         for _ in range(st[S_NLIVE] - 1):
             s = step(st, s, np.int64(1))
-            draw_cards(st, R, rng, s, np.int64(2), lg, lp)
+            draw_cards(st, R, s, np.int64(2), lg)
     elif rule == CU_DISCWILDS:
         s = seat
         for _ in range(st[S_NLIVE] - 1):
@@ -649,8 +648,20 @@ def end_round(st: np.ndarray, R: np.ndarray, winner: int) -> None:
 # ================================================================ set-up =========
 @njit(cache=True)
 def new_game(st: np.ndarray, R: np.ndarray) -> None:
-    """A fresh game before its first round (``Game(..., start=False)``)."""
-    st[:] = 0
+    """A fresh game before its first round (``Game(..., start=False)``).
+
+    The random state and the log's place survive; the hands need no clearing (their
+    sizes are zero).
+    """
+    keep_rng = st[S_RNG]
+    keep_log = st[S_LOGPOS]
+    keep_ovf = st[S_LOGOVF]
+    keep_on = st[S_LOGON]
+    st[:O_HANDS] = 0
+    st[S_RNG] = keep_rng
+    st[S_LOGPOS] = keep_log
+    st[S_LOGOVF] = keep_ovf
+    st[S_LOGON] = keep_on
     n = R[R_N]
     st[S_N] = n
     st[S_NLIVE] = n
@@ -672,8 +683,7 @@ def new_game(st: np.ndarray, R: np.ndarray) -> None:
 
 @njit(cache=True)
 def start_round(
-    st: np.ndarray, R: np.ndarray, rng: np.ndarray, dealer: int, lg: np.ndarray,
-    lp: np.ndarray,
+    st: np.ndarray, R: np.ndarray, dealer: int, lg: np.ndarray,
 ) -> None:  # fmt: skip
     """``Game.start_round``: shuffle, deal (R-SETUP-3), turn the start card (R-SETUP-4)."""
     n = st[S_N]
@@ -684,18 +694,18 @@ def start_round(
     for i in range(size):
         order[i] = R[O_DECK + i]
     for i in range(size - 1, 0, -1):
-        j = below(rng, i + 1)
+        j = below(st, i + 1)
         t = order[i]
         order[i] = order[j]
         order[j] = t
-    if log_room(lg, lp, size + 3):
-        p = lp[0]
+    if log_room(st, lg, size + 3):
+        p = st[S_LOGPOS]
         lg[p] = 4
         lg[p + 1] = dealer
         lg[p + 2] = size
         for i in range(size):
             lg[p + 3 + i] = order[i]
-        lp[0] = p + 3 + size
+        st[S_LOGPOS] = p + 3 + size
     st[S_RIDX] += 1
     st[S_DEALER] = dealer
     seats = np.empty(NMAX, dtype=np.int64)
@@ -729,7 +739,7 @@ def start_round(
     m -= 1
     top = st[O_PILE + m]
     while top == WILD_DRAW4 or (R[R_NUMSTART] != 0 and not (top < WILD and crank(top) <= 9)):
-        shuffle_seg(st, np.int64(O_PILE), m + 1, rng, lg, lp)
+        shuffle_seg(st, np.int64(O_PILE), m + 1, lg)
         top = st[O_PILE + m]
     st[S_NPILE] = m
     st[O_DISC] = top
@@ -754,7 +764,7 @@ def start_round(
         if R[R_STACK] != 0:
             hit(st, first, top, np.int64(2))
         else:
-            draw_cards(st, R, rng, first, np.int64(2), lg, lp)
+            draw_cards(st, R, first, np.int64(2), lg)
             st[S_CUR] = step(st, dealer, np.int64(2))
     else:
         st[S_CUR] = first
@@ -762,11 +772,9 @@ def start_round(
 
 # ================================================================ trusted moves ==
 @njit(cache=True)
-def false_uno(
-    st: np.ndarray, R: np.ndarray, rng: np.ndarray, seat: int, lg: np.ndarray, lp: np.ndarray
-) -> None:
+def false_uno(st: np.ndarray, R: np.ndarray, seat: int, lg: np.ndarray) -> None:
     if R[R_FALSEPEN]:
-        draw_cards(st, R, rng, seat, R[R_FALSEPEN], lg, lp)
+        draw_cards(st, R, seat, R[R_FALSEPEN], lg)
 
 
 @njit(cache=True)
@@ -781,9 +789,8 @@ def end_if_empty(st: np.ndarray, R: np.ndarray, seat: int) -> None:
 
 @njit(cache=True)
 def effect(
-    st: np.ndarray, R: np.ndarray, rng: np.ndarray, seat: int, top: int, rank: int,
+    st: np.ndarray, R: np.ndarray, seat: int, top: int, rank: int,
     left: int, color: int, target: int, prev_color: int, answering: bool, lg: np.ndarray,
-    lp: np.ndarray,
 ) -> None:  # fmt: skip
     """``Game._effect``: an action card or special wild just played (R-ACT-*)."""
     stack = R[R_STACK]
@@ -809,7 +816,7 @@ def effect(
             st[S_WD4BY] = -1
             hit(st, victim, top, total)
         else:
-            draw_cards(st, R, rng, victim, np.int64(2), lg, lp)
+            draw_cards(st, R, victim, np.int64(2), lg)
             st[S_CUR] = step(st, seat, np.int64(2))
     elif top == WILD_DRAW4:
         victim = step(st, seat, np.int64(1))
@@ -828,19 +835,19 @@ def effect(
         st[S_CUR] = step(st, seat, np.int64(1))
     elif top == WILD_SHUFFLE:
         if left:
-            shuffle_hands(st, seat, rng, lg, lp)
+            shuffle_hands(st, seat, lg)
         st[S_CUR] = step(st, seat, np.int64(1))
     else:
-        custom(st, R, rng, seat, color, lg, lp)
+        custom(st, R, seat, color, lg)
 
 
 @njit(cache=True)
 def play(
-    st: np.ndarray, R: np.ndarray, rng: np.ndarray, seat: int, card: int, color: int,
-    uno: bool, target: int, lg: np.ndarray, lp: np.ndarray,
+    st: np.ndarray, R: np.ndarray, seat: int, card: int, color: int,
+    uno: bool, target: int, lg: np.ndarray,
 ) -> None:  # fmt: skip
     """``Game.play`` (one card): trusted, no checks."""
-    log_action(lg, lp, seat, np.int64(A_PLAY), card, color, target, 1 if uno else 0)
+    log_action(st, lg, seat, np.int64(A_PLAY), card, color, target, 1 if uno else 0)
     st[S_VULN] = -1
     hand_remove(st, seat, card)
     nd = st[S_NDISC]
@@ -863,7 +870,7 @@ def play(
                 rotate(st)
         st[S_CUR] = step(st, seat, np.int64(1))
     else:
-        effect(st, R, rng, seat, top, rank, left, color, target, prev_color, answering, lg, lp)
+        effect(st, R, seat, top, rank, left, color, target, prev_color, answering, lg)
         special = top == WILD_CUSTOM
     own = st[O_HS + seat]
     if answering and st[S_PHASE] != P_ANSWER:
@@ -877,26 +884,24 @@ def play(
             end_round(st, R, seat)
     else:
         if uno:
-            false_uno(st, R, rng, seat, lg, lp)
+            false_uno(st, R, seat, lg)
         if special and R[R_CUSTOM] == CU_DISCWILDS:
             end_if_empty(st, R, seat)
 
 
 @njit(cache=True)
-def draw(
-    st: np.ndarray, R: np.ndarray, rng: np.ndarray, seat: int, lg: np.ndarray, lp: np.ndarray
-) -> None:
+def draw(st: np.ndarray, R: np.ndarray, seat: int, lg: np.ndarray) -> None:
     """``Game.draw``: draw on your turn (R-TURN-2/3), until playable if the rules say so."""
     log_action(
-        lg, lp, seat, np.int64(A_DRAW), np.int64(-1), np.int64(-1), np.int64(-1), np.int64(0)
+        st, lg, seat, np.int64(A_DRAW), np.int64(-1), np.int64(-1), np.int64(-1), np.int64(0)
     )
     st[S_VULN] = -1
     if R[R_LAUNCHER]:
-        draw_cards(st, R, rng, seat, np.int64(1), lg, lp)
+        draw_cards(st, R, seat, np.int64(1), lg)
         st[S_CUR] = step(st, seat, np.int64(1))
         return
     while True:
-        got = draw_cards(st, R, rng, seat, np.int64(1), lg, lp)
+        got = draw_cards(st, R, seat, np.int64(1), lg)
         if got == 0:
             break
         card = st[O_HANDS + seat * HCAP + st[O_HS + seat] - 1]
@@ -910,10 +915,8 @@ def draw(
 
 
 @njit(cache=True)
-def choose_color(
-    st: np.ndarray, seat: int, color: int, target: int, lg: np.ndarray, lp: np.ndarray
-) -> None:
-    log_action(lg, lp, seat, np.int64(A_COLOR), np.int64(-1), color, target, np.int64(0))
+def choose_color(st: np.ndarray, seat: int, color: int, target: int, lg: np.ndarray) -> None:
+    log_action(st, lg, seat, np.int64(A_COLOR), np.int64(-1), color, target, np.int64(0))
     st[S_VULN] = -1
     st[S_COLOR] = color
     if target >= 0:
@@ -922,24 +925,21 @@ def choose_color(
 
 
 @njit(cache=True)
-def call_uno(
-    st: np.ndarray, R: np.ndarray, rng: np.ndarray, seat: int, lg: np.ndarray, lp: np.ndarray
-) -> None:
-    log_action(lg, lp, seat, np.int64(A_UNO), np.int64(-1), np.int64(-1), np.int64(-1), np.int64(0))
+def call_uno(st: np.ndarray, R: np.ndarray, seat: int, lg: np.ndarray) -> None:
+    log_action(st, lg, seat, np.int64(A_UNO), np.int64(-1), np.int64(-1), np.int64(-1), np.int64(0))
     if seat == st[S_VULN]:
         st[S_VULN] = -1
     elif st[O_HS + seat] != 1:
-        false_uno(st, R, rng, seat, lg, lp)
+        false_uno(st, R, seat, lg)
 
 
 @njit(cache=True)
 def catch(
-    st: np.ndarray, R: np.ndarray, rng: np.ndarray, seat: int, target: int, lg: np.ndarray,
-    lp: np.ndarray,
+    st: np.ndarray, R: np.ndarray, seat: int, target: int, lg: np.ndarray,
 ) -> None:  # fmt: skip
-    log_action(lg, lp, seat, np.int64(A_CATCH), np.int64(-1), np.int64(-1), target, np.int64(0))
+    log_action(st, lg, seat, np.int64(A_CATCH), np.int64(-1), np.int64(-1), target, np.int64(0))
     st[S_VULN] = -1
-    draw_cards(st, R, rng, target, R[R_UNOPEN], lg, lp)
+    draw_cards(st, R, target, R[R_UNOPEN], lg)
 
 
 @njit(cache=True)
@@ -950,12 +950,10 @@ def after_wd4(st: np.ndarray, R: np.ndarray, by: int) -> None:
 
 
 @njit(cache=True)
-def challenge(
-    st: np.ndarray, R: np.ndarray, rng: np.ndarray, seat: int, lg: np.ndarray, lp: np.ndarray
-) -> None:
+def challenge(st: np.ndarray, R: np.ndarray, seat: int, lg: np.ndarray) -> None:
     """R-ACT-CHALLENGE (``Game.challenge``)."""
     log_action(
-        lg, lp, seat, np.int64(A_CHALLENGE), np.int64(-1), np.int64(-1), np.int64(-1), np.int64(0)
+        st, lg, seat, np.int64(A_CHALLENGE), np.int64(-1), np.int64(-1), np.int64(-1), np.int64(0)
     )
     st[S_VULN] = -1
     by = st[S_WD4BY]
@@ -969,21 +967,19 @@ def challenge(
             st[S_NDISC] = nd
             hand_append(st, by, st[O_DISC + nd])
             st[S_COLOR] = st[S_WD4PREV]
-        draw_cards(st, R, rng, by, total, lg, lp)
+        draw_cards(st, R, by, total, lg)
         st[S_CUR] = seat
     else:
-        draw_cards(st, R, rng, seat, total + 2, lg, lp)
+        draw_cards(st, R, seat, total + 2, lg)
         st[S_CUR] = step(st, seat, np.int64(1))
     after_wd4(st, R, by)
 
 
 @njit(cache=True)
-def accept(
-    st: np.ndarray, R: np.ndarray, rng: np.ndarray, seat: int, lg: np.ndarray, lp: np.ndarray
-) -> None:
+def accept(st: np.ndarray, R: np.ndarray, seat: int, lg: np.ndarray) -> None:
     """Take the hit (``Game.accept``)."""
     log_action(
-        lg, lp, seat, np.int64(A_ACCEPT), np.int64(-1), np.int64(-1), np.int64(-1), np.int64(0)
+        st, lg, seat, np.int64(A_ACCEPT), np.int64(-1), np.int64(-1), np.int64(-1), np.int64(0)
     )
     st[S_VULN] = -1
     if st[S_PHASE] == P_ANSWER:
@@ -993,7 +989,7 @@ def accept(
         total = 4
         by = st[S_WD4BY]
     if total:
-        draw_cards(st, R, rng, seat, total, lg, lp)
+        draw_cards(st, R, seat, total, lg)
     st[S_PEND] = -1
     st[S_PENDTOT] = 0
     st[S_PHASE] = P_PLAY
@@ -1012,13 +1008,13 @@ def is_special(R: np.ndarray, card: int) -> bool:
 
 
 @njit(cache=True)
-def random_other(st: np.ndarray, rng: np.ndarray, seat: int) -> int:
+def random_other(st: np.ndarray, seat: int) -> int:
     n = st[S_N]
     k = 0
     for s in range(n):
         if s != seat and st[O_LIVE + s]:
             k += 1
-    j = below(rng, k)
+    j = below(st, k)
     for s in range(n):
         if s != seat and st[O_LIVE + s]:
             if j == 0:
@@ -1029,8 +1025,8 @@ def random_other(st: np.ndarray, rng: np.ndarray, seat: int) -> int:
 
 @njit(cache=True)
 def react(
-    st: np.ndarray, R: np.ndarray, P: np.ndarray, rng: np.ndarray, cnt: np.ndarray,
-    lg: np.ndarray, lp: np.ndarray,
+    st: np.ndarray, R: np.ndarray, P: np.ndarray, cnt: np.ndarray,
+    lg: np.ndarray,
 ) -> bool:  # fmt: skip
     """``Table._react`` for fast players: the first catcher after the current seat catches."""
     n = st[S_N]
@@ -1042,21 +1038,21 @@ def react(
             continue
         if P[3 * s + 1] != 0.0 and s != v:
             cnt[G_CATCH] += 1
-            catch(st, R, rng, s, v, lg, lp)
+            catch(st, R, s, v, lg)
             return True
     return False
 
 
 @njit(cache=True)
-def wants_uno(P: np.ndarray, rng: np.ndarray, seat: int) -> bool:
+def wants_uno(st: np.ndarray, P: np.ndarray, seat: int) -> bool:
     f = P[3 * seat + 2]
-    return not (f != 0.0 and rand(rng) < f)
+    return not (f != 0.0 and rand(st) < f)
 
 
 @njit(cache=True)
 def play_round(
-    st: np.ndarray, R: np.ndarray, P: np.ndarray, rng: np.ndarray, cnt: np.ndarray,
-    pc: np.ndarray, tc: np.ndarray, buf: np.ndarray, lg: np.ndarray, lp: np.ndarray,
+    st: np.ndarray, R: np.ndarray, P: np.ndarray, cnt: np.ndarray,
+    pc: np.ndarray, tc: np.ndarray, buf: np.ndarray, lg: np.ndarray,
 ) -> int:  # fmt: skip
     """The driver's loop for one round (``Table.play``); its turns, or -1 if it stalled."""
     reactive = R[R_REACTIVE] != 0
@@ -1066,7 +1062,7 @@ def play_round(
         if phase >= P_ROUND_OVER:
             return rt
         seat = st[S_CUR]
-        if reactive and st[S_VULN] >= 0 and react(st, R, P, rng, cnt, lg, lp):
+        if reactive and st[S_VULN] >= 0 and react(st, R, P, cnt, lg):
             continue
         if phase <= P_DRAWN:
             if phase == P_PLAY:
@@ -1074,69 +1070,69 @@ def play_round(
                 k = playable_cards(st, R, seat, buf)
                 if k == 0:
                     cnt[G_DRAWTURNS] += 1
-                    draw(st, R, rng, seat, lg, lp)
+                    draw(st, R, seat, lg)
                     continue
-                card = buf[below(rng, k)]
+                card = buf[below(st, k)]
             else:
                 card = st[S_DRAWN]
             pc[card] += 1
             tc[crank(card)] += 1
             if is_special(R, card):
-                color = below(rng, np.int64(4)) if card >= WILD else -1
+                color = below(st, np.int64(4)) if card >= WILD else -1
                 target = -1
                 if st[O_HS + seat] > 1 and (
                     card == WILD_SWAP or (R[R_SEVENZERO] != 0 and card < WILD and crank(card) == 7)
                 ):
-                    target = random_other(st, rng, seat)
-                play(st, R, rng, seat, card, color, np.bool_(False), target, lg, lp)
-                if st[S_VULN] == seat and wants_uno(P, rng, seat):
-                    call_uno(st, R, rng, seat, lg, lp)
+                    target = random_other(st, seat)
+                play(st, R, seat, card, color, np.bool_(False), target, lg)
+                if st[S_VULN] == seat and wants_uno(st, P, seat):
+                    call_uno(st, R, seat, lg)
             else:
                 uno = st[O_HS + seat] == 2
-                if uno and not wants_uno(P, rng, seat):
+                if uno and not wants_uno(st, P, seat):
                     uno = False
-                color = below(rng, np.int64(4)) if card >= WILD else -1
-                play(st, R, rng, seat, card, color, uno, np.int64(-1), lg, lp)
+                color = below(st, np.int64(4)) if card >= WILD else -1
+                play(st, R, seat, card, color, uno, np.int64(-1), lg)
         elif phase == P_CHALLENGE:
             p = P[3 * seat]
-            if p != 0.0 and rand(rng) < p:
+            if p != 0.0 and rand(st) < p:
                 cnt[G_CHAL] += 1
                 cnt[G_CHALWON] += st[S_GUILTY]
-                challenge(st, R, rng, seat, lg, lp)
+                challenge(st, R, seat, lg)
             else:
-                accept(st, R, rng, seat, lg, lp)
+                accept(st, R, seat, lg)
         elif phase == P_START_COLOR:
             target = -1
             if st[O_DISC + st[S_NDISC] - 1] == WILD_SWAP:
-                target = random_other(st, rng, seat)
-            choose_color(st, seat, below(rng, np.int64(4)), target, lg, lp)
+                target = random_other(st, seat)
+            choose_color(st, seat, below(st, np.int64(4)), target, lg)
         else:  # P_ANSWER
             k = answers(st, R, seat, buf)
             p = P[3 * seat]
             if k:
                 rt += 1
-                card = buf[below(rng, k)]
+                card = buf[below(st, k)]
                 pc[card] += 1
                 tc[crank(card)] += 1
                 uno = st[O_HS + seat] == 2
-                if uno and not wants_uno(P, rng, seat):
+                if uno and not wants_uno(st, P, seat):
                     uno = False
-                color = below(rng, np.int64(4)) if card >= WILD else -1
-                play(st, R, rng, seat, card, color, uno, np.int64(-1), lg, lp)
-            elif st[S_PEND] == WILD_DRAW4 and p != 0.0 and rand(rng) < p:
+                color = below(st, np.int64(4)) if card >= WILD else -1
+                play(st, R, seat, card, color, uno, np.int64(-1), lg)
+            elif st[S_PEND] == WILD_DRAW4 and p != 0.0 and rand(st) < p:
                 cnt[G_CHAL] += 1
                 cnt[G_CHALWON] += st[S_GUILTY]
-                challenge(st, R, rng, seat, lg, lp)
+                challenge(st, R, seat, lg)
             else:
-                accept(st, R, rng, seat, lg, lp)
+                accept(st, R, seat, lg)
     return -1  # as the driver's for-else: no winner within MAX_DECISIONS
 
 
 @njit(cache=True)
 def play_game(
-    st: np.ndarray, R: np.ndarray, P: np.ndarray, rng: np.ndarray, base: np.uint64,
+    st: np.ndarray, R: np.ndarray, P: np.ndarray, base: np.uint64,
     index: int, fixed_dealer: int, cnt: np.ndarray, pc: np.ndarray, tc: np.ndarray,
-    rounds: np.ndarray, lg: np.ndarray, lp: np.ndarray,
+    rounds: np.ndarray, lg: np.ndarray,
 ) -> int:  # fmt: skip
     """Game ``index`` from start to end (``Table.play``).
 
@@ -1145,20 +1141,20 @@ def play_game(
     which may exceed ``rounds``' length (then only the first rows are written).
     """
     n = R[R_N]
-    seed_game(rng, base, index)
+    seed_game(st, base, index)
     cnt[:] = 0
     pc[:] = 0
     tc[:] = 0
-    first_dealer = fixed_dealer if fixed_dealer >= 0 else below(rng, n)
+    first_dealer = fixed_dealer if fixed_dealer >= 0 else below(st, n)
     cnt[G_FIRSTDEALER] = first_dealer
     new_game(st, R)
-    start_round(st, R, rng, first_dealer, lg, lp)
+    start_round(st, R, first_dealer, lg)
     buf_own = np.empty(HCAP, dtype=np.int64)
     buf = unowned(buf_own)
     nr = 0
     turns = 0
     while True:
-        rt = play_round(st, R, P, rng, cnt, pc, tc, buf, lg, lp)
+        rt = play_round(st, R, P, cnt, pc, tc, buf, lg)
         if rt < 0:
             cnt[G_STALLED] = 1
             return nr + 0 * buf_own[0]
@@ -1169,7 +1165,7 @@ def play_game(
         turns += rt
         if R[R_ROUNDS_ONLY] or st[S_PHASE] == P_GAME_OVER:
             break
-        start_round(st, R, rng, np.int64(-1), lg, lp)
+        start_round(st, R, np.int64(-1), lg)
     if R[R_ROUNDS_ONLY] or R[R_SCORING] == SC_TEAMS:  # noqa: SIM108 (numba: plain loops and comparisons)
         winner = st[S_RWIN]
     else:
@@ -1184,14 +1180,14 @@ def play_game(
 
 @njit(cache=True)
 def play_game_entry(
-    st: np.ndarray, R: np.ndarray, P: np.ndarray, rng: np.ndarray, base: np.uint64,
+    st: np.ndarray, R: np.ndarray, P: np.ndarray, base: np.uint64,
     index: int, fixed_dealer: int, cnt: np.ndarray, pc: np.ndarray, tc: np.ndarray,
-    rounds: np.ndarray, lg: np.ndarray, lp: np.ndarray,
+    rounds: np.ndarray, lg: np.ndarray,
 ) -> int:  # fmt: skip
     """``play_game`` called from Python: the arrays are the caller's, kept alive by it."""
     return play_game(
-        unowned(st), unowned(R), unowned(P), unowned(rng), base, index, fixed_dealer,
-        unowned(cnt), unowned(pc), unowned(tc), unowned(rounds), unowned(lg), unowned(lp),
+        unowned(st), unowned(R), unowned(P), base, index, fixed_dealer,
+        unowned(cnt), unowned(pc), unowned(tc), unowned(rounds), unowned(lg),
     )  # fmt: skip
 
 
@@ -1206,16 +1202,13 @@ def run_games(
     """
     R = unowned(R_)
     P = unowned(P_)
-    own = np.zeros(STATE_SIZE + 1 + 3 + G_SIZE + NCARDS + 18 + 1, dtype=np.int64)
+    own = np.zeros(STATE_SIZE + 1 + G_SIZE + NCARDS + 18 + 1, dtype=np.int64)
     st = unowned(own[:STATE_SIZE])
-    lp = unowned(own[STATE_SIZE + 1 : STATE_SIZE + 4])
-    o = STATE_SIZE + 4
+    o = STATE_SIZE + 1
     cnt = unowned(own[o : o + G_SIZE])
     pc = unowned(own[o + G_SIZE : o + G_SIZE + NCARDS])
     tc = unowned(own[o + G_SIZE + NCARDS : o + G_SIZE + NCARDS + 18])
     lg = unowned(own[STATE_SIZE : STATE_SIZE + 1])
-    rng_own = np.zeros(1, dtype=np.uint64)
-    rng = unowned(rng_own)
     games = np.zeros((size, G_SIZE), dtype=np.int64)
     allr = np.zeros((max(16, size * 2), 2), dtype=np.int64)
     nr_all = 0
@@ -1224,11 +1217,11 @@ def run_games(
     pc_all = np.zeros(NCARDS, dtype=np.int64)
     sq = np.zeros(18, dtype=np.int64)
     for g in range(size):
-        nr = play_game(st, R, P, rng, base, start + g, fixed_dealer, cnt, pc, tc, rbuf, lg, lp)
+        nr = play_game(st, R, P, base, start + g, fixed_dealer, cnt, pc, tc, rbuf, lg)
         while nr > rbuf.shape[0]:  # a long game: again, with room for every round
             rbuf_own = np.zeros((nr * 2, 2), dtype=np.int64)
             rbuf = unowned(rbuf_own)
-            nr = play_game(st, R, P, rng, base, start + g, fixed_dealer, cnt, pc, tc, rbuf, lg, lp)
+            nr = play_game(st, R, P, base, start + g, fixed_dealer, cnt, pc, tc, rbuf, lg)
         for c in range(NCARDS):
             pc_all[c] += pc[c]
         games[g, :] = cnt
@@ -1243,7 +1236,7 @@ def run_games(
         allr[nr_all : nr_all + nr] = rbuf[:nr]
         nr_all += nr
     # the owners of the views above live to here
-    keep = own[0] + np.int64(rng_own[0] & np.uint64(1)) + rbuf_own[0, 0] + R_[0] + np.int64(P_[0])
+    keep = own[0] + rbuf_own[0, 0] + R_[0] + np.int64(P_[0])
     return games, allr, pc_all, sq, nr_all + 0 * keep
 
 
@@ -1255,8 +1248,8 @@ def bare_rounds(seed: np.uint64, players: int, count: int) -> int:
     deck, hands as arrays, a random playable card or a draw (a playable drawn card is
     played); no UNO calls, catches, challenges or scoring.  Returns the decisions.
     """
-    rng = np.zeros(1, dtype=np.uint64)
-    rng[0] = seed
+    st = np.zeros(S_RNG + 1, dtype=np.int64)  # only the random state
+    st[S_RNG] = np.int64(seed)
     deck = np.empty(108, dtype=np.int64)
     k = 0
     for color in range(4):
@@ -1278,7 +1271,7 @@ def bare_rounds(seed: np.uint64, players: int, count: int) -> int:
     decisions = 0
     for _ in range(count):
         for i in range(107, 0, -1):
-            j = below(rng, i + 1)
+            j = below(st, i + 1)
             t = deck[i]
             deck[i] = deck[j]
             deck[j] = t
@@ -1294,7 +1287,7 @@ def bare_rounds(seed: np.uint64, players: int, count: int) -> int:
         np_ -= 1
         disc[0] = top
         nd = 1
-        color = ccolor(top) if top < WILD else below(rng, np.int64(4))
+        color = ccolor(top) if top < WILD else below(st, np.int64(4))
         cur = 0
         d = 1
         while True:
@@ -1314,7 +1307,7 @@ def bare_rounds(seed: np.uint64, players: int, count: int) -> int:
                     disc[0] = disc[nd - 1]
                     nd = 1
                     for i in range(np_ - 1, 0, -1):
-                        j = below(rng, i + 1)
+                        j = below(st, i + 1)
                         t = pile[i]
                         pile[i] = pile[j]
                         pile[j] = t
@@ -1330,13 +1323,13 @@ def bare_rounds(seed: np.uint64, players: int, count: int) -> int:
                     continue
                 i = hs[cur] - 1
             else:
-                i = opts[below(rng, m)]
+                i = opts[below(st, m)]
             c = hands[cur, i]
             hs[cur] -= 1
             hands[cur, i] = hands[cur, hs[cur]]
             disc[nd] = c
             nd += 1
-            color = ccolor(c) if c < WILD else below(rng, np.int64(4))
+            color = ccolor(c) if c < WILD else below(st, np.int64(4))
             if hs[cur] == 0:
                 break
             r = crank(c)
@@ -1365,8 +1358,8 @@ def bare_rounds(seed: np.uint64, players: int, count: int) -> int:
 
 
 @njit(cache=True)
-def keep(st: np.ndarray, seat: int, lg: np.ndarray, lp: np.ndarray) -> None:
-    log_action(lg, lp, seat, np.int64(A_KEEP), np.int64(-1), np.int64(-1), np.int64(-1),
+def keep(st: np.ndarray, seat: int, lg: np.ndarray) -> None:
+    log_action(st, lg, seat, np.int64(A_KEEP), np.int64(-1), np.int64(-1), np.int64(-1),
                np.int64(0))  # fmt: skip
     st[S_VULN] = -1
     st[S_PHASE] = P_PLAY
@@ -1375,7 +1368,7 @@ def keep(st: np.ndarray, seat: int, lg: np.ndarray, lp: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def best_color(st: np.ndarray, rng: np.ndarray, seat: int) -> int:
+def best_color(st: np.ndarray, seat: int) -> int:
     """``ismcts._best_color``: the colour held most (the first of a tie), else random."""
     counts = np.zeros(5, dtype=np.int64)
     base = O_HANDS + seat * HCAP
@@ -1388,19 +1381,18 @@ def best_color(st: np.ndarray, rng: np.ndarray, seat: int) -> int:
             top = counts[c]
             best = c
     if top == 0:
-        return below(rng, np.int64(4))
+        return below(st, np.int64(4))
     return best
 
 
 @njit(cache=True)
 def smart_play(
-    st: np.ndarray, R: np.ndarray, rng: np.ndarray, s: int, buf: np.ndarray, lg: np.ndarray,
-    lp: np.ndarray,
+    st: np.ndarray, R: np.ndarray, s: int, buf: np.ndarray, lg: np.ndarray,
 ) -> None:  # fmt: skip
     """``ismcts._smart_play``: hold wilds, follow the colour held most, hit a short hand."""
     k = playable_cards(st, R, s, buf)
     if k == 0:
-        draw(st, R, rng, s, lg, lp)
+        draw(st, R, s, lg)
         return
     hs = st[O_HS + s]
     if k == 1:
@@ -1429,17 +1421,17 @@ def smart_play(
                     rank = crank(c)
                     if rank >= SKIP and (rank != REVERSE or n == 2):
                         score += 11.0 if rank == DRAW2 else 10.0
-            if score > best_score or (score == best_score and rand(rng) < 0.5):
+            if score > best_score or (score == best_score and rand(st) < 0.5):
                 best_score = score
                 best = c
-    color = best_color(st, rng, s) if best >= WILD else -1
-    play(st, R, rng, s, best, color, hs == 2, np.int64(-1), lg, lp)
+    color = best_color(st, s) if best >= WILD else -1
+    play(st, R, s, best, color, hs == 2, np.int64(-1), lg)
 
 
 @njit(cache=True)
 def rollout_value(
-    st: np.ndarray, R: np.ndarray, rng: np.ndarray, seat: int, max_steps: int, judge: int,
-    buf: np.ndarray, lg: np.ndarray, lp: np.ndarray,
+    st: np.ndarray, R: np.ndarray, seat: int, max_steps: int, judge: int,
+    buf: np.ndarray, lg: np.ndarray,
 ) -> float:  # fmt: skip
     """``ismcts.rollout`` (rule-based policy): 1 if ``seat`` (or its team) wins the round."""
     steps = 0
@@ -1448,20 +1440,20 @@ def rollout_value(
         s = st[S_CUR]
         phase = st[S_PHASE]
         if phase == P_PLAY:
-            smart_play(st, R, rng, s, buf, lg, lp)
+            smart_play(st, R, s, buf, lg)
         elif phase == P_DRAWN:
             card = st[S_DRAWN]
-            color = best_color(st, rng, s) if card >= WILD else -1
-            play(st, R, rng, s, card, color, st[O_HS + s] == 2, np.int64(-1), lg, lp)
+            color = best_color(st, s) if card >= WILD else -1
+            play(st, R, s, card, color, st[O_HS + s] == 2, np.int64(-1), lg)
         elif phase == P_CHALLENGE:
-            accept(st, R, rng, s, lg, lp)
+            accept(st, R, s, lg)
         elif phase == P_START_COLOR:
-            choose_color(st, s, best_color(st, rng, s), np.int64(-1), lg, lp)
+            choose_color(st, s, best_color(st, s), np.int64(-1), lg)
         else:
             return -1.0  # not a plain position: the caller should not have come here
         v = st[S_VULN]
         if v >= 0:  # bots in a rollout always catch
-            catch(st, R, rng, step(st, v, np.int64(1)), v, lg, lp)
+            catch(st, R, step(st, v, np.int64(1)), v, lg)
     n = st[S_N]
     winner = st[S_RWIN]
     teams = R[R_SCORING] == SC_TEAMS
@@ -1494,25 +1486,25 @@ def rollout_value(
 
 @njit(cache=True)
 def apply_root(
-    st: np.ndarray, R: np.ndarray, rng: np.ndarray, seat: int, kind: int, card: int,
-    color: int, target: int, uno: int, lg: np.ndarray, lp: np.ndarray,
+    st: np.ndarray, R: np.ndarray, seat: int, kind: int, card: int,
+    color: int, target: int, uno: int, lg: np.ndarray,
 ) -> None:  # fmt: skip
     """``Game.apply_trusted`` for the root actions a search tries (one card per play)."""
     if kind == A_PLAY:
-        play(st, R, rng, seat, card, color, uno != 0, target, lg, lp)
+        play(st, R, seat, card, color, uno != 0, target, lg)
     elif kind == A_DRAW:
         if st[S_PHASE] == P_CHALLENGE or st[S_PHASE] == P_ANSWER:
-            accept(st, R, rng, seat, lg, lp)
+            accept(st, R, seat, lg)
         else:
-            draw(st, R, rng, seat, lg, lp)
+            draw(st, R, seat, lg)
     elif kind == A_KEEP:
-        keep(st, seat, lg, lp)
+        keep(st, seat, lg)
     elif kind == A_CHALLENGE:
-        challenge(st, R, rng, seat, lg, lp)
+        challenge(st, R, seat, lg)
     elif kind == A_ACCEPT:
-        accept(st, R, rng, seat, lg, lp)
+        accept(st, R, seat, lg)
     elif kind == A_COLOR:
-        choose_color(st, seat, color, target, lg, lp)
+        choose_color(st, seat, color, target, lg)
 
 
 @njit(cache=True)
@@ -1527,18 +1519,15 @@ def search_world(
     R = unowned(R_)
     acts = unowned(acts_)
     out = unowned(out_)
-    own = np.empty(STATE_SIZE + HCAP + 4, dtype=np.int64)
+    own = np.empty(STATE_SIZE + HCAP + 1, dtype=np.int64)
     st = unowned(own[:STATE_SIZE])
     buf = unowned(own[STATE_SIZE : STATE_SIZE + HCAP])
     lg = unowned(own[STATE_SIZE + HCAP : STATE_SIZE + HCAP + 1])
-    lp = unowned(own[STATE_SIZE + HCAP + 1 : STATE_SIZE + HCAP + 4])
-    lp[:] = 0
-    rng_own = np.zeros(1, dtype=np.uint64)
-    rng = unowned(rng_own)
     for j in range(acts.shape[0]):
         st[:] = st0
-        rng[0] = seed
-        apply_root(st, R, rng, seat, acts[j, 0], acts[j, 1], acts[j, 2], acts[j, 3],
-                   acts[j, 4], lg, lp)  # fmt: skip
-        out[j] = rollout_value(st, R, rng, seat, max_steps, judge, buf, lg, lp)
-    own[0] += np.int64(rng_own[0] & np.uint64(0))  # the owners live to here
+        st[S_RNG] = np.int64(seed)
+        st[S_LOGON] = 0
+        apply_root(st, R, seat, acts[j, 0], acts[j, 1], acts[j, 2], acts[j, 3],
+                   acts[j, 4], lg)  # fmt: skip
+        out[j] = rollout_value(st, R, seat, max_steps, judge, buf, lg)
+    own[0] += 0 * own[1]  # the owner lives to here
