@@ -170,8 +170,10 @@ def main() -> int:
                     print(f"  {key}: {ratios[key]}x")
     cold = cold_start() if args.cold_start else {}
     if cold:
-        print(f"\nJIT: first run {cold['cold_run_s']} s cold, {cold['cached_run_s']} s cached; "
-              f"first --check {cold['cold_check_s']} s cold, {cold['cached_check_s']} s cached")  # fmt: skip
+        print(
+            f"\nJIT: first run {cold['cold_run_s']} s cold, {cold['cached_run_s']} s cached; "
+            f"first --check {cold['cold_check_s']} s cold, {cold['cached_check_s']} s cached"
+        )
     if args.json:
         args.json.write_text(json.dumps({"rows": rows, "ratios": ratios, "jit": cold}, indent=2))
     return 0
