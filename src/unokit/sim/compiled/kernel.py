@@ -79,7 +79,8 @@ O_HANDS = 64
 O_PILE = O_HANDS + NMAX * HCAP
 O_DISC = O_PILE + HCAP
 O_TMP = O_DISC + HCAP  # scratch: a hand being swapped, hands being passed
-STATE_SIZE = O_TMP + NMAX * HCAP
+O_ORDER = O_TMP + NMAX * HCAP  # scratch for start_round: the shuffled deck, the seats
+STATE_SIZE = O_ORDER + HCAP + NMAX
 
 # ---------------------------------------------------------------- rules layout --
 R_N = 0
@@ -399,14 +400,18 @@ def playable_cards(st: np.ndarray, R: np.ndarray, seat: int, out: np.ndarray) ->
     base = O_HANDS + seat * HCAP
     k = 0
     wd4 = False
+    color = st[S_COLOR]  # ``matches``, with what it reads taken out of the loop
+    trank = crank(st[O_DISC + st[S_NDISC] - 1])
+    if trank >= 13:
+        trank = -1  # a wild on top matches no rank
     for i in range(st[O_HS + seat]):
         c = st[base + i]
-        if matches(st, c):
+        if c >= WILD or c // 13 == color or c % 13 == trank:
             out[k] = c
             k += 1
             if c == WILD_DRAW4:
                 wd4 = True
-    if wd4 and R[R_BLUFF] == 0 and holds_color(st, seat, st[S_COLOR]):
+    if wd4 and R[R_BLUFF] == 0 and holds_color(st, seat, color):
         j = 0
         for i in range(k):
             if out[i] != WILD_DRAW4:
@@ -690,42 +695,42 @@ def start_round(
     if dealer < 0:
         dealer = clockwise(st, st[S_DEALER]) if st[S_DEALER] >= 0 else 0
     size = R[R_DECKSIZE]
-    order = np.empty(size, dtype=np.int64)  # top first
+    o = O_ORDER  # the shuffled deck, top first, at st[o:o + size]
     for i in range(size):
-        order[i] = R[O_DECK + i]
+        st[o + i] = R[O_DECK + i]
     for i in range(size - 1, 0, -1):
         j = below(st, i + 1)
-        t = order[i]
-        order[i] = order[j]
-        order[j] = t
+        t = st[o + i]
+        st[o + i] = st[o + j]
+        st[o + j] = t
     if log_room(st, lg, size + 3):
         p = st[S_LOGPOS]
         lg[p] = 4
         lg[p + 1] = dealer
         lg[p + 2] = size
         for i in range(size):
-            lg[p + 3 + i] = order[i]
+            lg[p + 3 + i] = st[o + i]
         st[S_LOGPOS] = p + 3 + size
     st[S_RIDX] += 1
     st[S_DEALER] = dealer
-    seats = np.empty(NMAX, dtype=np.int64)
+    seats = O_ORDER + HCAP  # the live seats in deal order, at st[seats:seats + k]
     k = 0
     for j in range(1, n + 1):
         s = (dealer + j) % n
         if st[O_LIVE + s]:
-            seats[k] = s
+            st[seats + k] = s
             k += 1
     hand = R[R_HAND]
     dealt = k * hand
     for s in range(n):
         st[O_HS + s] = 0
     for j in range(k):
-        s = seats[j]
+        s = st[seats + j]
         for i in range(j, dealt, k):
-            hand_append(st, s, order[i])
+            hand_append(st, s, st[o + i])
     m = size - dealt
     for i in range(m):
-        st[O_PILE + i] = order[size - 1 - i]
+        st[O_PILE + i] = st[o + size - 1 - i]
     st[S_NPILE] = m
     st[S_NDISC] = 0
     st[S_DIR] = 1
@@ -744,7 +749,7 @@ def start_round(
     st[S_NPILE] = m
     st[O_DISC] = top
     st[S_NDISC] = 1
-    first = seats[0]
+    first = st[seats + 0]
     st[S_PHASE] = P_PLAY
     rank = crank(top)
     st[S_COLOR] = ccolor(top)
