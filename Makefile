@@ -54,6 +54,7 @@ $(BENCH_VENV)/.installed:
 bench: $(STAMP) $(BENCH_VENV)/.installed
 	$(BIN)/python benchmarks/bench_engine.py --reference-python $(BENCH_VENV)/bin/python $(ARGS)
 	$(BIN)/python benchmarks/bench_rl.py --reference-python $(BENCH_VENV)/bin/python $(ARGS)
+	$(BIN)/python benchmarks/bench_compiled.py --reference-python $(BENCH_VENV)/bin/python --cold-start $(ARGS)
 
 # Bot strength (docs/bots.md): 10,000+ games a pair; takes a while on two cores.
 bench-bots: $(STAMP)

@@ -101,3 +101,110 @@ def test_paired_search_keeps_the_prior_without_strong_evidence() -> None:
         bot = ISMCTSBot(seed=seed, iterations=60, margin=1e9)
         prior = HeuristicBot(seed=seed).act(view)
         assert bot.act(view) == prior
+
+
+# ----------------------------------------------------------- budget and compiled rollouts
+def test_the_time_budget_is_cpu_time_not_wall_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A wall clock racing ahead (a loaded machine) does not cut the search short."""
+    import time as time_mod
+
+    cpu = [0.0]
+
+    def thread_time() -> float:
+        cpu[0] += 0.001  # one CPU millisecond per look at the clock
+        return cpu[0]
+
+    wall = [0.0]
+
+    def perf_counter() -> float:
+        wall[0] += 1000.0
+        return wall[0]
+
+    monkeypatch.setattr(time_mod, "thread_time", thread_time)
+    monkeypatch.setattr(time_mod, "perf_counter", perf_counter)
+    g = Game(RuleSet(), 2, seed=3)
+    bot = ISMCTSBot(seed=1, time_budget=0.05)
+    for _ in range(30):  # find a searched decision
+        seat = g.current
+        if seat == 0:
+            bot.act(view_of(g, seat))
+        if bot.searches:
+            break
+        step(g, [RandomBot(1), RandomBot(2)])
+    assert bot.searches == 1
+    assert bot.rollouts >= 40  # about 50 worlds' worth of clock looks, not 2
+
+
+def test_stats_report_rollouts_per_decision() -> None:
+    bot = ISMCTSBot(seed=2, iterations=40)
+    g = Game(RuleSet(), 2, seed=4)
+    play_round(g, [bot, RandomBot(5)])
+    s = bot.stats()
+    assert s["decisions"] >= s["searches"] > 0
+    assert s["rollouts"] >= 40 * s["searches"]
+    assert s["rollouts_per_decision"] == s["rollouts"] / s["decisions"]
+
+
+def _compiled() -> object:
+    return pytest.importorskip("unokit.sim.compiled.kernel")
+
+
+def test_a_sampled_world_converts_to_the_compiled_state_exactly() -> None:
+    _compiled()
+    from unokit.sim import compiled
+
+    for seed in range(8):
+        rules = from_preset(("classic", "party", "mattel-2018", "seed-001-house")[seed % 4])
+        g = Game(rules, 2 + seed % 4, seed=seed, events=False)
+        for _ in range(seed * 3):
+            if g.round_over:
+                break
+            step(g, [RandomBot(i) for i in range(g.n)])
+        assert compiled.state_json(compiled.state_from_game(g), rules) == g.state_json()
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_compiled_rollouts_play_like_python_rollouts(players: int) -> None:
+    """Same world, same rule-based policy: the win rates agree within 99% intervals."""
+    _compiled()
+    import math
+
+    import numpy as np
+
+    from unokit.engine.actions import DRAW
+    from unokit.sim import compiled
+
+    kern = compiled.load_kernel()
+    rules = RuleSet()
+    r_arr = compiled.rules_array(rules, players, rounds_only=True, reactive=False)
+    for seed in (1, 2):
+        g = Game(rules, players, seed=seed, events=False)
+        seat = g.current
+        st = compiled.state_from_game(g)
+        acts = np.array([[DRAW, -1, -1, -1, 0]], dtype=np.int64)
+        out = np.zeros(1)
+        n = 1500
+        fast = []
+        for i in range(n):
+            kern.search_world(st, r_arr, np.uint64(i * 7919 + seed), seat, acts, 2000, 0, out)
+            fast.append(out[0])
+        rng = random.Random(seed)
+        slow = []
+        for i in range(n):
+            c = g.copy(rng=random.Random(i))
+            c.draw(seat)
+            slow.append(rollout(c, seat, rng, 2000, policy=1))
+        a, b = sum(fast) / n, sum(slow) / n
+        assert abs(a - b) <= 2.576 * math.sqrt(a * (1 - a) / n + b * (1 - b) / n) + 1e-9
+
+
+@pytest.mark.parametrize("compiled_rollouts", [False, True])
+def test_ismcts_with_either_rollouts_plays_legally(compiled_rollouts: bool) -> None:
+    if compiled_rollouts:
+        _compiled()
+    for preset in ("classic", "two-player", "my-first-uno", "attack"):
+        n = 3
+        g = Game(from_preset(preset, {"target_score": 1}), n, seed=11)
+        bot = ISMCTSBot(seed=1, iterations=30, compiled=compiled_rollouts)
+        play_round(g, [bot, RandomBot(2), HeuristicBot(seed=3)])
+        assert g.round_over and bot.rollouts > 0

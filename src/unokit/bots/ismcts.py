@@ -26,6 +26,17 @@ What it knows, from its views and its seat's events (``observe``):
 
 The sampler deals known cards first, then fills each hand with unseen cards that
 respect its voids as far as the counts allow, and the rest becomes the draw pile.
+
+**Budget.** ``iterations`` counts rollouts; without it the search runs for
+``time_budget`` seconds of this thread's CPU time (``time.thread_time``), not of the
+wall clock, so a busy machine does not make the bot weaker.  ``rollouts`` and
+``searches`` count what the bot did (``stats()``: rollouts per decision).
+
+**Compiled rollouts.** With numba installed (``unokit[fast]``) the rollouts of a
+sampled world run in the compiled engine (``unokit.sim.compiled.kernel.search_world``:
+the same rule-based policy, common random numbers, every root action in its own copy)
+whenever the rules are on its plain classic path (``compiled.rollouts_cover``);
+``compiled=False`` keeps them in Python.
 """
 
 from __future__ import annotations
@@ -60,7 +71,7 @@ class ISMCTSBot:
     """Determinized root search: paired rollouts that may overrule the heuristic.
 
     ``iterations`` counts rollouts (worlds x candidate actions); without it the
-    search runs for ``time_budget`` seconds.  ``exploration`` and ``prior_visits``
+    search runs for ``time_budget`` seconds of CPU time.  ``exploration`` and ``prior_visits``
     only serve the unpaired UCB search (``paired=False``).
     """
 
@@ -80,6 +91,7 @@ class ISMCTSBot:
         collapse: bool = False,
         judge: int = 0,
         colors: bool = False,
+        compiled: bool | None = None,
     ) -> None:
         from unokit.bots.heuristic import HeuristicBot  # the prior; imported late
 
@@ -96,7 +108,43 @@ class ISMCTSBot:
         self.colors = colors  # search every colour a wild may name, not just one
         self.judge = judge  # cut-off rollouts: 0 linear in cards, 1 calibrated
         self.prior = HeuristicBot(seed=seed)
+        self.compiled = compiled  # None: when numba is installed and the rules allow
+        self.rollouts = 0  # rollouts played, over every decision
+        self.searches = 0  # decisions searched (more than one sensible action)
+        self.decisions = 0  # act() calls
+        self._rules_key: Any = None
+        self._rules_arr: Any = None
         self._reset()
+
+    def stats(self) -> dict[str, float]:
+        """Rollouts per decision and per searched decision, for tournaments' reports."""
+        return {
+            "decisions": self.decisions,
+            "searches": self.searches,
+            "rollouts": self.rollouts,
+            "rollouts_per_decision": self.rollouts / self.decisions if self.decisions else 0.0,
+            "rollouts_per_search": self.rollouts / self.searches if self.searches else 0.0,
+        }
+
+    def _compiled_rules(self, view: View) -> Any:
+        """The kernel's rules array for compiled rollouts, or None to roll out in Python."""
+        if self.compiled is False or self.policy != 1:
+            return None
+        key = (view.rules, view.n)
+        if key == self._rules_key:
+            return self._rules_arr
+        arr = None
+        from unokit.sim import compiled as fast
+
+        if fast.rollouts_cover(view.rules) and fast.available():
+            arr = fast.rules_array(view.rules, view.n, rounds_only=True, reactive=False)
+        elif self.compiled:
+            raise ValueError(
+                "compiled rollouts need numba (pip install 'unokit[fast]') and rules on "
+                "the plain classic path; use compiled=False"
+            )
+        self._rules_key, self._rules_arr = key, arr
+        return arr
 
     # ------------------------------------------------------------ memory -------
     def _reset(self) -> None:
@@ -236,6 +284,7 @@ class ISMCTSBot:
         worse: the number does matter, through what can follow it).
         """
         self._remember(view)
+        self.decisions += 1
         prior = self.prior.act(view)
         if self.paired and view.phase == P_CHALLENGE:
             # A sampled world's W+4 player holds the old colour as often as a random
@@ -266,6 +315,7 @@ class ISMCTSBot:
                 actions.append(a)
         if len(actions) <= 1:
             return actions[0] if actions else prior
+        self.searches += 1
         if self.paired:
             return self._search_paired(view, actions, prior)
         return self._search(view, actions, prior)
@@ -285,29 +335,50 @@ class ISMCTSBot:
         p = actions.index(prior) if prior in actions else 0
         sums = [0.0] * k
         sq = [0.0] * k
-        deadline = time.perf_counter() + self.time_budget
+        clock = time.thread_time  # CPU time: the budget does not shrink on a busy machine
+        deadline = clock() + self.time_budget
         limit = self.iterations
         steps = self.horizon or 2000
         policy = self.policy
         rng = self.rng
         shared = random.Random()  # the forks' reshuffle RNG, reset to the world's state
         play_rng = random.Random()  # the rollout policy's RNG, reseeded alike
+        fast_rules = self._compiled_rules(view)
+        if fast_rules is not None and all(not a.extra for a in actions):
+            import numpy as np
+
+            from unokit.sim import compiled as fast
+
+            kern = fast.load_kernel()
+            acts = np.array(
+                [[a.kind, a.card, a.color, a.target, int(a.uno)] for a in actions], dtype=np.int64
+            )
+            out = np.zeros(k, dtype=np.float64)
+        else:
+            fast_rules = None
         worlds = 0
         while True:
             if limit is not None:
                 if worlds * k >= limit and worlds >= 2:
                     break
-            elif worlds >= 2 and time.perf_counter() > deadline:
+            elif worlds >= 2 and clock() > deadline:
                 break
             world = self._sample(view)
-            state = world.round_rng.getstate()
-            seed = rng.getrandbits(32)
-            vals = [0.0] * k
-            for j in range(k):
-                g = _fork(world, shared, state)
-                g.apply_trusted(seat, actions[j])
-                play_rng.seed(seed)
-                vals[j] = rollout(g, seat, play_rng, steps, policy, self.judge)
+            if fast_rules is not None and world._plain:
+                kern.search_world(fast.state_from_game(world), fast_rules,
+                                  np.uint64(rng.getrandbits(64)), seat, acts, steps,
+                                  self.judge, out)  # fmt: skip
+                vals = out.tolist()
+            else:
+                state = world.round_rng.getstate()
+                seed = rng.getrandbits(32)
+                vals = [0.0] * k
+                for j in range(k):
+                    g = _fork(world, shared, state)
+                    g.apply_trusted(seat, actions[j])
+                    play_rng.seed(seed)
+                    vals[j] = rollout(g, seat, play_rng, steps, policy, self.judge)
+            self.rollouts += k
             base = vals[p]
             for j in range(k):
                 d = vals[j] - base
@@ -341,7 +412,8 @@ class ISMCTSBot:
         if p >= 0:
             bonus_n[p] = self.prior_visits
             bonus_w[p] = 0.6 * self.prior_visits
-        deadline = time.perf_counter() + self.time_budget
+        clock = time.thread_time
+        deadline = clock() + self.time_budget
         limit = self.iterations
         total = 0
         c = self.c
@@ -349,7 +421,7 @@ class ISMCTSBot:
             if limit is not None:
                 if total >= limit:
                     break
-            elif total % 8 == 0 and time.perf_counter() > deadline and total >= k:
+            elif total % 8 == 0 and clock() > deadline and total >= k:
                 break
             if total < k:
                 i = total
@@ -365,6 +437,7 @@ class ISMCTSBot:
             world = self._sample(view)
             world.apply_trusted(seat, actions[i])
             wins[i] += rollout(world, seat, self.rng, self.horizon or 2000, self.policy)
+            self.rollouts += 1
             visits[i] += 1
             total += 1
         means = [wins[j] / visits[j] if visits[j] else 0.0 for j in range(k)]

@@ -38,6 +38,8 @@ def configs_from_args(args: argparse.Namespace) -> list[SimConfig]:
                 rounds_only=rounds_only,
                 dealer=args.dealer,
                 label=spec if args.compare else "",
+                engine=getattr(args, "engine", "python"),
+                check=getattr(args, "check", None) or 0,
             )
         )
     labels = [c.label for c in configs]
@@ -150,3 +152,19 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
         help="progress bar on stderr (default: when stderr is a terminal)",
     )
     sp.add_argument("--quiet", action="store_true", help="no table on stdout")
+    # the compiled engine (unokit.sim.compiled, docs/simulations.md)
+    sp.add_argument(
+        "--engine",
+        choices=("python", "compiled"),
+        default="python",
+        help="python: the reference engine (default); compiled: numba, about ten times "
+        "faster, fast players only (pip install 'unokit[fast]')",
+    )
+    sp.add_argument(
+        "--check",
+        type=int,
+        default=None,
+        metavar="N",
+        help="with --engine compiled: replay every N-th game through the reference engine "
+        "and stop if it does not reach the identical final state",
+    )

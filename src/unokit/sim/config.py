@@ -27,6 +27,7 @@ FAST_PLAYERS: dict[str, str] = {
         "catches (pair it with wd4_bluffing=false and uno_penalty=0)"
     ),
 }
+ENGINES = ("python", "compiled")  # the reference engine, and unokit.sim.compiled
 # Options that --reference adds (the rules of the published check, docs/simulations.md).
 REFERENCE_OPTIONS: tuple[tuple[str, Any], ...] = (("wd4_bluffing", False), ("uno_penalty", 0))
 
@@ -85,10 +86,18 @@ class SimConfig:
     rounds_only: bool = False
     dealer: int | None = None
     label: str = field(default="")
+    engine: str = "python"
+    check: int = 0  # compiled engine: replay every check-th game through the reference
 
     def __post_init__(self) -> None:
         if self.games < 1:
             raise SimError(f"--games must be at least 1, not {self.games}")
+        if self.engine not in ENGINES:
+            raise SimError(f"unknown engine {self.engine!r}; choose one of {', '.join(ENGINES)}")
+        if self.check < 0:
+            raise SimError(f"--check must be a positive number of games, not {self.check}")
+        if self.check and self.engine != "compiled":
+            raise SimError("--check replays compiled games: it needs --engine compiled")
         for name in self.seats:
             check_player(name)
         rules = self.rules()  # raises RulesError for a bad preset or option
@@ -97,6 +106,14 @@ class SimConfig:
             raise SimError(f"--dealer must be a seat from 0 to {len(self.seats) - 1}")
         if not self.label:
             object.__setattr__(self, "label", self.default_label())
+        if self.engine == "compiled":
+            from unokit.sim import compiled
+
+            if not compiled.available():
+                raise SimError(compiled.INSTALL_HINT)
+            why = compiled.unsupported(self.seats, rules)
+            if why:
+                raise SimError(why)
 
     @property
     def players(self) -> int:
@@ -124,6 +141,7 @@ class SimConfig:
             "seed": self.seed,
             "mode": "rounds" if self.rounds_only else "games",
             "dealer": "random" if self.dealer is None else self.dealer,
+            "engine": self.engine,
         }
 
 

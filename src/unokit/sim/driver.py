@@ -147,6 +147,11 @@ class ChunkTask(NamedTuple):
 def run_chunk(task: ChunkTask) -> Tally:
     """Play a chunk of games and return their tally (runs in a worker process)."""
     cfg = task.config
+    if cfg.engine == "compiled":
+        from unokit.sim import compiled
+
+        tally: Tally = compiled.run_chunk(cfg, task.start, task.size)
+        return tally
     table = Table(cfg)
     tally = Tally(cfg.players)
     for index in range(task.start, task.start + task.size):

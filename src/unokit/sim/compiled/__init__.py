@@ -1,0 +1,433 @@
+"""``unokit sim --engine compiled``: the simulator's games in numba-compiled code.
+
+The compiled engine (``kernel``) is a port of the reference engine
+(``unokit.engine.game``) together with the simulation's fast players (``random``,
+``careless``, ``reference``).  It plays different random streams from the reference
+driver, so single games differ, but every game it plays can be written as a record
+(RECORD.md) and replayed through the reference engine: ``check_game`` does that and
+demands the identical final state, and ``--check N`` does it for every N-th game of a
+run.  The statistics of both engines agree within their intervals
+(``tests/test_compiled.py``).
+
+numba is an optional extra (``pip install 'unokit[fast]'``); without it every entry
+point raises ``SimError`` with one line saying how to install it.  A configuration the
+compiled engine does not cover (bots that need views) is refused, naming the
+reference engine, never simulated wrongly.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from unokit.cards import CARD_CODE, COLOR_CODES, build_deck, points_table
+from unokit.engine.actions import PLAY, Action
+from unokit.rules import CUSTOM_RULES, DEFAULT_LAUNCHER_WEIGHTS, SCORINGS, RuleSet
+from unokit.sim.config import FAST_PLAYERS, SimConfig, SimError, derive_seed
+from unokit.sim.stats import Hist
+
+INSTALL_HINT = (
+    "the compiled engine needs numba, an optional extra: pip install 'unokit[fast]' "
+    "(or run the reference engine: --engine python)"
+)
+STACKINGS = ("off", "pass", "progressive")
+
+
+def available() -> bool:
+    """Whether numba can be imported (the compiled engine can run)."""
+    try:
+        importlib.import_module("numba")
+    except ImportError:
+        return False
+    return True
+
+
+def load_kernel() -> ModuleType:
+    """The compiled kernel module; ``SimError`` with the install line without numba."""
+    try:
+        return importlib.import_module("unokit.sim.compiled.kernel")
+    except ImportError as e:
+        if "numba" in str(e) or "llvmlite" in str(e):
+            raise SimError(INSTALL_HINT) from None
+        raise
+
+
+def unsupported(seats: Sequence[str], rules: RuleSet) -> str | None:
+    """Why the compiled engine cannot run this configuration, or None if it can.
+
+    Every rule of RULES.md is covered for the fast players (they never jump in nor
+    play several cards at once, so ``jump_in`` and ``multi_play`` change nothing for
+    them, exactly as on the reference engine).  Bots decide from views and run only on
+    the reference engine.
+    """
+    others = [s for s in seats if s not in FAST_PLAYERS]
+    if others:
+        names = ", ".join(sorted(set(others)))
+        return (
+            f"the compiled engine plays only the fast players "
+            f"({', '.join(FAST_PLAYERS)}); {names} decide from views and run on the "
+            "reference engine: drop --engine compiled (or use --engine python)"
+        )
+    if len(seats) * rules.deal_size >= len(build_deck(rules.deck, rules.custom_cards)):
+        return "these hands leave no card to start the round"  # the reference refuses too
+    return None
+
+
+# ------------------------------------------------------------------ arrays ---------
+def rules_array(rules: RuleSet, players: int, rounds_only: bool, reactive: bool) -> np.ndarray:
+    """The flat rules array the kernel reads (``kernel.R_*``)."""
+    from unokit.sim.driver import MAX_DECISIONS
+
+    k = load_kernel()
+    deck = build_deck(rules.deck, rules.custom_cards)
+    weights = rules.launcher_weights or DEFAULT_LAUNCHER_WEIGHTS
+    r = np.zeros(k.RULES_SIZE, dtype=np.int64)
+    r[k.R_N] = players
+    r[k.R_DECKSIZE] = len(deck)
+    r[k.R_HAND] = rules.deal_size
+    r[k.R_TARGET] = rules.target_score
+    r[k.R_SCORING] = SCORINGS.index(rules.scoring)
+    r[k.R_UNOPEN] = rules.uno_penalty
+    r[k.R_FALSEPEN] = rules.false_uno_penalty
+    r[k.R_BLUFF] = int(rules.wd4_bluffing)
+    r[k.R_RETRACT] = int(rules.wd4_guilty == "retract")
+    r[k.R_UNTIL] = int(rules.draw_until_playable)
+    r[k.R_FORCE] = int(rules.force_play_drawn)
+    r[k.R_STACK] = STACKINGS.index(rules.stacking)
+    r[k.R_S4ON2] = int(rules.stack_draw4_on_draw2)
+    r[k.R_SEVENZERO] = int(rules.seven_zero)
+    r[k.R_CUSTOM] = CUSTOM_RULES.index(rules.custom_rule)
+    r[k.R_LAUNCHER] = int(rules.attack_launcher)
+    r[k.R_NUMSTART] = int(rules.deck == "my-first-uno")
+    r[k.R_ROUNDS_ONLY] = int(rounds_only)
+    r[k.R_REACTIVE] = int(reactive)
+    r[k.R_WSUM] = sum(weights)
+    r[k.R_MAXDEC] = MAX_DECISIONS
+    r[k.O_WEIGHTS : k.O_WEIGHTS + 13] = weights
+    r[k.O_POINTS : k.O_POINTS + 57] = points_table(rules.wild_points)
+    r[k.O_DECK : k.O_DECK + len(deck)] = deck
+    return r
+
+
+def players_array(seats: Sequence[str]) -> np.ndarray:
+    """Per seat: chance of challenging, catches (1/0), chance of forgetting UNO."""
+    p = np.zeros(3 * len(seats), dtype=np.float64)
+    for s, name in enumerate(seats):
+        p[3 * s] = 0.0 if name == "reference" else 0.5
+        p[3 * s + 1] = 0.0 if name == "reference" else 1.0
+        p[3 * s + 2] = 0.5 if name == "careless" else 0.0
+    return p
+
+
+def base_seed(seed: int) -> np.uint64:
+    """The run's 64-bit base seed; game ``i`` is seeded from (base, i) in the kernel."""
+    return np.uint64(derive_seed(seed, -1))
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What every game of a configuration shares, as the kernel's arrays."""
+
+    rules: RuleSet
+    R: np.ndarray
+    P: np.ndarray
+    base: np.uint64
+    dealer: int
+
+    @classmethod
+    def of(cls, cfg: SimConfig) -> Setup:
+        rules = cfg.rules()
+        why = unsupported(cfg.seats, rules)
+        if why:
+            raise SimError(why)
+        reactive = any(s == "careless" for s in cfg.seats)
+        return cls(
+            rules,
+            rules_array(rules, cfg.players, cfg.rounds_only, reactive),
+            players_array(cfg.seats),
+            base_seed(cfg.seed),
+            -1 if cfg.dealer is None else cfg.dealer,
+        )
+
+
+# ------------------------------------------------------------------ simulation -----
+def _hist(values: np.ndarray) -> Hist:
+    if len(values) == 0:
+        return Hist()
+    v, c = np.unique(values, return_counts=True)
+    return Hist({int(a): int(b) for a, b in zip(v, c, strict=True)})
+
+
+def run_chunk(cfg: SimConfig, start: int, size: int) -> Any:
+    """Games ``start`` .. ``start + size - 1`` on the compiled engine, as a ``Tally``.
+
+    With ``cfg.check`` every game whose index is a multiple of it is also replayed
+    through the reference engine (``check_game``), which must agree.
+    """
+    from unokit.sim.driver import Tally
+
+    k = load_kernel()
+    setup = Setup.of(cfg)
+    games, rounds, pc, sq, nr = k.run_games(setup.R, setup.P, setup.base, start, size, setup.dealer)
+    if cfg.check:
+        for index in range(start, start + size):
+            if index % cfg.check == 0:
+                check_game(cfg, index, setup)
+    n = cfg.players
+    ok = games[:, k.G_STALLED] == 0
+    good = games[ok]
+    tally = Tally(n)
+    tally.games = int(ok.sum())
+    tally.stalled = int(size - tally.games)
+    tally.rounds = int(good[:, k.G_ROUNDS].sum())
+    tally.wins_by_seat = np.bincount(good[:, k.G_WINNER], minlength=n).tolist()
+    tally.wins_by_position = np.bincount(good[:, k.G_POS], minlength=n).tolist()
+    tally.turns = _hist(good[:, k.G_TURNS])
+    tally.rounds_per_game = _hist(good[:, k.G_ROUNDS])
+    tally.round_turns = _hist(rounds[:nr, 0])
+    tally.round_points = _hist(rounds[:nr, 1])
+    tally.plays_by_card = [int(x) for x in pc]
+    tally.type_sq = [int(x) for x in sq]
+    tally.draw_turns = int(good[:, k.G_DRAWTURNS].sum())
+    tally.reshuffles = _hist(good[:, k.G_RESH])
+    tally.challenges = _hist(good[:, k.G_CHAL])
+    tally.challenges_won = int(good[:, k.G_CHALWON].sum())
+    tally.catches = _hist(good[:, k.G_CATCH])
+    return tally
+
+
+# ------------------------------------------------------------------ records --------
+@dataclass
+class PlayedGame:
+    """One compiled game with its log: its record and its final state."""
+
+    record: dict[str, Any]
+    state: dict[str, Any]
+    stalled: bool
+
+
+def play_logged(cfg: SimConfig, index: int, setup: Setup | None = None) -> PlayedGame:
+    """Play game ``index`` of ``cfg`` on the compiled engine, writing its record.
+
+    The same game as in a run (``run_chunk``): the kernel seeds it from the index.
+    """
+    k = load_kernel()
+    setup = setup or Setup.of(cfg)
+    size = 1 << 16
+    while True:
+        st = np.zeros(k.STATE_SIZE, dtype=np.int64)
+        st[k.S_LOGON] = 1
+        lg = np.zeros(size, dtype=np.int64)
+        cnt = np.zeros(k.G_SIZE, dtype=np.int64)
+        pc = np.zeros(57, dtype=np.int64)
+        tc = np.zeros(18, dtype=np.int64)
+        rounds = np.zeros((1, 2), dtype=np.int64)
+        k.play_game_entry(st, setup.R, setup.P, setup.base, index, setup.dealer, cnt, pc, tc,
+                          rounds, lg)  # fmt: skip
+        if not st[k.S_LOGOVF]:
+            break
+        size *= 4  # the log overflowed: the same game again, with more room
+    record = _record(setup.rules, cfg.players, lg[: st[k.S_LOGPOS]])
+    return PlayedGame(record, state_json(st, setup.rules), bool(cnt[k.G_STALLED]))
+
+
+def _codes(cards: Any) -> list[str]:
+    return [CARD_CODE[int(c)] for c in cards]
+
+
+def _record(rules: RuleSet, players: int, log: np.ndarray) -> dict[str, Any]:
+    """RECORD.md's JSON from the kernel's log (``kernel`` docstring: the tags)."""
+    rounds: list[dict[str, Any]] = []
+    cur: dict[str, Any] = {}
+    pos = 0
+    words = log.tolist()
+    while pos < len(words):
+        tag = words[pos]
+        if tag == 4:
+            dealer, m = words[pos + 1], words[pos + 2]
+            cur = {"dealer": dealer, "deck": _codes(words[pos + 3 : pos + 3 + m]), "seed": 0,
+                   "shuffles": [], "launches": [], "actions": []}  # fmt: skip
+            rounds.append(cur)
+            pos += 3 + m
+        elif tag == 1:
+            seat, kind, card, color, target, uno = words[pos + 1 : pos + 7]
+            if kind == PLAY:
+                action = Action(PLAY, card, color, target, bool(uno))
+            else:
+                action = Action(kind, card, color, target)
+            cur["actions"].append(action.to_json(seat))
+            pos += 7
+        elif tag == 2:
+            m = words[pos + 1]
+            cur["shuffles"].append(_codes(words[pos + 2 : pos + 2 + m]))
+            pos += 2 + m
+        elif tag == 3:
+            cur["launches"].append(words[pos + 1])
+            pos += 2
+        else:  # pragma: no cover - the kernel writes only these tags
+            raise SimError(f"corrupt compiled-engine log: tag {tag} at {pos}")
+    for r in rounds:
+        for key in ("shuffles", "launches"):
+            if not r[key]:
+                del r[key]
+    return {
+        "format": "uno-record/1",
+        "rules": rules.to_spec(),
+        "players": [f"Player {i}" for i in range(players)],
+        "rounds": rounds,
+    }
+
+
+def state_json(st: np.ndarray, rules: RuleSet) -> dict[str, Any]:
+    """The compiled state as ``Game.state_json`` shows it."""
+    k = load_kernel()
+    n = int(st[k.S_N])
+    hands = []
+    for s in range(n):
+        base = k.O_HANDS + s * k.HCAP
+        hands.append(_codes(st[base : base + st[k.O_HS + s]]))
+    nd = int(st[k.S_NDISC])
+    color = int(st[k.S_COLOR])
+    phase = int(st[k.S_PHASE])
+    rw = int(st[k.S_RWIN])
+    gw = int(st[k.S_GWIN])
+    scores = st[k.O_SCORES : k.O_SCORES + (2 if rules.scoring == "teams" else n)]
+    return {
+        "hands": hands,
+        "top": CARD_CODE[int(st[k.O_DISC + nd - 1])] if nd else None,
+        "color": COLOR_CODES[color] if color >= 0 else None,
+        "current": int(st[k.S_CUR]),
+        "direction": int(st[k.S_DIR]),
+        "draw_pile": int(st[k.S_NPILE]),
+        "discard_pile": nd,
+        "round_over": phase >= k.P_ROUND_OVER,
+        "round_winner": rw if rw >= 0 else None,
+        "scores": [int(x) for x in scores],
+        "game_over": phase == k.P_GAME_OVER,
+        "game_winner": gw if gw >= 0 else None,
+    }
+
+
+# ------------------------------------------------------------------ search ---------
+def state_from_game(g: Any) -> np.ndarray:
+    """A reference ``Game``'s state as the kernel's array (the inverse of ``state_json``).
+
+    For search: a sampled world goes to compiled rollouts.  Hands keep their order and
+    the draw pile its order (``Game.pile`` has its top at the end, as the kernel does).
+    """
+    k = load_kernel()
+    st = np.zeros(k.STATE_SIZE, dtype=np.int64)
+    n = g.n
+    st[k.S_COLOR] = g.color
+    st[k.S_DIR] = g.direction
+    st[k.S_CUR] = g.current
+    st[k.S_PHASE] = g.phase
+    st[k.S_DRAWN] = g.drawn
+    st[k.S_VULN] = g.vulnerable
+    st[k.S_WD4BY] = g.wd4_by
+    st[k.S_WD4PREV] = g.wd4_prev_color
+    st[k.S_GUILTY] = int(g.wd4_guilty)
+    st[k.S_PEND] = g.pend_card
+    st[k.S_PENDTOT] = g.pend_total
+    st[k.S_RWIN] = g.round_winner
+    st[k.S_GWIN] = g.game_winner
+    st[k.S_RIDX] = g.round_index
+    st[k.S_DEALER] = g.dealer
+    st[k.S_RESH] = g.reshuffles
+    st[k.S_N] = n
+    st[k.S_NLIVE] = g.n_live
+    st[k.S_NPILE] = len(g.pile)
+    st[k.S_NDISC] = len(g.discard)
+    st[k.O_SCORES : k.O_SCORES + len(g.scores)] = g.scores
+    st[k.O_LIVE : k.O_LIVE + n] = g.live
+    for s, hand in enumerate(g.hands):
+        st[k.O_HS + s] = len(hand)
+        base = k.O_HANDS + s * k.HCAP
+        st[base : base + len(hand)] = hand
+    st[k.O_PILE : k.O_PILE + len(g.pile)] = g.pile
+    st[k.O_DISC : k.O_DISC + len(g.discard)] = g.discard
+    return st
+
+
+def rollouts_cover(rules: RuleSet) -> bool:
+    """Whether compiled rollouts play these rules exactly like ``ismcts.rollout``.
+
+    Its rule-based policy runs on the plain classic path only (no stacking, no
+    seven-zero, no multi-play; the engine's ``Game._plain``), and plays a Wild Swap
+    Hands without a target, which only the reference engine interprets: those decks
+    stay with the Python rollouts.
+    """
+    return (
+        rules.stacking == "off"
+        and not rules.seven_zero
+        and not rules.multi_play
+        and rules.deck in ("classic", "my-first-uno")
+    )
+
+
+class CheckError(SimError):
+    """A compiled game that the reference engine does not replay to the same state."""
+
+
+def check_game(cfg: SimConfig, index: int, setup: Setup | None = None) -> PlayedGame:
+    """Replay compiled game ``index`` through the reference engine; ``CheckError`` if not equal.
+
+    The record goes through RECORD.md's JSON text (``unokit.record.loads``) and every
+    action through the reference engine's checks; the final states must be identical.
+    On a mismatch the record is written to a file named in the error.
+    """
+    from unokit.record import RecordError, loads, replay
+
+    played = play_logged(cfg, index, setup)
+    text = json.dumps(played.record)
+    problem = None
+    try:
+        result = replay(loads(text))
+    except RecordError as e:
+        problem = f"the record is refused: {e}"
+    else:
+        if not result.ok:
+            problem = (
+                f"action {result.error_action} of round {result.error_round} is illegal: "
+                f"{result.message}"
+            )
+        else:
+            assert result.game is not None
+            ref = result.game.state_json()
+            if ref != played.state:
+                diff = [key for key in ref if ref[key] != played.state.get(key)]
+                problem = f"the final states differ in {', '.join(diff)}"
+    if problem:
+        fd, path = tempfile.mkstemp(prefix=f"unokit-check-{index}-", suffix=".json")
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        raise CheckError(
+            f"--check: game {index} of the compiled engine does not replay through the "
+            f"reference engine: {problem} (record: {path})"
+        )
+    return played
+
+
+__all__ = [
+    "INSTALL_HINT",
+    "CheckError",
+    "PlayedGame",
+    "Setup",
+    "available",
+    "check_game",
+    "load_kernel",
+    "play_logged",
+    "rollouts_cover",
+    "run_chunk",
+    "state_from_game",
+    "state_json",
+    "unsupported",
+]
