@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from unokit.cards import DECKS, IS_NUMBER, WILD_DRAW4, build_deck
@@ -151,12 +152,7 @@ class RuleSet:
         A Wild Draw Four turned as the start card goes back (R-START-WD4); in My First
         UNO every card but a number does (R-START-NUMBER).
         """
-        deck = build_deck(self.deck, self.custom_cards)
-        if self.deck == "my-first-uno":
-            never = sum(1 for c in deck if not IS_NUMBER[c])
-        else:
-            never = deck.count(WILD_DRAW4)
-        return len(deck), never
+        return _start_cards(self.deck, self.custom_cards)
 
     def max_players_dealt(self) -> int:
         """The most players that can be dealt ``hand_size`` cards (R-SETUP-3, -4).
@@ -226,6 +222,16 @@ class RuleSet:
         spec = self.to_spec()
         extra = ", ".join(f"{k}={v}" for k, v in spec["options"].items())
         return self.preset + (f" ({extra})" if extra else "")
+
+
+@lru_cache(maxsize=32)
+def _start_cards(deck_name: str, custom_cards: int) -> tuple[int, int]:
+    deck = build_deck(deck_name, custom_cards)
+    if deck_name == "my-first-uno":
+        never = sum(1 for c in deck if not IS_NUMBER[c])
+    else:
+        never = deck.count(WILD_DRAW4)
+    return len(deck), never
 
 
 def _check_choice(name: str, value: object, allowed: tuple[str, ...]) -> None:

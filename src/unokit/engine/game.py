@@ -179,16 +179,20 @@ def _check_shape(action: object, n: int) -> None:
             code="bad_action",
         )
     if not isinstance(extra, tuple) or not all(_is_int(c) for c in extra):
-        raise IllegalAction(f"extra cards must be a tuple of card ids, not {extra!r}", "bad_action")
+        raise IllegalAction(
+            f"extra cards must be a tuple of card ids, not {extra!r}", code="bad_action"
+        )
     if takes_card:
         for c in (card, *extra):
             if not 0 <= c < NUM_CARDS:
-                raise IllegalAction(f"there is no card {c} (0 to {NUM_CARDS - 1})", "bad_card")
+                raise IllegalAction(f"there is no card {c} (0 to {NUM_CARDS - 1})", code="bad_card")
     elif card != -1 or extra:
         raise IllegalAction(f"a {name} action takes no card", code="bad_action")
     if color != -1 and not (takes_color and 0 <= color < 4):
         if takes_color:
-            raise IllegalAction(f"there is no colour {color}: choose R, Y, G or B", "bad_color")
+            raise IllegalAction(
+                f"there is no colour {color}: choose R, Y, G or B", code="bad_color"
+            )
         raise IllegalAction(f"a {name} action takes no colour", code="bad_color")
     if target != -1 and not (takes_target and 0 <= target < n):
         if takes_target:
