@@ -310,19 +310,25 @@ def shuffle_seg(st: np.ndarray, start: int, m: int, lg: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def refill(st: np.ndarray, lg: np.ndarray) -> bool:
-    """R-TURN-6 (``Game._refill``): the discards but the top become the draw pile."""
+def refill(st: np.ndarray, R: np.ndarray, lg: np.ndarray) -> bool:
+    """R-TURN-6 (``Game._refill``): the discards but the top become the draw pile.
+
+    While a Wild Draw Four that a guilty verdict would take back waits for its
+    challenge (``wd4_guilty="retract"``), the card under it stays too.
+    """
     nd = st[S_NDISC]
-    if nd <= 1:
+    keep = 2 if st[S_WD4BY] >= 0 and R[R_RETRACT] else 1
+    if nd <= keep:
         return False
-    top = st[O_DISC + nd - 1]
+    m = nd - keep
     np_ = st[S_NPILE]
-    for i in range(nd - 1):
+    for i in range(m):
         st[O_PILE + np_ + i] = st[O_DISC + i]
-    np_ += nd - 1
+    np_ += m
     st[S_NPILE] = np_
-    st[O_DISC] = top
-    st[S_NDISC] = 1
+    for i in range(keep):
+        st[O_DISC + i] = st[O_DISC + m + i]
+    st[S_NDISC] = keep
     shuffle_seg(st, np.int64(O_PILE), np_, lg)
     st[S_RESH] += 1
     return True
@@ -357,7 +363,7 @@ def draw_cards(
             count += launch(st, R, lg)
     got = 0
     for _ in range(count):
-        if st[S_NPILE] == 0 and not refill(st, lg):
+        if st[S_NPILE] == 0 and not refill(st, R, lg):
             break
         np_ = st[S_NPILE] - 1
         st[S_NPILE] = np_
@@ -821,7 +827,9 @@ def effect(
             st[S_WD4BY] = -1
             hit(st, victim, top, total)
         else:
-            draw_cards(st, R, victim, np.int64(2), lg)
+            # R-END-2 with R-VAR-PROGRESSIVE: a last Draw Two answering a stack
+            total = st[S_PENDTOT] + 2 if answering and stack != 1 else 2
+            draw_cards(st, R, victim, total, lg)
             st[S_CUR] = step(st, seat, np.int64(2))
     elif top == WILD_DRAW4:
         victim = step(st, seat, np.int64(1))
@@ -834,6 +842,8 @@ def effect(
         else:
             st[S_CUR] = victim
             st[S_PHASE] = P_CHALLENGE
+            if answering:  # a last W+4 in a stack keeps the whole stack to pay
+                st[S_PENDTOT] += 4
     elif top == WILD_SWAP:
         if left:
             swap(st, seat, target)
@@ -880,18 +890,19 @@ def play(
     own = st[O_HS + seat]
     if answering and st[S_PHASE] != P_ANSWER:
         st[S_PEND] = -1
-        st[S_PENDTOT] = 0
+        if st[S_PHASE] != P_CHALLENGE:  # a last W+4 in a stack keeps its total
+            st[S_PENDTOT] = 0
     if own == 1:
         if not uno:
             st[S_VULN] = seat
     elif own == 0:
         if st[S_PHASE] != P_CHALLENGE:
             end_round(st, R, seat)
-    else:
-        if uno:
-            false_uno(st, R, seat, lg)
-        if special and R[R_CUSTOM] == CU_DISCWILDS:
-            end_if_empty(st, R, seat)
+        return
+    elif uno:
+        false_uno(st, R, seat, lg)
+    if special and R[R_CUSTOM] == CU_DISCWILDS:
+        end_if_empty(st, R, seat)  # R-END-1: a player left with no wild goes out
 
 
 @njit(cache=True)
@@ -962,7 +973,7 @@ def challenge(st: np.ndarray, R: np.ndarray, seat: int, lg: np.ndarray) -> None:
     )
     st[S_VULN] = -1
     by = st[S_WD4BY]
-    total = st[S_PENDTOT] if st[S_PHASE] == P_ANSWER else 4
+    total = st[S_PENDTOT] if st[S_PENDTOT] else 4  # a stacked total, or a W+4's 4
     st[S_PEND] = -1
     st[S_PENDTOT] = 0
     st[S_PHASE] = P_PLAY
@@ -991,7 +1002,7 @@ def accept(st: np.ndarray, R: np.ndarray, seat: int, lg: np.ndarray) -> None:
         total = st[S_PENDTOT]
         by = st[S_WD4BY] if st[S_PEND] == WILD_DRAW4 else -1
     else:
-        total = 4
+        total = st[S_PENDTOT] if st[S_PENDTOT] else 4  # a stacked total, or a W+4's 4
         by = st[S_WD4BY]
     if total:
         draw_cards(st, R, seat, total, lg)
