@@ -690,7 +690,7 @@ function myArea(v, myTurn, prev) {
     el.dataset.index = String(i);
     const ok = playable.has(code);
     const drawn = v.drawn === code && v.phase === "drawn" && myTurn;
-    el.classList.add(ok ? "playable" : L.some((a) => a.play || a.cards || a.draw) ? "dim" : "idle");
+    el.classList.add(ok ? "playable" : myTurn || L.some((a) => a.play || a.cards) ? "dim" : "idle");
     if (drawn) el.classList.add("drawn");
     if (S.choice && S.choice.index === i) el.classList.add("chosen");
     el.setAttribute("aria-label", `${cardName(code)}${drawn ? ", the card you drew" : ""}${ok ? ", playable" : ", cannot be played now"}`);
@@ -879,7 +879,9 @@ function promptView(v, myTurn) {
     box.classList.add("active");
   } else if (myTurn && v.phase === "answer") {
     box.append(
-      h("p", { class: "prompt-title", text: `${cardName(v.pending)}: answer with a raised card, or take ${v.pending_total} cards.` }),
+      h("p", { class: "prompt-title", text: L.some((a) => a.play || a.cards)
+        ? `${cardName(v.pending)}: answer with a raised card, or take ${v.pending_total} cards.`
+        : `${cardName(v.pending)}: you have no card to answer it; take ${v.pending_total} cards.` }),
       h("button", { class: "btn", type: "button", id: "accept-btn", dataset: { key: "accept" }, text: `Accept: draw ${v.pending_total} (A)`, onclick: () => send({ accept: true }) }));
     box.classList.add("active");
   } else if (myTurn && v.phase === "drawn") {
