@@ -407,6 +407,7 @@ function onState(msg) {
   if (prev && prev.view.round !== msg.view.round) S.summaryHidden = false;
   if (!prev || prev.version !== msg.version) {
     S.choice = null;
+    S.turnSince = Date.now(); // the turn timer counts from the last change
   }
   if (!canArmUno(msg.view)) S.unoArmed = false;
   render(prev);
@@ -573,7 +574,10 @@ function tableView(prev) {
   const center = h("div", { class: "center" }, pile, discard, h("div", { class: "center-side" }, force, dir));
 
   const bannerText = turnText(v, myTurn);
-  const banner = h("div", { class: `turn-banner${myTurn ? " mine" : ""}`, id: "turn", text: bannerText });
+  const banner = h("div", { class: `turn-banner${myTurn ? " mine" : ""}`, id: "turn" }, bannerText);
+  if (S.room?.timer && !["round_over", "game_over"].includes(v.phase)) {
+    banner.append(" ", h("span", { class: "turn-timer", id: "turn-timer", "aria-hidden": "true", text: timerText() }));
+  }
   announce([...(S.fresh || []).slice(-4), bannerText].join(" "));
   S.fresh = [];
   const prompt = promptView(v, myTurn);
@@ -591,6 +595,16 @@ function tableView(prev) {
   if (S.help) wrap.append(helpPanel());
   return wrap;
 }
+
+// the turn timer (off, 15, 30 or 60 s): the autopilot decides when it runs out
+function timerText() {
+  const left = Math.max(0, Math.ceil(S.room.timer - (Date.now() - (S.turnSince || Date.now())) / 1000));
+  return left > 0 ? `⏱ ${left} s` : "⏱ autopilot";
+}
+setInterval(() => {
+  const el = document.getElementById("turn-timer");
+  if (el && S.room?.timer) el.textContent = timerText();
+}, 1000);
 
 // one live region that stays in the page (a redrawn one is not reliably read out)
 let announced = "";
