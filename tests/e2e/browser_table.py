@@ -226,6 +226,7 @@ def create_room(
     options: dict[str, Any] | None = None,
     players: int = 3,
     seats: list[str] | None = None,
+    timer: int = 0,
 ) -> str:
     """The host makes a room through the home page's form; returns the code."""
     page = host.page
@@ -245,6 +246,8 @@ def create_room(
     page.select_option("#seats", str(players))
     for i, choice in enumerate(seats or [], start=1):
         page.select_option(f"#seat-{i}", choice)
+    if timer:
+        page.select_option("#timer", str(timer))
     page.click("#create-btn")
     page.wait_for_selector(".waiting")
     host.seat = 0

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from browser_table import Player, create_room, find_seed, run_server, shot
+from browser_table import Player, create_room, find_seed, join_room, run_server, shot
 
 from unokit.cards import CARD_CODE
 
@@ -45,3 +45,47 @@ def test_seven_zero_asks_whom_to_swap_with(browser: Any, tmp_path: Any) -> None:
             assert not ana.errors
         finally:
             ana.close()
+
+
+def draw_two_first(g: Any) -> bool:
+    plays = [a for a in g.legal_actions(0) if a.kind == 0]
+    return (
+        g.current == 0
+        and g.phase == 0
+        and g.direction == 1
+        and any(CARD_CODE[a.card].endswith("+2") for a in plays)
+    )
+
+
+def test_stacking_offers_the_answer_or_accept(browser: Any, tmp_path: Any) -> None:
+    """Progressive stacking (party): a Draw Two on a person asks them to answer it with
+    a raised card or accept the total, and Accept draws it."""
+    seed = find_seed("party", {}, 3, draw_two_first)
+    with run_server(tmp_path, seed=seed) as url:
+        ana = Player.open(browser, "Ana", viewport={"width": 1280, "height": 800})
+        max_ = Player.open(browser, "Max", viewport={"width": 1280, "height": 800})
+        try:
+            code = create_room(ana, url, preset="party", players=3, seats=["", "normal"])
+            join_room(max_, url, code)
+            ana.page.click("#start-btn")
+            ana.page.wait_for_selector(".table-wrap.my-turn")
+            ana.page.locator('.hand .card.playable[data-card$="+2"]').first.click()
+            max_.page.wait_for_selector("#accept-btn")
+            assert "answer" in max_.page.locator("#turn").inner_text()
+            assert max_.view()["phase"] == "answer" and max_.view()["pending_total"] == 2
+            shot(max_.page, "table-stacking.png")
+            raised = max_.page.locator(".hand .card.playable").evaluate_all(
+                "els => els.map(e => e.dataset.card)"
+            )
+            assert all(c.endswith("+2") or c == "W+4" for c in raised), raised
+            before = len(max_.view()["hand"])
+            max_.page.click("#accept-btn")
+            max_.page.wait_for_function(
+                "() => [...document.querySelectorAll('#log li')]"
+                ".some(li => li.textContent.includes('You drew'))"
+            )
+            assert len(max_.view()["hand"]) >= before + 2 or max_.view()["phase"] != "answer"
+            assert not ana.errors and not max_.errors
+        finally:
+            ana.close()
+            max_.close()

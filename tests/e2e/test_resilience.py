@@ -5,7 +5,6 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import pytest
 from browser_table import Player, create_room, join_room, run_server
 
 
@@ -88,13 +87,15 @@ def test_reload_keeps_the_seat_and_a_drop_resumes(browser: Any, tmp_path: Any) -
             ben.close()
 
 
-@pytest.mark.parametrize("who", ["spectator"])
-def test_a_late_visitor_can_watch(browser: Any, tmp_path: Any, who: str) -> None:
+def test_a_late_visitor_can_watch_and_the_timer_counts(browser: Any, tmp_path: Any) -> None:
     with run_server(tmp_path) as url:
         ana, eve = Player.open(browser, "Ana"), Player.open(browser, "Eve")
         try:
-            code = create_room(ana, url, players=2, seats=["normal"])
+            code = create_room(ana, url, players=2, seats=["normal"], timer=60)
             ana.page.click("#start-btn")
+            # with a turn timer the banner counts down
+            ana.page.wait_for_selector("#turn-timer")
+            assert ana.page.locator("#turn-timer").inner_text().endswith(" s")
             eve.page.goto(f"{url}/r/{code}")
             assert eve.page.locator("#join-btn").count() == 0  # the game has started
             eve.page.click("#watch-btn")

@@ -407,6 +407,7 @@ function onState(msg) {
   if (prev && prev.view.round !== msg.view.round) S.summaryHidden = false;
   if (!prev || prev.version !== msg.version) {
     S.choice = null;
+    S.turnSince = Date.now(); // the turn timer counts from the last change
   }
   if (!canArmUno(msg.view)) S.unoArmed = false;
   render(prev);
@@ -573,7 +574,10 @@ function tableView(prev) {
   const center = h("div", { class: "center" }, pile, discard, h("div", { class: "center-side" }, force, dir));
 
   const bannerText = turnText(v, myTurn);
-  const banner = h("div", { class: `turn-banner${myTurn ? " mine" : ""}`, id: "turn", text: bannerText });
+  const banner = h("div", { class: `turn-banner${myTurn ? " mine" : ""}`, id: "turn" }, bannerText);
+  if (S.room?.timer && !["round_over", "game_over"].includes(v.phase)) {
+    banner.append(" ", h("span", { class: "turn-timer", id: "turn-timer", "aria-hidden": "true", text: timerText() }));
+  }
   announce([...(S.fresh || []).slice(-4), bannerText].join(" "));
   S.fresh = [];
   const prompt = promptView(v, myTurn);
@@ -591,6 +595,16 @@ function tableView(prev) {
   if (S.help) wrap.append(helpPanel());
   return wrap;
 }
+
+// the turn timer (off, 15, 30 or 60 s): the autopilot decides when it runs out
+function timerText() {
+  const left = Math.max(0, Math.ceil(S.room.timer - (Date.now() - (S.turnSince || Date.now())) / 1000));
+  return left > 0 ? `⏱ ${left} s` : "⏱ autopilot";
+}
+setInterval(() => {
+  const el = document.getElementById("turn-timer");
+  if (el && S.room?.timer) el.textContent = timerText();
+}, 1000);
 
 // one live region that stays in the page (a redrawn one is not reliably read out)
 let announced = "";
@@ -690,7 +704,7 @@ function myArea(v, myTurn, prev) {
     el.dataset.index = String(i);
     const ok = playable.has(code);
     const drawn = v.drawn === code && v.phase === "drawn" && myTurn;
-    el.classList.add(ok ? "playable" : L.some((a) => a.play || a.cards || a.draw) ? "dim" : "idle");
+    el.classList.add(ok ? "playable" : myTurn || L.some((a) => a.play || a.cards) ? "dim" : "idle");
     if (drawn) el.classList.add("drawn");
     if (S.choice && S.choice.index === i) el.classList.add("chosen");
     el.setAttribute("aria-label", `${cardName(code)}${drawn ? ", the card you drew" : ""}${ok ? ", playable" : ", cannot be played now"}`);
@@ -879,7 +893,9 @@ function promptView(v, myTurn) {
     box.classList.add("active");
   } else if (myTurn && v.phase === "answer") {
     box.append(
-      h("p", { class: "prompt-title", text: `${cardName(v.pending)}: answer with a raised card, or take ${v.pending_total} cards.` }),
+      h("p", { class: "prompt-title", text: L.some((a) => a.play || a.cards)
+        ? `${cardName(v.pending)}: answer with a raised card, or take ${v.pending_total} cards.`
+        : `${cardName(v.pending)}: you have no card to answer it; take ${v.pending_total} cards.` }),
       h("button", { class: "btn", type: "button", id: "accept-btn", dataset: { key: "accept" }, text: `Accept: draw ${v.pending_total} (A)`, onclick: () => send({ accept: true }) }));
     box.classList.add("active");
   } else if (myTurn && v.phase === "drawn") {
