@@ -12,12 +12,36 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any, NamedTuple
 
 from unokit.cards import CARD_CODE, COLOR_CODES
 
-if TYPE_CHECKING:
-    from unokit.engine.game import Event
+
+class Event(NamedTuple):
+    """Something that happened.  ``only``/``hide`` say who may see it (-1: nobody special).
+
+    A private fact comes as a pair: the full event for ``only=seat`` and a redacted one
+    (cards removed) with ``hide=seat`` for everybody else.
+    """
+
+    kind: str
+    seat: int
+    cards: tuple[int, ...] = ()
+    amount: int = 0
+    color: int = -1
+    target: int = -1
+    only: int = -1
+    hide: int = -1
+
+    def visible_to(self, seat: int | None) -> bool:
+        """``None``: a spectator, who sees every public event and every redacted copy."""
+        if seat is None:
+            return self.only < 0
+        return (self.only < 0 or self.only == seat) and self.hide != seat
+
+    def to_json(self) -> dict[str, Any]:
+        """The wire form (docs/protocol.md): the kind and its named fields."""
+        return event_json(self)
 
 
 class EventKind(StrEnum):

@@ -1,4 +1,9 @@
-"""The game: state, legal actions, checked and trusted apply, events, scoring.
+"""The game: its state and the transitions between states, kept together for speed.
+
+What is pure or rarely run lives beside it: checking an action (``checks``), dealing
+and the start card (``dealing``), scoring and a round's end (``scoring``), events and
+their wire form (``events``), phases (``phases``).  ``Game`` keeps a method for each,
+so callers see one object.
 
 One mutable ``Game`` holds a whole game of rounds.  It is pure in the sense that
 matters: no I/O, no clock, no global random; every shuffle comes from the game's own
@@ -24,9 +29,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any, NamedTuple
+from typing import Any
 
 from unokit.cards import (
     CARD_CODE,
@@ -35,7 +39,6 @@ from unokit.cards import (
     COLOR_CODES,
     DRAW2,
     IS_NUMBER,
-    NUM_CARDS,
     NUM_RANKS,
     PLAYABLE_MASK,
     REVERSE,
@@ -46,9 +49,9 @@ from unokit.cards import (
     WILD_SHUFFLE,
     WILD_SWAP,
     build_deck,
-    is_submultiset,
     points_table,
 )
+from unokit.engine import dealing, scoring
 from unokit.engine.actions import (
     ACCEPT,
     CATCH,
@@ -56,152 +59,32 @@ from unokit.engine.actions import (
     COLOR,
     DRAW,
     KEEP,
-    KIND_NAMES,
     PLAY,
     UNO,
     Action,
 )
+from unokit.engine.checks import check_action, check_play, check_target
+from unokit.engine.dealing import RoundLog, shuffle
 from unokit.engine.errors import IllegalAction, ShuffleError
+from unokit.engine.events import Event
 from unokit.engine.outcome import Outcome
+from unokit.engine.phases import (
+    P_ANSWER,
+    P_CHALLENGE,
+    P_DRAWN,
+    P_GAME_OVER,
+    P_PLAY,
+    P_ROUND_OVER,
+    P_START_COLOR,
+    PHASE_NAMES,
+)
 from unokit.rules import DEFAULT_LAUNCHER_WEIGHTS, RuleSet
-
-# Phases: what the seat in ``current`` must decide.
-P_PLAY = 0  # play a card or draw
-P_DRAWN = 1  # the drawn card is playable: play it or keep it
-P_START_COLOR = 2  # a Wild start card: the first player names the colour
-P_CHALLENGE = 3  # hit by a Wild Draw Four (no stacking): challenge or accept
-P_ANSWER = 4  # stacking on: hit by a card that may be answered (R-VAR-ANSWER)
-P_ROUND_OVER = 5
-P_GAME_OVER = 6
-PHASE_NAMES = (
-    "play", "drawn", "start_color", "challenge", "answer", "round_over", "game_over",
-)  # fmt: skip
 
 _TOP_RANKS = 18  # must match cards._TOP_RANKS
 
 
-def shuffle(rng: random.Random, cards: list[int]) -> None:
-    """Shuffle in place, uniformly, fast: sort by 64-bit random keys made in one C call.
-
-    ``random.shuffle`` costs a Python-level call per card, which made dealing the most
-    expensive step of a simulated round.  Ties between keys are astronomically rare and
-    broken by the stable sort, so the order stays a pure function of the RNG.
-    """
-    m = len(cards)
-    if m < 2:
-        return
-    keys = memoryview(rng.randbytes(8 * m)).cast("Q")
-    order = sorted(range(m), key=keys.__getitem__)
-    cards[:] = [cards[i] for i in order]
-
-
-class Event(NamedTuple):
-    """Something that happened.  ``only``/``hide`` say who may see it (-1: nobody special).
-
-    A private fact comes as a pair: the full event for ``only=seat`` and a redacted one
-    (cards removed) with ``hide=seat`` for everybody else.
-    """
-
-    kind: str
-    seat: int
-    cards: tuple[int, ...] = ()
-    amount: int = 0
-    color: int = -1
-    target: int = -1
-    only: int = -1
-    hide: int = -1
-
-    def visible_to(self, seat: int | None) -> bool:
-        """``None``: a spectator, who sees every public event and every redacted copy."""
-        if seat is None:
-            return self.only < 0
-        return (self.only < 0 or self.only == seat) and self.hide != seat
-
-    def to_json(self) -> dict[str, Any]:
-        """The wire form (docs/protocol.md): the kind and its named fields."""
-        from unokit.engine.events import event_json  # the protocol lives apart
-
-        return event_json(self)
-
-
-@dataclass
-class RoundLog:
-    """What a record needs to replay one round exactly (RECORD.md)."""
-
-    dealer: int
-    deck: list[int]  # top of the draw pile before dealing first
-    seed: int
-    shuffles: list[list[int]] = field(default_factory=list)  # each top first
-    launches: list[int] = field(default_factory=list)
-    actions: list[tuple[int, Action]] = field(default_factory=list)
-
-
 _DRAW = Action(DRAW)
 _KEEP = Action(KEEP)  # shared: an Action is immutable
-
-# What each kind of action carries besides its kind: (card, colour, target, uno).
-_TAKES = {
-    PLAY: (True, True, True, True),
-    DRAW: (False, False, False, False),
-    KEEP: (False, False, False, False),
-    UNO: (False, False, False, False),
-    CATCH: (False, False, True, False),
-    CHALLENGE: (False, False, False, False),
-    ACCEPT: (False, False, False, False),
-    COLOR: (False, True, True, False),
-}
-
-
-def _is_int(x: object) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
-def _check_shape(action: object, n: int) -> None:
-    """Refuse an ``Action`` that no text or record could describe (IllegalAction).
-
-    The kind must exist; a card, colour, target, UNO flag or extra cards only where
-    the kind takes them; every number in range.  The rules are checked afterwards.
-    """
-    if not isinstance(action, Action):
-        raise IllegalAction(f"{action!r} is not an Action", code="bad_action")
-    kind, card, color, target, uno, extra = action
-    if not _is_int(kind) or kind not in _TAKES:
-        raise IllegalAction(
-            f"there is no action of kind {kind!r} (0 to {len(KIND_NAMES) - 1})",
-            code="bad_action",
-        )
-    name = KIND_NAMES[kind]
-    takes_card, takes_color, takes_target, takes_uno = _TAKES[kind]
-    if not all(_is_int(x) for x in (card, color, target)) or not isinstance(uno, bool):
-        raise IllegalAction(
-            f"a {name} action needs whole numbers for card, colour and target and true or "
-            f"false for uno, not {action[1:5]!r}",
-            code="bad_action",
-        )
-    if not isinstance(extra, tuple) or not all(_is_int(c) for c in extra):
-        raise IllegalAction(
-            f"extra cards must be a tuple of card ids, not {extra!r}", code="bad_action"
-        )
-    if takes_card:
-        for c in (card, *extra):
-            if not 0 <= c < NUM_CARDS:
-                raise IllegalAction(f"there is no card {c} (0 to {NUM_CARDS - 1})", code="bad_card")
-    elif card != -1 or extra:
-        raise IllegalAction(f"a {name} action takes no card", code="bad_action")
-    if color != -1 and not (takes_color and 0 <= color < 4):
-        if takes_color:
-            raise IllegalAction(
-                f"there is no colour {color}: choose R, Y, G or B", code="bad_color"
-            )
-        raise IllegalAction(f"a {name} action takes no colour", code="bad_color")
-    if target != -1 and not (takes_target and 0 <= target < n):
-        if takes_target:
-            raise IllegalAction(f"there is no seat {target} at this table", code="bad_target")
-        raise IllegalAction(f"a {name} action takes no seat", code="bad_target")
-    if uno and not takes_uno:
-        raise IllegalAction(
-            f"a {name} action takes no UNO call: call it alone ('uno')", code="bad_action"
-        )
 
 
 class Game:
@@ -277,27 +160,8 @@ class Game:
 
     # ------------------------------------------------------------------ set-up -----
     def choose_dealer(self) -> int:
-        """R-SETUP-2: each draws a card; the highest number deals; ties and non-numbers redraw.
-
-        The cards come from a fresh shuffled deck that goes back before the deal, so
-        this only decides a seat.
-        """
-        deck = list(self._deck)
-        contenders = list(range(self.n))
-        while True:
-            shuffle(self.rng, deck)
-            it = iter(deck)
-            draws: dict[int, int] = {}
-            for seat in contenders:
-                card = next(it)
-                while not IS_NUMBER[card]:  # action and wild cards do not count
-                    card = next(it)
-                draws[seat] = card
-                self._emit(Event("dealer_draw", seat, (card,)))
-            best = max(CARD_RANK[c] for c in draws.values())
-            contenders = [s for s, c in draws.items() if CARD_RANK[c] == best]
-            if len(contenders) == 1:
-                return contenders[0]
+        """R-SETUP-2: the seat that deals first (engine/dealing.py)."""
+        return dealing.choose_dealer(self)
 
     def start_round(
         self,
@@ -310,119 +174,10 @@ class Game:
         """Deal a new round (R-SETUP-3) and turn the start card (R-SETUP-4).
 
         ``deck`` (top first, possibly only the top part), ``shuffles`` and ``launches``
-        come from a record; without them the round's own RNG decides everything.
+        come from a record; without them the round's own RNG decides everything
+        (engine/dealing.py).
         """
-        if self.phase == P_GAME_OVER:
-            raise IllegalAction("the game is over", code="game_over")
-        if self.phase != P_ROUND_OVER:
-            raise IllegalAction("the round is not over yet", code="round_not_over")
-        n = self.n
-        live = self.live
-        if dealer is None:
-            dealer = self._clockwise(self.dealer) if self.dealer >= 0 else 0
-        if not 0 <= dealer < n:
-            raise IllegalAction(f"there is no seat {dealer} to deal", code="bad_seat")
-        if not live[dealer]:
-            raise IllegalAction(f"{self.names[dealer]} is out of the game", code="eliminated")
-        if seed is None:
-            seed = self.rng.getrandbits(48)
-        rng = random.Random(seed)
-        full = list(self._deck)
-        if deck is None:
-            order = full
-            shuffle(rng, order)
-        else:
-            prefix = list(deck)
-            if not is_submultiset(prefix, full):
-                raise ShuffleError("the deck holds cards that the rule set's deck does not have")
-            rest = Counter(full)
-            rest.subtract(prefix)
-            remaining = sorted(rest.elements())
-            shuffle(rng, remaining)
-            order = prefix + remaining
-        self.round_rng = rng
-        self._forced = [list(s) for s in shuffles] if shuffles is not None else []
-        self._forced.reverse()  # pop() takes the next
-        self._forced_launches = list(launches) if launches is not None else []
-        self._forced_launches.reverse()
-        if self.recording:
-            self._log = RoundLog(dealer=dealer, deck=list(order), seed=seed)
-            self.rounds.append(self._log)
-        else:
-            self._log = None
-        self.round_index += 1
-        self.dealer = dealer
-        # R-SETUP-3, one card at a time from the dealer's left: the j-th seat in deal
-        # order gets every k-th card from position j of the top-first order.
-        if self.n_live == n:
-            seats = [(dealer + j) % n for j in range(1, n + 1)]
-        else:
-            seats = [s for s in ((dealer + j) % n for j in range(1, n + 1)) if live[s]]
-        k = len(seats)
-        dealt = k * self.rules.deal_size
-        hands: list[list[int]] = [[]] * n  # the eliminated keep an (unshared) empty hand
-        for j, seat in enumerate(seats):
-            hands[seat] = order[j:dealt:k]
-        if k < n:
-            for seat in range(n):
-                if not live[seat]:
-                    hands[seat] = []
-        self.hands = hands
-        self.pile = pile = order[: dealt - 1 : -1]
-        self.discard = []
-        self.direction = 1
-        self.drawn = -1
-        self.vulnerable = -1
-        self.round_winner = -1
-        self.wd4_by = -1
-        self.pend_card = -1
-        self.pend_total = 0
-        # classic effects can take the inline path in ``play`` (set per round: seats
-        # are only eliminated between rounds)
-        self._plain = not (self._stack or self._seven_zero) and self.n_live == n
-        ev = self.events
-        if ev is not None:
-            ev.append(Event("round_start", dealer, amount=self.round_index))
-            for seat in seats:
-                ev.append(Event("deal", seat, tuple(hands[seat]), len(hands[seat]), only=seat))
-                ev.append(Event("deal", seat, (), len(hands[seat]), hide=seat))
-        number_start = self.rules.deck == "my-first-uno"  # R-START-NUMBER
-        top = pile.pop()
-        while top == WILD_DRAW4 or (number_start and not IS_NUMBER[top]):
-            pile.append(top)  # R-START-WD4: back in the pile, reshuffle, turn again
-            self._emit(Event("start_card", dealer, (top,)))
-            self._emit(Event("start_return", dealer, (top,)))
-            self._shuffle_pile(pile)
-            top = pile.pop()
-        self.discard.append(top)
-        self._emit(Event("start_card", dealer, (top,)))
-        first = seats[0]
-        self.phase = P_PLAY
-        rank = CARD_RANK[top]
-        self.color = CARD_COLOR[top]
-        if top >= WILD:  # R-START-WILD, -SWAP, -SHUF, -CUST
-            self.color = -1
-            self.current = first
-            self.phase = P_START_COLOR
-        elif rank == SKIP:  # R-START-SKIP
-            if self._pass:
-                self._hit(first, top, 0)
-            else:
-                self._emit(Event("skip", first))
-                self.current = self._step(dealer, 2)
-        elif rank == REVERSE:  # R-START-REVERSE
-            self.direction = -1
-            self._emit(Event("reverse", dealer))
-            self.current = dealer
-        elif rank == DRAW2:  # R-START-DRAW2
-            if self._stack:
-                self._hit(first, top, 2)
-            else:
-                self._draw(first, 2)
-                self._emit(Event("skip", first))
-                self.current = self._step(dealer, 2)
-        else:
-            self.current = first
+        dealing.start_round(self, dealer, deck, seed, shuffles, launches)
 
     # ------------------------------------------------------------------ seats ------
     def _step(self, seat: int, steps: int) -> int:
@@ -774,179 +529,13 @@ class Game:
     # ------------------------------------------------------------------ checked ----
     def check(self, seat: int, action: Action) -> None:
         """Raise IllegalAction if ``seat`` may not take ``action`` now; change nothing."""
-        n = self.n
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
-            raise IllegalAction(f"there is no seat {seat!r} at this table", code="bad_seat")
-        _check_shape(action, n)
-        phase = self.phase
-        if phase == P_GAME_OVER:
-            raise IllegalAction("the game is over", code="game_over")
-        if phase == P_ROUND_OVER:
-            raise IllegalAction("the round is over", code="round_over")
-        name = self.names
-        if not self.live[seat]:
-            raise IllegalAction(f"{name[seat]} is out of the game", code="eliminated")
-        kind = action.kind
-        if kind == UNO:
-            return
-        if kind == CATCH:
-            t = action.target
-            if not 0 <= t < n:
-                raise IllegalAction(f"there is no seat {t} to catch", code="bad_target")
-            if t == seat:
-                raise IllegalAction("you cannot catch yourself", code="no_catch")
-            if t != self.vulnerable:
-                why = (
-                    "do not have exactly one card"
-                    if len(self.hands[t]) != 1
-                    else "called UNO or can no longer be caught"
-                )
-                raise IllegalAction(f"{name[t]} cannot be caught: they {why}", code="no_catch")
-            return
-        cur = self.current
-        if seat != cur:
-            if kind == PLAY and self.jump_ins(seat) and action.card == self.discard[-1]:
-                self._check_play(seat, action, jump=True)
-                return
-            if phase in (P_CHALLENGE, P_ANSWER) and kind in (CHALLENGE, ACCEPT):
-                raise IllegalAction(
-                    f"only {name[cur]}, who was hit, may answer it", code="not_challenged"
-                )
-            if kind == PLAY and self.rules.jump_in:
-                raise IllegalAction(
-                    f"it is {name[cur]}'s turn; you may jump in only with a card identical "
-                    "to the top card",
-                    code="not_your_turn",
-                )
-            raise IllegalAction(f"it is {name[cur]}'s turn", code="not_your_turn")
-        if phase == P_START_COLOR:
-            if kind != COLOR:
-                raise IllegalAction(
-                    "the start card is a Wild: choose its colour first", code="must_choose_color"
-                )
-            if not 0 <= action.color < 4:
-                raise IllegalAction("choose a colour: R, Y, G or B", code="bad_color")
-            if self.discard[-1] == WILD_SWAP:
-                self._check_target(seat, action.target)
-            elif action.target >= 0:
-                raise IllegalAction("this start card takes no target", code="bad_target")
-            return
-        if phase == P_CHALLENGE:
-            if kind in (CHALLENGE, ACCEPT, DRAW):
-                return
-            raise IllegalAction(
-                "you were hit by a Wild Draw Four: challenge it or accept (draw 4)",
-                code="must_answer_challenge",
-            )
-        if phase == P_ANSWER:
-            if kind in (ACCEPT, DRAW):
-                return
-            if kind == CHALLENGE:
-                if self.pend_card != WILD_DRAW4:
-                    raise IllegalAction(
-                        "only a Wild Draw Four can be challenged", code="not_challenged"
-                    )
-                return
-            if kind != PLAY:
-                raise IllegalAction(
-                    f"answer the {CARD_CODE[self.pend_card]} with a card, or accept it",
-                    code="must_answer",
-                )
-            self._check_play(seat, action)
-            return
-        if kind == COLOR:
-            raise IllegalAction("a colour is chosen with the wild card you play", code="not_now")
-        if kind in (CHALLENGE, ACCEPT):
-            raise IllegalAction("there is no Wild Draw Four to answer", code="not_challenged")
-        if kind == DRAW:
-            if phase == P_DRAWN:
-                raise IllegalAction(
-                    f"you already drew: play {CARD_CODE[self.drawn]} or keep it",
-                    code="already_drew",
-                )
-            return
-        if kind == KEEP:
-            if phase != P_DRAWN:
-                raise IllegalAction(
-                    "you can only keep a card you just drew", code="nothing_to_keep"
-                )
-            if self.rules.force_play_drawn:
-                raise IllegalAction(
-                    f"the drawn card must be played: play {CARD_CODE[self.drawn]}",
-                    code="must_play_drawn",
-                )
-            return
-        self._check_play(seat, action)
+        check_action(self, seat, action)
 
     def _check_target(self, seat: int, t: int) -> None:
-        if t < 0:
-            raise IllegalAction("choose a player to swap hands with", code="target_required")
-        if t >= self.n or t == seat or not self.live[t]:
-            raise IllegalAction(f"seat {t} cannot be chosen to swap with", code="bad_target")
+        check_target(self, seat, t)
 
     def _check_play(self, seat: int, action: Action, jump: bool = False) -> None:
-        cards = action.cards
-        card = action.card
-        for c in cards:
-            if not 0 <= c < len(CARD_CODE):
-                raise IllegalAction(f"there is no card {c}", code="bad_card")
-        code = CARD_CODE[card]
-        hand = self.hands[seat]
-        phase = self.phase
-        if len(cards) > 1:
-            if not self.rules.multi_play:
-                raise IllegalAction("one card per turn (multi-play is off)", code="one_card")
-            if phase != P_PLAY:
-                raise IllegalAction("several cards can only start a turn", code="one_card")
-            if not all(IS_NUMBER[c] and CARD_RANK[c] == CARD_RANK[card] for c in cards):
-                raise IllegalAction(
-                    "several cards at once must all be numbers of the same value",
-                    code="not_same_number",
-                )
-        if phase == P_DRAWN and card != self.drawn:
-            raise IllegalAction(
-                f"after drawing you may play only the drawn card, {CARD_CODE[self.drawn]}",
-                code="only_drawn_card",
-            )
-        need = Counter(cards)
-        have = Counter(hand)
-        for c, k in need.items():
-            if have[c] < k:
-                raise IllegalAction(f"you don't hold {CARD_CODE[c]}", code="card_not_held")
-        top_card = cards[-1]
-        if top_card >= WILD:
-            if not 0 <= action.color < 4:
-                name_ = "Wild Draw Four" if top_card == WILD_DRAW4 else "Wild"
-                raise IllegalAction(f"{name_} needs a colour: R, Y, G or B", code="color_required")
-        elif action.color >= 0:
-            raise IllegalAction(
-                f"{CARD_CODE[top_card]} is not a wild card; it takes no colour", code="bad_color"
-            )
-        if self._needs_target(seat, cards):
-            self._check_target(seat, action.target)
-        elif action.target >= 0:
-            raise IllegalAction(f"{CARD_CODE[top_card]} takes no target now", code="bad_target")
-        if jump:
-            return
-        if phase == P_ANSWER:
-            if card not in self._answers(seat):
-                raise IllegalAction(
-                    f"{code} cannot answer the {CARD_CODE[self.pend_card]}; "
-                    "answer with a matching card or accept",
-                    code="bad_answer",
-                )
-            return
-        top = self.discard[-1]
-        if not PLAYABLE_MASK[self.color * _TOP_RANKS + CARD_RANK[top]] >> card & 1:
-            raise IllegalAction(
-                f"{code} does not match {CARD_CODE[top]} with {COLOR_CODES[self.color]} in force",
-                code="card_does_not_match",
-            )
-        if card == WILD_DRAW4 and not self._can_play(hand, card):
-            raise IllegalAction(
-                f"Wild Draw Four is only allowed when you hold no {COLOR_CODES[self.color]} card",
-                code="wd4_not_allowed",
-            )
+        check_play(self, seat, action, jump)
 
     def apply(self, seat: int, action: Action) -> None:
         """Check, then apply.  On IllegalAction nothing has changed."""
@@ -1374,75 +963,17 @@ class Game:
 
     # ------------------------------------------------------------------ scoring ----
     def round_points(self, winner: int) -> int:
-        """R-SCORE-1: the winner scores every card left in the opponents' hands.
-
-        Under R-SCORE-TEAM, only the other team's hands count.
-        """
-        pts = self.points
-        if self.teams:
-            team = winner % 2
-            return sum(pts[c] for s, h in enumerate(self.hands) if s % 2 != team for c in h)
-        return sum(pts[c] for s, h in enumerate(self.hands) if s != winner for c in h)
+        """R-SCORE-1: what ``winner`` scores for the other hands (engine/scoring.py)."""
+        return scoring.round_points(self, winner)
 
     def hand_points(self, seat: int) -> int:
-        pts = self.points
-        return sum(pts[c] for c in self.hands[seat])
+        return scoring.hand_points(self, seat)
 
     def _lowest(self, seats: list[int], winner: int) -> int:
-        """Fewest points wins; a tie goes to the round's winner, else the lowest seat."""
-        best = min(self.scores[s] for s in seats)
-        tied = [s for s in seats if self.scores[s] == best]
-        return winner if winner in tied else tied[0]
+        return scoring.lowest(self, seats, winner)
 
     def _end_round(self, winner: int) -> None:
-        self.vulnerable = -1
-        self.round_winner = winner
-        self.pend_card = -1
-        self.pend_total = 0
-        self.wd4_by = -1
-        scoring = self.rules.scoring
-        target = self.rules.target_score
-        scores = self.scores
-        over = False
-        if scoring == "standard" or scoring == "teams":
-            gained = self.round_points(winner)
-            side = winner % 2 if self.teams else winner
-            scores[side] += gained
-            self._emit(Event("round_over", winner, amount=gained))
-            if scores[side] >= target:
-                over = True
-                self.game_winner = side
-        elif scoring == "first-out":  # R-SCORE-FIRSTOUT
-            self._emit(Event("round_over", winner, amount=0))
-            over = True
-            self.game_winner = winner
-        else:  # R-SCORE-LOW and R-SCORE-ELIM: everyone adds their own hand
-            was_live = [s for s in range(self.n) if self.live[s]]
-            for s in was_live:
-                scores[s] += self.hand_points(s)
-            self._emit(Event("round_over", winner, amount=0))
-            if scoring == "low":
-                if max(scores) >= target:
-                    over = True
-                    self.game_winner = self._lowest(was_live, winner)
-            else:
-                for s in was_live:
-                    if scores[s] >= target:
-                        self.live[s] = False
-                        self._emit(Event("eliminated", s, amount=scores[s]))
-                left = [s for s in was_live if self.live[s]]
-                self.n_live = len(left)
-                if len(left) == 1:
-                    over = True
-                    self.game_winner = left[0]
-                elif not left:
-                    over = True
-                    self.game_winner = self._lowest(was_live, winner)
-        if over:
-            self.phase = P_GAME_OVER
-            self._emit(Event("game_over", self.game_winner, amount=scores[self.game_winner]))
-        else:
-            self.phase = P_ROUND_OVER
+        scoring.end_round(self, winner)
 
     # ------------------------------------------------------------------ output -----
     def events_for(self, seat: int | None, start: int = 0) -> list[Event]:
@@ -1531,4 +1062,5 @@ __all__ = [
     "Event",
     "Game",
     "RoundLog",
+    "shuffle",
 ]
