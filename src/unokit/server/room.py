@@ -228,11 +228,11 @@ class Room:
                 room.game_no -= 1
             else:
                 room._rebuild(log)
-                if room.status == "playing" and room.match is not None:
-                    if room.match.game.game_over:
-                        # the crash came between logging the last action and saving the
-                        # finished game: finish it now (status, record)
-                        room._finish()
+                game = room.match.game if room.match is not None else None
+                if room.status == "playing" and game is not None and game.game_over:
+                    # the crash came between logging the last action and saving the
+                    # finished game: finish it now (status, record)
+                    room._finish()
         return room
 
     def _rebuild(self, log: list[dict[str, Any]]) -> None:
