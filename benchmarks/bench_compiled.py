@@ -78,6 +78,20 @@ def measure_bare(players: int, seconds: float, seed: int) -> dict[str, Any]:
             "cpu_s": round(cpu, 3), "games_per_s": round(games / cpu, 1)}  # fmt: skip
 
 
+def kernel_only(players: int, games: int, repeats: int) -> float:
+    """``kernel.run_games`` alone (no chunk merging, no Python per chunk): best games/s."""
+    k = compiled.load_kernel()
+    cfg = SimConfig(seats=("random",) * players, games=10, rounds_only=True, engine="compiled")
+    setup = compiled.Setup.of(cfg)
+    k.run_games(setup.R, setup.P, setup.base, 0, 10, -1)
+    best = 0.0
+    for _ in range(repeats):
+        t0 = time.process_time()
+        k.run_games(setup.R, setup.P, setup.base, 0, games, -1)
+        best = max(best, games / (time.process_time() - t0))
+    return best
+
+
 def measure_rlcard(python: str, seconds: float, seed: int) -> list[dict[str, Any]]:
     proc = subprocess.run(
         [python, str(HERE / "rlcard_ref.py"), "--seconds", str(seconds), "--seed", str(seed)],
@@ -135,9 +149,19 @@ def main() -> int:
     p.add_argument("--reference-python", help="python with rlcard==1.2.0 (omit to skip)")
     p.add_argument("--cold-start", action="store_true", help="also time the JIT, cold and cached")
     p.add_argument("--json", type=Path, help="write every measurement to this file")
+    p.add_argument(
+        "--kernel-only",
+        action="store_true",
+        help="only the compiled kernel's single rounds (best of --repeats x 30,000 games)",
+    )
     args = p.parse_args()
     if not compiled.available():
         sys.exit(compiled.INSTALL_HINT)
+    if args.kernel_only:
+        for players in (2, 4):
+            gps = kernel_only(players, 30_000, args.repeats)
+            print(f"compiled kernel, {players} players, single rounds: {gps:,.0f} games/s (CPU)")
+        return 0
     rows: list[dict[str, Any]] = []
     for rep in range(args.repeats):
         seed = args.seed + rep

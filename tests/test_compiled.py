@@ -297,3 +297,11 @@ def test_cli_engine_compiled_with_check(tmp_path: Path, capsys: pytest.CaptureFi
     assert main(["sim", "--engine", "compiled", "--bots", "greedy", "--games", "5"]) == 2
     err = capsys.readouterr().err
     assert "reference engine" in err and err.count("\n") == 1
+
+
+def test_a_deal_that_leaves_no_start_card_is_refused_like_the_reference() -> None:
+    """Refused before any game, by the rules' own check or the compiled engine's."""
+    from unokit.rules import RulesError
+
+    with pytest.raises((SimError, RulesError), match="10 hands of 11 leave"):
+        SimConfig(seats=("random",) * 10, options=(("hand_size", 11),), engine="compiled")

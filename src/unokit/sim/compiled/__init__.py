@@ -77,7 +77,8 @@ def unsupported(seats: Sequence[str], rules: RuleSet) -> str | None:
             "reference engine: drop --engine compiled (or use --engine python)"
         )
     if len(seats) * rules.deal_size >= len(build_deck(rules.deck, rules.custom_cards)):
-        return "these hands leave no card to start the round"  # the reference refuses too
+        # the reference engine refuses these too (unokit.engine.game.Game), in these words
+        return f"{len(seats)} hands of {rules.deal_size} leave no card to start the round"
     return None
 
 

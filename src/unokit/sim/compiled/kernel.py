@@ -1214,7 +1214,8 @@ def run_games(
     """Games ``start`` .. ``start + size - 1``: per-game counts, per-round rows, plays.
 
     Returns ``(games[size, G_SIZE], rounds[nr, 2], plays_by_card[57], type_sq[18], nr)``;
-    a stalled game has ``G_STALLED`` set and adds only its plays (as the driver does).
+    a stalled game has ``G_STALLED`` set and adds only its plays and its finished
+    rounds (as the driver does).
     """
     R = unowned(R_)
     P = unowned(P_)
@@ -1241,16 +1242,17 @@ def run_games(
         for c in range(NCARDS):
             pc_all[c] += pc[c]
         games[g, :] = cnt
-        if cnt[G_STALLED]:
-            continue
-        for t in range(18):
-            sq[t] += tc[t] * tc[t]
+        # the rounds finished before a stall count, as in the driver's loop
         if nr_all + nr > allr.shape[0]:
             bigger = np.zeros(((nr_all + nr) * 2, 2), dtype=np.int64)
             bigger[:nr_all] = allr[:nr_all]
             allr = bigger
         allr[nr_all : nr_all + nr] = rbuf[:nr]
         nr_all += nr
+        if cnt[G_STALLED]:
+            continue
+        for t in range(18):
+            sq[t] += tc[t] * tc[t]
     # the owners of the views above live to here
     keep = own[0] + rbuf_own[0, 0] + R_[0] + np.int64(P_[0])
     return games, allr, pc_all, sq, nr_all + 0 * keep
