@@ -70,6 +70,7 @@ class Limits:
     send_queue: int = 256  # messages waiting for a slow client before it is dropped
     hello_timeout: float = 10.0
     room_idle_seconds: float = 6 * 3600.0  # nobody connected, no change: the room goes
+    store_retry: float = 1.0  # after a storage failure, moves are refused this long
 
 
 class Window:
@@ -151,6 +152,8 @@ class Server:
         self.join_window = Window(limits.joins_per_address_per_minute, 60)
         self.errors = 0  # unexpected exceptions (bugs), for tests and the load test
         self.accepted = 0
+        self.store_failures = 0
+        self.store_down_until = 0.0  # monotonic: refuse moves until then
         self._reaper: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ rooms -----
@@ -186,6 +189,18 @@ class Server:
         if room is None:
             raise RoomError(f"there is no room {code}", code="no_room")
         return room
+
+    # ------------------------------------------------------------------ storage ---
+    def store_failed(self, e: StoreError) -> None:
+        """The store refused a write (disk full, database locked...): for a moment every
+        move is refused at once, without touching the store, then the next one tries."""
+        self.store_failures += 1
+        self.store_down_until = time.monotonic() + self.limits.store_retry
+        log.error("storage failed; moves are refused for %.1f s: %s", self.limits.store_retry, e)
+
+    def check_store(self) -> None:
+        if time.monotonic() < self.store_down_until:
+            raise StoreError("the store failed a moment ago")
 
     # ------------------------------------------------------------------ telling ---
     def broadcast(self, room: Room, meta: bool = True) -> None:
@@ -251,6 +266,9 @@ class Server:
                         await asyncio.wait_for(wake.wait(), timeout=delay)
                         wake.clear()
                         continue  # something changed: decide again
+                if time.monotonic() < self.store_down_until:
+                    await asyncio.sleep(self.store_down_until - time.monotonic())
+                    continue
                 async with self.locks[code]:
                     again, what2, seat2 = self.due(room)
                     if again is None or again > 0.001 or (what2, seat2) != (what, seat):
@@ -272,8 +290,8 @@ class Server:
             except asyncio.CancelledError:
                 raise
             except StoreError as e:  # nothing was told; try again a little later
-                log.error("room %s: %s", code, e)
-                await asyncio.sleep(1.0)
+                self.store_failed(e)
+                await asyncio.sleep(self.limits.store_retry)
             except Exception:
                 self.errors += 1
                 log.exception("room %s: the driver failed", code)
@@ -385,7 +403,9 @@ def create_app(
 
     @app.exception_handler(StoreError)
     async def store_failed(request: Request, exc: StoreError) -> JSONResponse:
-        return error(503, "storage_unavailable", "the server cannot store this now; try again")
+        if time.monotonic() >= server.store_down_until:
+            server.store_failed(exc)
+        return error(503, "storage_unavailable", STORE_DOWN)
 
     @app.exception_handler(Exception)
     async def internal(request: Request, exc: Exception) -> JSONResponse:
@@ -422,6 +442,7 @@ def create_app(
 
     @app.post("/api/rooms")
     async def create_room(body: m.CreateRoom, request: Request) -> dict[str, Any]:
+        server.check_store()
         addr = _address(request.client)
         if not server.room_window.allow(addr):
             return error(429, "rate_limited", "too many rooms from here; wait a while")  # type: ignore[return-value]
@@ -456,6 +477,7 @@ def create_app(
         if not server.join_window.allow(_address(request.client)):
             return error(429, "rate_limited", "too many attempts; wait a minute")  # type: ignore[return-value]
         room = server.room(_code(code))
+        server.check_store()
         async with server.locks[room.code]:
             seat, token = room.join(body.name)
         server.broadcast(room)
@@ -579,8 +601,10 @@ def create_app(
                 conn.send(_err(e.code, e.message))
                 if e.code == "stale_version":
                     server.tell(conn)  # a resync: the fresh view follows the refusal
-            except StoreError:
-                conn.send(_err("storage_unavailable", "the server cannot store this now"))
+            except StoreError as e:
+                if time.monotonic() >= server.store_down_until:
+                    server.store_failed(e)
+                conn.send(_err("storage_unavailable", STORE_DOWN))
             except Exception:
                 server.errors += 1
                 log.exception("room %s: a message failed", conn.room.code)
@@ -606,6 +630,7 @@ def create_app(
             for c in list(server.conns.get(room.code, ())):
                 c.send(line)
             return
+        server.check_store()  # refused at once while the store is failing
         async with server.locks[room.code]:
             if isinstance(msg, m.Act):
                 action = Action.from_wire(msg.action)
@@ -634,6 +659,9 @@ def create_app(
     chat_window = Window(limits.chat_per_minute, 60)
 
     return app
+
+
+STORE_DOWN = "the server cannot store moves right now, so nothing was changed; try again soon"
 
 
 class _TooBig(ValueError):
