@@ -132,6 +132,7 @@ class Conn:
             self.closed = True
             with contextlib.suppress(asyncio.QueueFull):
                 self.queue.put_nowait(None)
+            _abort(self.ws)
 
 
 class Server:
@@ -582,6 +583,10 @@ def create_app(
                 return
             if frame.get("type") == "websocket.disconnect":
                 return
+            # let the send pumps run between a client's messages: frames already
+            # buffered are received without yielding, and a burst of broadcasts must
+            # not fill the queues of clients that do read (only non-readers are dropped)
+            await asyncio.sleep(0)
             if not conn.bucket.take():
                 conn.send(_err("rate_limited", "too many messages; slow down"))
                 continue
@@ -681,6 +686,17 @@ def _text(frame: Any, limit: int) -> str | bytes:
     if len(data) > limit or len(data.encode("utf-8", "surrogatepass")) > limit:
         raise _TooBig()
     return str(data)
+
+
+def _abort(ws: WebSocket) -> None:
+    """Drop a connection at once, at the TCP level: its pump may be stuck sending to a
+    client that does not read, and its reader waiting for a message that never comes;
+    a reset ends both, and the session cleans up as for any disconnect."""
+    protocol = getattr(getattr(ws, "_receive", None), "__self__", None)
+    transport = getattr(protocol, "transport", None)
+    if transport is not None:
+        with contextlib.suppress(Exception):
+            transport.abort()
 
 
 def _err(code: str, message: str) -> dict[str, Any]:
