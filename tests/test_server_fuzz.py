@@ -623,3 +623,141 @@ def _close_shared() -> Iterator[None]:
             cm.__exit__(None, None, None)
         _SHARED["client"].__exit__(None, None, None)
         _SHARED.clear()
+
+
+# ----------------------------------------------------------------------- auth, limits --
+def tight_app(**limits: Any) -> TestClient:
+    base = {**FUZZ_LIMITS.__dict__, **limits}
+    return TestClient(create_app(MemoryStore(), timing=FUZZ_TIMING, limits=Limits(**base)))
+
+
+def first(ws: Any) -> dict[str, Any]:
+    msg = ws.receive_json()
+    assert isinstance(msg, dict)
+    return msg
+
+
+def test_guessing_tokens_and_room_codes_is_rate_limited() -> None:
+    with tight_app(joins_per_address_per_minute=5) as client:
+        code = client.post("/api/rooms", json={"name": "Host", "seats": 4}).json()["code"]
+        answers = []
+        for i in range(8):  # token guesses over websockets count with joins
+            with client.websocket_connect(f"/ws/{code}") as ws:
+                ws.send_text(json.dumps({"type": "hello", "token": f"guess{i}"}))
+                answers.append(first(ws)["code"])
+        assert answers[:5] == ["bad_token"] * 5
+        assert set(answers[5:]) == {"rate_limited"}
+        r = client.post(f"/api/rooms/{code}/join", json={"name": "X"})
+        assert r.status_code == 429
+        assert client.get("/api/rooms/ZZZZZZ").status_code == 404  # codes reveal nothing
+
+
+def test_a_token_works_only_for_its_seat_in_its_room(harness: Harness) -> None:
+    code1, tokens1 = harness.room(2)
+    code2, _ = harness.room(2)
+    with harness.client.websocket_connect(f"/ws/{code2}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "token": tokens1[0]}))
+        assert first(ws)["code"] == "bad_token"  # room 1's host token in room 2
+    with harness.link(code1, tokens1[1], 1) as guest:
+        assert guest.received[0] == {"type": "welcome", "seat": 1, "code": code1, "protocol": 1}
+        answers = guest.exchange('{"type":"start"}')  # seat 1 is not the host
+        assert answers[0]["code"] == "not_host"
+
+
+def test_spectators_cannot_act_or_chat(harness: Harness) -> None:
+    code, tokens = harness.room(2)
+    with harness.link(code, tokens[0], 0) as host, harness.link(code, None, None) as spec:
+        host.exchange('{"type":"start"}')
+        spec.sync()
+        assert spec.last_state is not None, spec.received
+        state = spec.last_state
+        assert state["view"]["hand"] is None and state["view"]["legal"] == []
+        from unokit.engine.view import view_of
+
+        match = harness.server.rooms[code].match
+        seat = match.next_to_ask()
+        legal = view_of(match.game, seat).legal[0].to_wire()  # the seat to act's real move
+        real = {"type": "act", "version": match.version, "action": legal}
+        for raw in [json.dumps(real), '{"type":"chat","text":"I am the host"}',
+                    '{"type":"next_round"}', '{"type":"start"}']:  # fmt: skip
+            answers = harness.hostile(spec, raw)
+            assert answers and answers[0]["type"] == "error", raw
+        assert harness.changed_on_refusal == []
+        host.sync()
+        assert not any(m.get("type") == "chat" for m in host.received)
+
+
+def test_cross_site_websockets_are_refused() -> None:
+    with tight_app() as client:
+        code = client.post("/api/rooms", json={"name": "Host", "seats": 2}).json()["code"]
+        from starlette.websockets import WebSocketDisconnect
+
+        with (
+            pytest.raises(WebSocketDisconnect) as refused,
+            client.websocket_connect(
+                f"/ws/{code}", headers={"origin": "https://evil.example"}
+            ) as ws,
+        ):
+            ws.receive_json()
+        assert refused.value.code == 1008
+        # the page's own origin is accepted
+        with client.websocket_connect(f"/ws/{code}", headers={"origin": "http://testserver"}) as ws:
+            ws.send_text('{"type":"hello"}')
+            assert first(ws)["type"] == "welcome"
+
+
+def test_limits_on_size_rate_connections_rooms_chat_and_names() -> None:
+    with tight_app(
+        messages_per_second=5.0,
+        connections_per_address=3,
+        rooms_per_address_per_hour=2,
+        chat_per_minute=3,
+    ) as client:
+        r1 = client.post("/api/rooms", json={"name": "Host", "seats": 2})
+        assert r1.status_code == 200
+        assert client.post("/api/rooms", json={"name": "Host", "seats": 2}).status_code == 200
+        assert client.post("/api/rooms", json={"name": "Host", "seats": 2}).status_code == 429
+        code, token = r1.json()["code"], r1.json()["token"]
+        for name in ["x" * 21, "a\u0007b", "", "   "]:
+            r = client.post(f"/api/rooms/{code}/join", json={"name": name})
+            assert r.status_code == 400, name
+        with client.websocket_connect(f"/ws/{code}") as ws:
+            ws.send_text(json.dumps({"type": "hello", "token": token}))
+            first(ws)
+            ws.send_text('{"type":"chat","text":"' + "x" * 5000 + '"}')
+            codes = []
+            for _ in range(12):  # a burst over 2 x 5 messages: the bucket refuses some
+                ws.send_text('{"type":"chat","text":"hi"}')
+            seen = 0
+            while seen < 13:
+                msg = first(ws)
+                if msg["type"] in ("error", "chat"):
+                    seen += 1
+                    codes.append(msg.get("code", "chat"))
+            assert codes[0] == "too_big"
+            assert "rate_limited" in codes
+            assert codes.count("chat") <= 3  # chat lines per minute
+            with client.websocket_connect(f"/ws/{code}"), client.websocket_connect(f"/ws/{code}"):
+                from starlette.websockets import WebSocketDisconnect
+
+                with (
+                    pytest.raises(WebSocketDisconnect) as refused,
+                    client.websocket_connect(f"/ws/{code}") as ws4,
+                ):
+                    ws4.receive_json()
+                assert refused.value.code == 1013  # connections per address
+
+
+def test_security_headers_and_no_secret_in_urls(harness: Harness) -> None:
+    r = harness.client.get("/")
+    csp = r.headers["content-security-policy"]
+    assert "script-src 'self'" in csp and "'unsafe-inline'" not in csp
+    assert "frame-ancestors 'none'" in csp
+    assert r.headers["x-content-type-options"] == "nosniff"
+    assert r.headers["referrer-policy"] == "no-referrer"
+    made = harness.client.post("/api/rooms", json={"name": "Host", "seats": 2}).json()
+    assert made["token"] not in made["link"]  # the link to share holds the code only
+    assert (
+        harness.client.post("/api/rooms", json={"name": "Host"}).headers["x-content-type-options"]
+        == "nosniff"
+    )
