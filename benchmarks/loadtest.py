@@ -67,7 +67,9 @@ def serve(args: argparse.Namespace) -> None:
         joins_per_address_per_minute=1_000_000,
         messages_per_second=1000.0,
     )
-    app = create_app(SQLiteStore(args.db, sync=args.sync), timing=timing, limits=limits)
+    app: Any = create_app(SQLiteStore(args.db, sync=args.sync), timing=timing, limits=limits)
+    if args.stats:
+        app = with_stats(app, args.stats, args.stats_every)
     if args.profile:
         import cProfile
 
@@ -92,6 +94,50 @@ def serve(args: argparse.Namespace) -> None:
     uvicorn.run(
         app, host="127.0.0.1", port=args.port, log_level="warning", ws="websockets", backlog=4096
     )
+
+
+def with_stats(app: Any, path: str, every: float) -> Any:
+    """Wrap ``app`` so a thread writes the server's task and connection counts to
+    ``path`` (one JSON line every ``every`` seconds): the soak test's leak check."""
+    import threading
+
+    server = app.state.server
+    seen: dict[str, Any] = {}
+
+    async def wrapper(scope: Any, receive: Any, send: Any) -> None:
+        seen.setdefault("loop", asyncio.get_running_loop())
+        await app(scope, receive, send)
+
+    async def sample() -> dict[str, Any]:
+        import gc
+
+        return {
+            "t": time.time(),
+            "tasks": len(asyncio.all_tasks()),
+            "conns": sum(len(c) for c in server.conns.values()),
+            "rooms": len(server.rooms),
+            "drivers": len(server.drivers),
+            "locks": len(server.locks),
+            "gc_objects": len(gc.get_objects()),
+            "errors": server.errors,
+            "accepted": server.accepted,
+        }
+
+    def loop() -> None:
+        while True:
+            time.sleep(every)
+            lp = seen.get("loop")
+            if lp is None:
+                continue
+            try:
+                row = asyncio.run_coroutine_threadsafe(sample(), lp).result(30)
+            except Exception:
+                return
+            with open(path, "a") as f:
+                f.write(json.dumps(row) + "\n")
+
+    threading.Thread(target=loop, daemon=True).start()
+    return wrapper
 
 
 def free_port() -> int:
@@ -119,6 +165,8 @@ def start_server(
     port: int | None = None,
     profile: str | None = None,
     log: Path | None = None,
+    stats: str | None = None,
+    stats_every: float = 60.0,
 ) -> ServerProc:
     port = port or free_port()
     log = log or Path(tempfile.mkstemp(prefix="unokit-server-", suffix=".log")[1])
@@ -126,6 +174,8 @@ def start_server(
     cmd += ["--timing", timing, "--sync", sync]
     if profile:
         cmd += ["--profile", profile]
+    if stats:
+        cmd += ["--stats", stats, "--stats-every", str(stats_every)]
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     with open(log, "ab") as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
@@ -389,7 +439,7 @@ class Client:
                 await self.ws.close()
 
 
-async def create_room(
+async def create_app_room(
     http: Any, n_clients: int, preset: str = "classic"
 ) -> tuple[str, list[tuple[int, str]]]:
     bots: list[str | None] = [None] * (n_clients - 1) + ["normal"] * (4 - n_clients)
@@ -430,7 +480,7 @@ async def run_worker(
         async def make(i: int) -> None:
             async with sem:
                 try:
-                    code, seats = await create_room(http, n_clients)
+                    code, seats = await create_app_room(http, n_clients)
                 except Exception as e:
                     stats.error(f"create:{type(e).__name__}")
                     return
@@ -653,6 +703,8 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--timing", choices=("default", "instant"), default="default")
     s.add_argument("--sync", choices=("normal", "full"), default="normal")
     s.add_argument("--profile", default=None)
+    s.add_argument("--stats", default=None)
+    s.add_argument("--stats-every", type=float, default=60.0)
     p.add_argument("--phase", choices=("human", "full", "both"), default="both")
     p.add_argument("--rooms", type=int, default=None, help="rooms (human 1000, full 200)")
     p.add_argument("--clients", type=int, default=None, help="scripted clients a room (2-4)")

@@ -233,12 +233,18 @@ def check_acks(db: Path, acks: list[Ack]) -> list[str]:
 
 
 async def kill_and_resume(
-    tmp: Path, rooms: int, people: int, before_kill: float, kills: int, deadline_s: float
+    tmp: Path,
+    rooms: int,
+    people: int,
+    before_kill: float,
+    kills: int,
+    deadline_s: float,
+    target: int = 300,
 ) -> dict[str, Any]:
     db = tmp / "chaos.sqlite3"
     port = free_port()
     proc = start_process(db, port)
-    made = [make_room(port, people) for _ in range(rooms)]
+    made = [make_room(port, people, target=target) for _ in range(rooms)]
     acks: list[Ack] = []
     players = [
         Player(port, code, seat, token, acks)
@@ -254,7 +260,8 @@ async def kill_and_resume(
             await ws.send('{"type":"ping"}')
             while json.loads(await ws.recv())["type"] != "pong":
                 pass
-    deadline = time.monotonic() + deadline_s
+    started = time.monotonic()
+    deadline = started + deadline_s
     tasks = [asyncio.get_running_loop().create_task(p.run(deadline)) for p in players]
     acks_at_kill = []
     lost: list[str] = []
@@ -280,6 +287,7 @@ async def kill_and_resume(
     lost += check_acks(db, acks)
     return {
         "acks": len(acks),
+        "seconds": time.monotonic() - started,
         "acks_at_kill": acks_at_kill,
         "lost": lost,
         "rooms_over": sum(1 for p in players if p.over and p.seat == 0),
@@ -292,9 +300,13 @@ async def kill_and_resume(
 
 def test_kill_9_under_load_loses_no_acknowledged_action(tmp_path: Path) -> None:
     r = asyncio.run(
-        kill_and_resume(tmp_path, rooms=3, people=2, before_kill=1.5, kills=2, deadline_s=90)
+        kill_and_resume(
+            tmp_path, rooms=3, people=2, before_kill=1.0, kills=2, deadline_s=120, target=500
+        )
     )
-    assert r["acks_at_kill"][0] > 0, r
+    # the kills came while the games were on: acknowledged actions before, between, after
+    assert 0 < r["acks_at_kill"][0] < r["acks_at_kill"][1] < r["acks"], r
+    assert r["reconnects"] > 0, r
     assert r["lost"] == [], r
     assert r["rooms_over"] == r["rooms"], r  # every game plays to its end after restarts
     assert r["client_errors"] == [], r
@@ -739,3 +751,42 @@ def test_bots_do_not_wait_for_ever_on_a_persons_catch_chance() -> None:
                 )
                 time.sleep(0.01)
             tab.close()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="bug in room.py (not a file of this branch): Room.restore replays a log that "
+    "ends the game but keeps the row's status 'playing' (the crash came between the last "
+    "append and Room._finish's save); the driver then calls next_round, which raises "
+    "round_not_over every second (a server error each time) and the room never ends",
+)
+def test_a_game_that_ended_just_before_a_crash_is_over_after_the_restart() -> None:
+    """The last action is in the log, the crash came before the room's row said "over"."""
+    from unokit.server.store import MemoryStore
+
+    store = MemoryStore()
+    with Live(store) as live:
+        code, tokens = make_room(live.port, 1, seats=2, target=30)
+        tab = Tab(live.port, code, tokens[0])
+        tab.ws.send('{"type":"start"}')
+        tab.sync()
+        room = live.server.rooms[code]
+        end = time.monotonic() + 60
+        while room.status != "over" and time.monotonic() < end:
+            tab.sync()
+            if room.match.game.round_over:
+                tab.ws.send('{"type":"next_round"}')
+            elif (
+                tab.state
+                and tab.state["view"]["legal"]
+                and tab.state["version"] == room.match.version
+            ):
+                tab.act()
+            time.sleep(0.002)
+        assert room.status == "over"
+        tab.close()
+    store.rooms[code]["status"] = "playing"  # as the row was when the process died
+    with Live(store) as again:
+        time.sleep(1.5)
+        assert again.server.rooms[code].status == "over"
+        assert again.server.errors == 0
