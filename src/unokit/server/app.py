@@ -148,6 +148,8 @@ class Server:
         self.wake: dict[str, asyncio.Event] = {}
         self.drivers: dict[str, asyncio.Task[None]] = {}
         self.meta: dict[str, int] = defaultdict(int)
+        self.public_text: dict[str, str] = {}  # the room message (spectator's) last sent
+        self.public_meta: dict[str, int] = {}  # the meta counter that text was made at
         self.per_address: dict[str, int] = defaultdict(int)
         self.room_window = Window(limits.rooms_per_address_per_hour, 3600)
         self.join_window = Window(limits.joins_per_address_per_minute, 60)
@@ -205,8 +207,24 @@ class Server:
 
     # ------------------------------------------------------------------ telling ---
     def broadcast(self, room: Room, meta: bool = True) -> None:
-        """Send every connection of ``room`` what it must now learn."""
-        for conn in list(self.conns.get(room.code, ())):
+        """Send every connection of ``room`` what it must now learn.
+
+        The room message goes out only when its text changed: every action marks the
+        room changed, but most change nothing it shows (seats, status, commitments),
+        and sending it again cost a third of the server's time under load.
+        """
+        code = room.code
+        conns = list(self.conns.get(code, ()))
+        sent_at = self.public_meta.get(code)
+        if meta and self.meta[code] != sent_at:
+            text = json.dumps(room.public(None), separators=(",", ":"))
+            if text == self.public_text.get(code):
+                for conn in conns:  # up to date with the last text: nothing to send
+                    if conn.meta == sent_at:
+                        conn.meta = self.meta[code]
+            self.public_text[code] = text
+            self.public_meta[code] = self.meta[code]
+        for conn in conns:
             self.tell(conn, meta)
 
     def tell(self, conn: Conn, meta: bool = True) -> None:
@@ -312,6 +330,8 @@ class Server:
     def expire(self, room: Room) -> None:
         code = room.code
         self.rooms.pop(code, None)
+        self.public_text.pop(code, None)
+        self.public_meta.pop(code, None)
         task = self.drivers.pop(code, None)
         if task is not None:
             task.cancel()
