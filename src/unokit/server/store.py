@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-
 BUSY_TIMEOUT = 0.1  # seconds a write waits for a lock held by another process
 
 
