@@ -440,12 +440,11 @@ class Client:
 
 
 async def create_app_room(
-    http: Any, n_clients: int, preset: str = "classic"
+    http: Any, n_clients: int, preset: str = "classic", options: dict[str, Any] | None = None
 ) -> tuple[str, list[tuple[int, str]]]:
     bots: list[str | None] = [None] * (n_clients - 1) + ["normal"] * (4 - n_clients)
-    r = await http.post(
-        "/api/rooms", json={"name": "P0", "preset": preset, "seats": 4, "bots": bots}
-    )
+    body = {"name": "P0", "preset": preset, "seats": 4, "bots": bots, "options": options or {}}
+    r = await http.post("/api/rooms", json=body)
     r.raise_for_status()
     d = r.json()
     seats = [(0, d["token"])]
