@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 BENCH_VENV := .bench-venv
 
-.PHONY: play serve demo test explore lint typecheck unit e2e bench bench-bots clean
+.PHONY: play serve demo test explore lint typecheck unit e2e bench bench-bots clean fuzz loadtest chaos soak
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -67,3 +67,19 @@ bench-bots: $(STAMP)
 
 clean:
 	rm -rf $(VENV) $(BENCH_VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+
+# Reliability (docs/reliability.md).  Hostile input: 100,000+ messages, 0 errors.
+fuzz: $(STAMP)
+	PYTHONPATH=src $(BIN)/python benchmarks/fuzz.py $(ARGS)
+
+# Load: many rooms of scripted websocket clients against one server (a few minutes).
+loadtest: $(STAMP)
+	PYTHONPATH=src $(BIN)/python benchmarks/loadtest.py $(ARGS)
+
+# Faults: kill -9 under load, restarts, client faults, a locked database.
+chaos: $(STAMP)
+	PYTHONPATH=src $(BIN)/python benchmarks/chaos.py $(ARGS)
+
+# Soak: 30 minutes of play, memory, descriptors and tasks sampled each minute.
+soak: $(STAMP)
+	PYTHONPATH=src $(BIN)/python benchmarks/soak.py $(ARGS)

@@ -88,6 +88,7 @@ class Limits:
     send_queue: int = 256  # messages waiting for a slow client before it is dropped
     hello_timeout: float = 10.0
     room_idle_seconds: float = 6 * 3600.0  # nobody connected, no change: the room goes
+    store_retry: float = 1.0  # after a storage failure, moves are refused this long
 
 
 class Window:
@@ -149,6 +150,7 @@ class Conn:
             self.closed = True
             with contextlib.suppress(asyncio.QueueFull):
                 self.queue.put_nowait(None)
+            _abort(self.ws)
 
 
 class Server:
@@ -164,11 +166,15 @@ class Server:
         self.wake: dict[str, asyncio.Event] = {}
         self.drivers: dict[str, asyncio.Task[None]] = {}
         self.meta: dict[str, int] = defaultdict(int)
+        self.public_text: dict[str, str] = {}  # the room message (spectator's) last sent
+        self.public_meta: dict[str, int] = {}  # the meta counter that text was made at
         self.per_address: dict[str, int] = defaultdict(int)
         self.room_window = Window(limits.rooms_per_address_per_hour, 3600)
         self.join_window = Window(limits.joins_per_address_per_minute, 60)
         self.errors = 0  # unexpected exceptions (bugs), for tests and the load test
         self.accepted = 0
+        self.store_failures = 0
+        self.store_down_until = 0.0  # monotonic: refuse moves until then
         self._reaper: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ rooms -----
@@ -205,10 +211,38 @@ class Server:
             raise RoomError(f"there is no room {code}", code="no_room")
         return room
 
+    # ------------------------------------------------------------------ storage ---
+    def store_failed(self, e: StoreError) -> None:
+        """The store refused a write (disk full, database locked...): for a moment every
+        move is refused at once, without touching the store, then the next one tries."""
+        self.store_failures += 1
+        self.store_down_until = time.monotonic() + self.limits.store_retry
+        log.error("storage failed; moves are refused for %.1f s: %s", self.limits.store_retry, e)
+
+    def check_store(self) -> None:
+        if time.monotonic() < self.store_down_until:
+            raise StoreError("the store failed a moment ago")
+
     # ------------------------------------------------------------------ telling ---
     def broadcast(self, room: Room, meta: bool = True) -> None:
-        """Send every connection of ``room`` what it must now learn."""
-        for conn in list(self.conns.get(room.code, ())):
+        """Send every connection of ``room`` what it must now learn.
+
+        The room message goes out only when its text changed: every action marks the
+        room changed, but most change nothing it shows (seats, status, commitments),
+        and sending it again cost a third of the server's time under load.
+        """
+        code = room.code
+        conns = list(self.conns.get(code, ()))
+        sent_at = self.public_meta.get(code)
+        if meta and self.meta[code] != sent_at:
+            text = json.dumps(room.public(None), separators=(",", ":"))
+            if text == self.public_text.get(code):
+                for conn in conns:  # up to date with the last text: nothing to send
+                    if conn.meta == sent_at:
+                        conn.meta = self.meta[code]
+            self.public_text[code] = text
+            self.public_meta[code] = self.meta[code]
+        for conn in conns:
             self.tell(conn, meta)
 
     def tell(self, conn: Conn, meta: bool = True) -> None:
@@ -269,6 +303,9 @@ class Server:
                         await asyncio.wait_for(wake.wait(), timeout=delay)
                         wake.clear()
                         continue  # something changed: decide again
+                if time.monotonic() < self.store_down_until:
+                    await asyncio.sleep(self.store_down_until - time.monotonic())
+                    continue
                 async with self.locks[code]:
                     again, what2, seat2 = self.due(room)
                     if again is None or again > 0.001 or (what2, seat2) != (what, seat):
@@ -290,8 +327,8 @@ class Server:
             except asyncio.CancelledError:
                 raise
             except StoreError as e:  # nothing was told; try again a little later
-                log.error("room %s: %s", code, e)
-                await asyncio.sleep(1.0)
+                self.store_failed(e)
+                await asyncio.sleep(self.limits.store_retry)
             except Exception:
                 self.errors += 1
                 log.exception("room %s: the driver failed", code)
@@ -311,6 +348,8 @@ class Server:
     def expire(self, room: Room) -> None:
         code = room.code
         self.rooms.pop(code, None)
+        self.public_text.pop(code, None)
+        self.public_meta.pop(code, None)
         task = self.drivers.pop(code, None)
         if task is not None:
             task.cancel()
@@ -403,7 +442,9 @@ def create_app(
 
     @app.exception_handler(StoreError)
     async def store_failed(request: Request, exc: StoreError) -> JSONResponse:
-        return error(503, "storage_unavailable", "the server cannot store this now; try again")
+        if time.monotonic() >= server.store_down_until:
+            server.store_failed(exc)
+        return error(503, "storage_unavailable", STORE_DOWN)
 
     @app.exception_handler(Exception)
     async def internal(request: Request, exc: Exception) -> JSONResponse:
@@ -441,6 +482,7 @@ def create_app(
 
     @app.post("/api/rooms")
     async def create_room(body: m.CreateRoom, request: Request) -> dict[str, Any]:
+        server.check_store()
         addr = _address(request.client)
         if not server.room_window.allow(addr):
             return error(429, "rate_limited", "too many rooms from here; wait a while")  # type: ignore[return-value]
@@ -475,6 +517,7 @@ def create_app(
         if not server.join_window.allow(_address(request.client)):
             return error(429, "rate_limited", "too many attempts; wait a minute")  # type: ignore[return-value]
         room = server.room(_code(code))
+        server.check_store()
         async with server.locks[room.code]:
             seat, token = room.join(body.name)
         server.broadcast(room)
@@ -579,6 +622,10 @@ def create_app(
                 return
             if frame.get("type") == "websocket.disconnect":
                 return
+            # let the send pumps run between a client's messages: frames already
+            # buffered are received without yielding, and a burst of broadcasts must
+            # not fill the queues of clients that do read (only non-readers are dropped)
+            await asyncio.sleep(0)
             if not conn.bucket.take():
                 conn.send(_err("rate_limited", "too many messages; slow down"))
                 continue
@@ -598,8 +645,10 @@ def create_app(
                 conn.send(_err(e.code, e.message))
                 if e.code == "stale_version":
                     server.tell(conn)  # a resync: the fresh view follows the refusal
-            except StoreError:
-                conn.send(_err("storage_unavailable", "the server cannot store this now"))
+            except StoreError as e:
+                if time.monotonic() >= server.store_down_until:
+                    server.store_failed(e)
+                conn.send(_err("storage_unavailable", STORE_DOWN))
             except Exception:
                 server.errors += 1
                 log.exception("room %s: a message failed", conn.room.code)
@@ -625,6 +674,7 @@ def create_app(
             for c in list(server.conns.get(room.code, ())):
                 c.send(line)
             return
+        server.check_store()  # refused at once while the store is failing
         async with server.locks[room.code]:
             if isinstance(msg, m.Act):
                 action = Action.from_wire(msg.action)
@@ -655,6 +705,9 @@ def create_app(
     return app
 
 
+STORE_DOWN = "the server cannot store moves right now, so nothing was changed; try again soon"
+
+
 class _TooBig(ValueError):
     pass
 
@@ -672,6 +725,17 @@ def _text(frame: Any, limit: int) -> str | bytes:
     if len(data) > limit or len(data.encode("utf-8", "surrogatepass")) > limit:
         raise _TooBig()
     return str(data)
+
+
+def _abort(ws: WebSocket) -> None:
+    """Drop a connection at once, at the TCP level: its pump may be stuck sending to a
+    client that does not read, and its reader waiting for a message that never comes;
+    a reset ends both, and the session cleans up as for any disconnect."""
+    protocol = getattr(getattr(ws, "_receive", None), "__self__", None)
+    transport = getattr(protocol, "transport", None)
+    if transport is not None:
+        with contextlib.suppress(Exception):
+            transport.abort()
 
 
 def _err(code: str, message: str) -> dict[str, Any]:

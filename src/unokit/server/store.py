@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+BUSY_TIMEOUT = 0.1  # seconds a write waits for a lock held by another process
+
 
 class StoreError(RuntimeError):
     """The store could not do what was asked (disk full, database locked...)."""
@@ -122,9 +124,12 @@ class SQLiteStore:
             raise ValueError("sync must be 'normal' or 'full'")
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        # one connection, used from the event loop's thread (and tests' threads, in turn)
+        # one connection, used from the event loop's thread (and tests' threads, in turn).
+        # The busy timeout is short: a write waits on the event loop, so another process
+        # holding the database must not stall every room; the move is refused instead
+        # (StoreError) and the server retries a moment later.
         self._db = sqlite3.connect(
-            str(self.path), isolation_level=None, check_same_thread=False, timeout=2.0
+            str(self.path), isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT
         )
         self._lock = threading.Lock()
         self._db.execute("PRAGMA journal_mode=WAL")

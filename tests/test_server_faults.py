@@ -1,0 +1,766 @@
+"""Faults: the server killed under load, clients that misbehave, a store that fails.
+
+* ``kill -9`` of a real server process while rooms play at full speed, then a restart
+  on the same database: every action a client saw acknowledged is in the log at its
+  version (0 lost), every room resumes and plays to the end of its game.
+* Clients that vanish mid-frame (TCP reset), resume with old or impossible sequence
+  numbers, hold one seat in two tabs, or never read: the room carries on and every
+  other client stays in sync; the reader that stalls is dropped, and may resume.
+* The database locked by another process, or full: moves are refused with
+  ``storage_unavailable`` and nothing changes; when the cause goes away play resumes.
+
+Servers bind to 127.0.0.1 only.  benchmarks/chaos.py runs the kill test for longer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+from websockets.sync.client import ClientConnection, connect
+
+from unokit.match import Timing
+from unokit.server.app import Limits, create_app
+from unokit.server.store import SQLiteStore
+
+SRC = Path(__file__).resolve().parent.parent / "src"
+BIG = Limits(
+    messages_per_second=1e6,
+    connections_per_address=10**4,
+    rooms_per_address_per_hour=10**6,
+    joins_per_address_per_minute=10**6,
+    chat_per_minute=10**6,
+)
+FAST = Timing(bot_delay=0.002, catch_window=0.002, autopilot_after=600.0, next_round=0.02)
+
+SERVER = """
+import sys, uvicorn
+from unokit.match import Timing
+from unokit.server.app import Limits, create_app
+from unokit.server.store import SQLiteStore
+db, port = sys.argv[1], int(sys.argv[2])
+timing = Timing(bot_delay=0.002, catch_window=0.002, autopilot_after=600.0, next_round=0.02)
+limits = Limits(messages_per_second=1e6, connections_per_address=10**4,
+                rooms_per_address_per_hour=10**6, joins_per_address_per_minute=10**6)
+app = create_app(SQLiteStore(db), timing=timing, limits=limits)
+uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", ws="websockets")
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_port(port: int, timeout: float = 30.0) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+            return
+        time.sleep(0.05)
+    raise RuntimeError(f"nothing listens on {port}")
+
+
+def start_process(db: Path, port: int) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", SERVER, str(db), str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    wait_port(port)
+    return proc
+
+
+def post(port: int, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    import httpx
+
+    r = httpx.post(f"http://127.0.0.1:{port}{path}", json=body, timeout=10)
+    return r.status_code, r.json()
+
+
+def make_room(port: int, people: int, seats: int = 4, target: int = 100) -> tuple[str, list[str]]:
+    bots: list[str | None] = [None] * (people - 1) + ["normal"] * (seats - people)
+    body = {"name": "P0", "seats": seats, "bots": bots, "options": {"target_score": target}}
+    status, d = post(port, "/api/rooms", body)
+    assert status == 200, d
+    tokens = [d["token"]]
+    for i in range(1, people):
+        status, j = post(port, f"/api/rooms/{d['code']}/join", {"name": f"P{i}"})
+        assert status == 200, j
+        tokens.append(j["token"])
+    return d["code"], tokens
+
+
+def pick(legal: list[dict[str, Any]]) -> dict[str, Any]:
+    plays = [a for a in legal if "play" in a or "cards" in a]
+    for a in legal:
+        if "catch" in a:
+            return a
+    return ([a for a in plays if a.get("uno")] or plays or legal)[0]
+
+
+def log_entries(db: Path, code: str, game: int) -> list[dict[str, Any]]:
+    with contextlib.closing(sqlite3.connect(str(db), timeout=10)) as c:
+        rows = c.execute(
+            "SELECT entry FROM log WHERE code = ? AND game = ? ORDER BY idx", (code, game)
+        ).fetchall()
+    return [json.loads(r[0]) for r in rows]
+
+
+# --------------------------------------------------------------- kill -9 under load --
+@dataclass
+class Ack:
+    code: str
+    game: int
+    version: int  # the version the action made (the one it was sent on, plus one)
+    action: dict[str, Any]  # the record form, with the seat
+
+
+@dataclass
+class Player:
+    """A scripted client that keeps the list of its acknowledged actions.
+
+    After an ``act`` it sends a ping: the pong comes after the server has handled the
+    act, so no error before the pong means the action was accepted, and its state
+    (version + 1) came before the pong: the client saw it acknowledged.
+    """
+
+    port: int
+    code: str
+    seat: int
+    token: str
+    acks: list[Ack]
+    last_seq: int | None = None
+    game: int | None = None
+    state: dict[str, Any] | None = None
+    over: bool = False
+    reconnects: int = 0
+    errors: list[str] = field(default_factory=list)
+
+    async def run(self, deadline: float) -> None:
+        from websockets.asyncio.client import connect as aconnect
+
+        while not self.over and time.monotonic() < deadline:
+            try:
+                async with aconnect(
+                    f"ws://127.0.0.1:{self.port}/ws/{self.code}", open_timeout=5
+                ) as ws:
+                    hello: dict[str, Any] = {"type": "hello", "token": self.token}
+                    if self.last_seq is not None:
+                        hello.update(last_seq=self.last_seq, game=self.game)
+                    await ws.send(json.dumps(hello))
+                    await self.play(ws, deadline)
+            except (TimeoutError, OSError) as e:
+                del e
+            except Exception as e:  # the server went away mid-message
+                if "ConnectionClosed" not in type(e).__name__:
+                    self.errors.append(repr(e))
+            if not self.over:
+                self.reconnects += 1
+                await asyncio.sleep(0.05)
+
+    async def play(self, ws: Any, deadline: float) -> None:
+        sent: tuple[int, int, dict[str, Any]] | None = None
+        refused = False
+        while time.monotonic() < deadline:
+            msg = json.loads(
+                await asyncio.wait_for(ws.recv(), timeout=max(0.1, deadline - time.monotonic()))
+            )
+            t = msg["type"]
+            if t == "state":
+                self.state = msg
+                self.last_seq = msg["seq"]
+                self.game = msg["game"]
+            elif t == "room":
+                if msg["status"] == "over":
+                    self.over = True
+                    return
+            elif t == "error":
+                if msg["code"] not in ("stale_version", "illegal", "not_your_turn"):
+                    self.errors.append(msg["code"])
+                refused = True
+            elif t == "pong" and sent is not None:
+                if not refused:
+                    game, version, action = sent
+                    self.acks.append(
+                        Ack(self.code, game, version + 1, {**action, "seat": self.seat})
+                    )
+                sent = None
+            if sent is None and self.state is not None:
+                st = self.state
+                legal = st["view"]["legal"]
+                if legal and not st["outcome"]["round_over"]:
+                    action = pick(legal)
+                    sent = (st["game"], st["version"], action)
+                    refused = False
+                    await ws.send(
+                        json.dumps({"type": "act", "version": st["version"], "action": action})
+                    )
+                    await ws.send('{"type":"ping"}')
+
+
+def check_acks(db: Path, acks: list[Ack]) -> list[str]:
+    """Every acknowledged action is in the log, at the version it made."""
+    lost = []
+    cache: dict[tuple[str, int], list[dict[str, Any]]] = {}
+    for a in acks:
+        key = (a.code, a.game)
+        if key not in cache:
+            cache[key] = [e for e in log_entries(db, *key) if e["t"] in ("round", "act")]
+        entries = cache[key]
+        i = a.version - 1
+        if i >= len(entries) or entries[i] != {"t": "act", "a": a.action}:
+            lost.append(f"{a} not in the log (it has {len(entries)} entries)")
+    return lost
+
+
+async def kill_and_resume(
+    tmp: Path,
+    rooms: int,
+    people: int,
+    before_kill: float,
+    kills: int,
+    deadline_s: float,
+    target: int = 300,
+) -> dict[str, Any]:
+    db = tmp / "chaos.sqlite3"
+    port = free_port()
+    proc = start_process(db, port)
+    made = [make_room(port, people, target=target) for _ in range(rooms)]
+    acks: list[Ack] = []
+    players = [
+        Player(port, code, seat, token, acks)
+        for code, tokens in made
+        for seat, token in enumerate(tokens)
+    ]
+    from websockets.asyncio.client import connect as aconnect
+
+    for code, tokens in made:  # the hosts start their games
+        async with aconnect(f"ws://127.0.0.1:{port}/ws/{code}") as ws:
+            await ws.send(json.dumps({"type": "hello", "token": tokens[0]}))
+            await ws.send('{"type":"start"}')
+            await ws.send('{"type":"ping"}')
+            while json.loads(await ws.recv())["type"] != "pong":
+                pass
+    started = time.monotonic()
+    deadline = started + deadline_s
+    tasks = [asyncio.get_running_loop().create_task(p.run(deadline)) for p in players]
+    acks_at_kill = []
+    lost: list[str] = []
+    try:
+        for _ in range(kills):
+            await asyncio.sleep(before_kill)
+            proc.send_signal(signal.SIGKILL)  # kill -9 in the middle of play
+            proc.wait()
+            acks_at_kill.append(len(acks))
+            lost += check_acks(db, list(acks))  # what was acknowledged is on disk
+            await asyncio.sleep(0.2)
+            proc = start_process(db, port)  # the same database: rooms replay their logs
+        await asyncio.wait_for(asyncio.gather(*tasks), timeout=deadline_s + 5)
+    finally:
+        for t in tasks:
+            t.cancel()
+        proc.send_signal(signal.SIGTERM)
+        try:
+            _, err = proc.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            _, err = proc.communicate()
+    lost += check_acks(db, acks)
+    return {
+        "acks": len(acks),
+        "seconds": time.monotonic() - started,
+        "acks_at_kill": acks_at_kill,
+        "lost": lost,
+        "rooms_over": sum(1 for p in players if p.over and p.seat == 0),
+        "rooms": rooms,
+        "client_errors": [e for p in players for e in p.errors],
+        "reconnects": sum(p.reconnects for p in players),
+        "tracebacks": err.decode(errors="replace").count("Traceback"),
+    }
+
+
+def test_kill_9_under_load_loses_no_acknowledged_action(tmp_path: Path) -> None:
+    r = asyncio.run(
+        kill_and_resume(
+            tmp_path, rooms=3, people=2, before_kill=1.0, kills=2, deadline_s=120, target=500
+        )
+    )
+    # the kills came while the games were on: acknowledged actions before, between, after
+    assert 0 < r["acks_at_kill"][0] < r["acks_at_kill"][1] < r["acks"], r
+    assert r["reconnects"] > 0, r
+    assert r["lost"] == [], r
+    assert r["rooms_over"] == r["rooms"], r  # every game plays to its end after restarts
+    assert r["client_errors"] == [], r
+    assert r["tracebacks"] == 0, r
+
+
+# --------------------------------------------------------------- in-process server --
+class Live:
+    """The app on a real TCP port in a thread, so the test can look inside it."""
+
+    def __init__(self, store: Any = None, limits: Limits = BIG, timing: Timing = FAST) -> None:
+        self.port = free_port()
+        self.app = create_app(store, timing=timing, limits=limits)
+        config = uvicorn.Config(
+            self.app, host="127.0.0.1", port=self.port, log_level="warning", ws="websockets"
+        )
+        self.uv = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.uv.run, daemon=True)
+        self.tokens: dict[tuple[str, int], str] = {}
+
+    @property
+    def server(self) -> Any:
+        return self.app.state.server
+
+    def __enter__(self) -> Live:
+        self.thread.start()
+        wait_port(self.port)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.uv.should_exit = True
+        self.thread.join(15)
+
+
+class Tab:
+    """A synchronous websocket client."""
+
+    def __init__(self, port: int, code: str, token: str | None, **hello: Any) -> None:
+        self.ws: ClientConnection = connect(f"ws://127.0.0.1:{port}/ws/{code}", open_timeout=5)
+        self.ws.send(json.dumps({"type": "hello", "token": token, **hello}))
+        self.state: dict[str, Any] | None = None
+        self.room: dict[str, Any] | None = None
+        self.errors: list[str] = []
+        self.sync()
+
+    def sync(self, timeout: float = 10.0) -> list[dict[str, Any]]:
+        self.ws.send('{"type":"ping"}')
+        out = []
+        while True:
+            msg = json.loads(self.ws.recv(timeout=timeout))
+            if msg["type"] == "pong":
+                return out
+            out.append(msg)
+            if msg["type"] == "state":
+                self.state = msg
+            elif msg["type"] == "room":
+                self.room = msg
+            elif msg["type"] == "error":
+                self.errors.append(msg["code"])
+
+    def act(self, action: dict[str, Any] | None = None, version: int | None = None) -> list[str]:
+        assert self.state is not None
+        st = self.state
+        if action is None:
+            action = pick(st["view"]["legal"])
+        v = st["version"] if version is None else version
+        before = len(self.errors)
+        self.ws.send(json.dumps({"type": "act", "version": v, "action": action}))
+        self.sync()
+        return self.errors[before:]
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.ws.close()
+
+
+def play_steps(server: Any, code: str, tabs: dict[int, Tab], steps: int) -> int:
+    """Let the seats with tabs act (bots act by themselves); returns actions accepted."""
+    room = server.rooms[code]
+    done = 0
+    end = time.monotonic() + 30
+    while done < steps and time.monotonic() < end and room.status == "playing":
+        for tab in tabs.values():
+            tab.sync()
+        seat = room.match.next_to_ask() if not room.match.game.round_over else None
+        tab = tabs.get(seat) if seat is not None else None
+        if tab is None or tab.state is None or not tab.state["view"]["legal"]:
+            time.sleep(0.005)
+            continue
+        if tab.state["version"] != room.match.version:
+            continue
+        if not tab.act():
+            done += 1
+    return done
+
+
+def in_sync(server: Any, code: str, tabs: list[Tab]) -> None:
+    room = server.rooms[code]
+    for tab in tabs:
+        tab.sync()
+    for tab in tabs:
+        assert tab.state is not None
+        assert tab.state["version"] == room.match.version, (
+            tab.state["version"],
+            room.match.version,
+        )
+
+
+@pytest.fixture
+def live(tmp_path: Path) -> Iterator[Live]:
+    with Live(SQLiteStore(tmp_path / "live.sqlite3")) as lv:
+        yield lv
+
+
+def start_room(live: Live, people: int = 2, seats: int = 2) -> tuple[str, dict[int, Tab]]:
+    code, tokens = make_room(live.port, people, seats=seats, target=500)
+    for i, t in enumerate(tokens):
+        live.tokens[(code, i)] = t
+    tabs = {i: Tab(live.port, code, t) for i, t in enumerate(tokens)}
+    tabs[0].ws.send('{"type":"start"}')
+    for t in tabs.values():
+        t.sync()
+    return code, tabs
+
+
+def raw_ws(port: int, code: str, rcvbuf: int | None = None) -> socket.socket:
+    """A websocket opened by hand (to misbehave at the TCP level)."""
+    s = socket.socket()
+    if rcvbuf:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    s.connect(("127.0.0.1", port))
+    s.sendall(
+        (
+            f"GET /ws/{code} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+            "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n"
+        ).encode()
+    )
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += s.recv(1)
+    assert b" 101 " in head.split(b"\r\n")[0], head
+    return s
+
+
+def frame(text: str) -> bytes:
+    """A masked client text frame."""
+    data = text.encode()
+    mask = b"\x01\x02\x03\x04"
+    n = len(data)
+    head = bytes([0x81]) + (
+        bytes([0x80 | n]) if n < 126 else bytes([0x80 | 126]) + n.to_bytes(2, "big")
+    )
+    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data))
+
+
+def test_tcp_reset_mid_message_leaves_the_room_playing(live: Live) -> None:
+    code, tabs = start_room(live)
+    for _ in range(3):
+        s = raw_ws(live.port, code)
+        whole = frame(json.dumps({"type": "hello", "token": "x"}))  # a stranger, mid-hello
+        s.sendall(whole[: len(whole) // 2])  # half a frame, then a TCP reset
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+        s.close()
+    # a seated client vanishing mid-frame, after it said hello
+    room = live.server.rooms[code]
+    s = raw_ws(live.port, code)
+    s.sendall(frame('{"type":"hello"}'))  # a spectator
+    act = frame(
+        json.dumps({"type": "act", "version": room.match.version, "action": {"draw": True}})
+    )
+    s.sendall(act[:7])
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+    s.close()
+    assert play_steps(live.server, code, tabs, 20) == 20
+    in_sync(live.server, code, list(tabs.values()))
+    assert live.server.errors == 0
+
+
+def test_resume_with_old_future_and_foreign_sequence_numbers(live: Live) -> None:
+    code, tabs = start_room(live)
+    play_steps(live.server, code, tabs, 10)
+    room = live.server.rooms[code]
+    # seat 1 reconnects claiming various sequence numbers; each gets a consistent view
+    for last_seq, game in [(0, 1), (3, 1), (10**6, 1), (5, 99), (0, 0)]:
+        tab = Tab(live.port, code, _token(live, code, 1), last_seq=last_seq, game=game)
+        assert tab.state is not None, (last_seq, game)
+        assert tab.state["version"] == room.match.version
+        assert tab.state["view"]["seat"] == 1
+        assert tab.errors == []
+        tab.close()
+    assert play_steps(live.server, code, tabs, 10) == 10
+    in_sync(live.server, code, list(tabs.values()))
+    assert live.server.errors == 0
+
+
+def _token(live: Live, code: str, seat: int) -> str:
+    return live.tokens[(code, seat)]
+
+
+def test_two_tabs_on_one_seat_stay_in_sync(live: Live) -> None:
+    code, tabs = start_room(live)
+    second = Tab(live.port, code, _token(live, code, 0))
+    room = live.server.rooms[code]
+    for _ in range(10):
+        seat = room.match.next_to_ask()
+        if seat != 0:
+            play_steps(live.server, code, {1: tabs[1]}, 1)
+            continue
+        tabs[0].sync()
+        second.sync()
+        v = room.match.version
+        assert tabs[0].state is not None and second.state is not None
+        assert tabs[0].state["version"] == second.state["version"] == v
+        action = pick(second.state["view"]["legal"])
+        assert tabs[0].act(action) == []  # the first tab acts...
+        assert second.act(action, version=v) == ["stale_version"]  # ...the second is late
+        assert second.state is not None and second.state["version"] == room.match.version
+    in_sync(live.server, code, [*tabs.values(), second])
+    assert room.seats[0].connected == 2
+    second.close()
+    assert live.server.errors == 0
+
+
+def test_a_client_that_never_reads_is_dropped_and_the_room_carries_on(tmp_path: Path) -> None:
+    limits = Limits(**{**BIG.__dict__, "send_queue": 8})
+    with Live(SQLiteStore(tmp_path / "slow.sqlite3"), limits=limits) as live:
+        code, tabs = start_room(live)
+        # a spectator with a tiny receive buffer that never reads a byte
+        slow = raw_ws(live.port, code, rcvbuf=1024)
+        slow.sendall(frame('{"type":"hello"}'))
+        tabs[0].sync()
+        # loopback buffers hold megabytes: make the server's side of this one socket
+        # small, as a phone on a bad network would be, so the test fills it quickly
+        (conn,) = [c for c in live.server.conns[code] if c.seat is None]
+        proto = conn.ws._receive.__self__  # uvicorn's protocol behind the ASGI websocket
+        sock = proto.transport.get_extra_info("socket")
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+        done = threading.Event()
+
+        def shrink() -> None:
+            proto.transport.set_write_buffer_limits(high=4096)
+            done.set()
+
+        proto.loop.call_soon_threadsafe(shrink)
+        assert done.wait(5)
+        for _ in range(40):  # chat lines fill every connection's queue fast
+            tabs[0].ws.send(json.dumps({"type": "chat", "text": "x" * 190}))
+        played = play_steps(live.server, code, tabs, 150)
+        assert played == 150
+        in_sync(live.server, code, list(tabs.values()))
+        conns = live.server.conns[code]
+        assert len(conns) == 2, "the reader that stalled was dropped"
+        assert all(c.queue.qsize() <= limits.send_queue for c in conns)
+        slow.close()
+        # it may come back: a new connection gets a full view
+        again = Tab(live.port, code, None)
+        assert (
+            again.state is not None
+            and again.state["version"] == live.server.rooms[code].match.version
+        )
+        again.close()
+        assert live.server.errors == 0
+
+
+# --------------------------------------------------------------- the store fails ----
+def snapshot(server: Any, code: str) -> tuple[Any, ...]:
+    from unokit.record import dumps
+
+    room = server.rooms[code]
+    return (
+        room.match.version,
+        dumps(room.match.game),
+        json.dumps(room.to_row().data, sort_keys=True),
+    )
+
+
+def test_database_locked_by_another_process_refuses_moves_then_recovers(
+    live: Live, tmp_path: Path
+) -> None:
+    code, tabs = start_room(live)
+    play_steps(live.server, code, tabs, 4)
+    db = tmp_path / "live.sqlite3"
+    locker = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sqlite3, sys, time\n"
+            f"c = sqlite3.connect({str(db)!r}, isolation_level=None)\n"
+            "c.execute('BEGIN EXCLUSIVE'); print('locked', flush=True)\n"
+            "sys.stdin.readline(); c.execute('ROLLBACK')\n",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
+    try:
+        assert locker.stdout is not None and locker.stdout.readline().strip() == b"locked"
+        room = live.server.rooms[code]
+        seat = room.match.next_to_ask()
+        tab = tabs[seat]
+        tab.sync()
+        before = snapshot(live.server, code)
+        t0 = time.monotonic()
+        assert tab.act() == ["storage_unavailable"]
+        assert time.monotonic() - t0 < 1.5  # the event loop waited a short busy timeout
+        assert tab.act() == ["storage_unavailable"]  # refused at once while down
+        assert snapshot(live.server, code) == before
+        status, body = post(live.port, f"/api/rooms/{code}/join", {"name": "Late"})
+        assert status == 503 and body["code"] == "storage_unavailable"
+        # chat and pings do not need the store
+        tab.ws.send('{"type":"chat","text":"still here"}')
+        assert "storage_unavailable" not in [m.get("code") for m in tab.sync()]
+    finally:
+        assert locker.stdin is not None
+        locker.stdin.write(b"\n")
+        locker.stdin.flush()
+        locker.wait(10)
+    time.sleep(live.server.limits.store_retry + 0.1)
+    assert play_steps(live.server, code, tabs, 6) == 6  # it recovered
+    in_sync(live.server, code, list(tabs.values()))
+    assert live.server.errors == 0
+    assert live.server.store_failures >= 1
+
+
+def test_disk_full_refuses_moves_then_recovers(live: Live) -> None:
+    code, tabs = start_room(live)
+    play_steps(live.server, code, tabs, 4)
+    store = live.server.store
+    pages = store._db.execute("PRAGMA page_count").fetchone()[0]
+    with store._lock:  # SQLite's page cap: writes fail with "database or disk is full"
+        store._db.execute(f"PRAGMA max_page_count = {pages}")
+    room = live.server.rooms[code]
+    before = snapshot(live.server, code)
+    refused = 0
+    for _ in range(400):  # fill the last free pages, until a write does not fit
+        seat = room.match.next_to_ask()
+        if seat is None:  # the round is over: the next one is a write too
+            tabs[0].ws.send('{"type":"next_round"}')
+            before_n = len(tabs[0].errors)
+            tabs[0].sync()
+            errs = tabs[0].errors[before_n:]
+        else:
+            tab = tabs[seat]
+            tab.sync()
+            errs = tab.act()
+        if errs == ["storage_unavailable"]:
+            refused += 1
+            break
+        before = snapshot(live.server, code)
+    assert refused, "the capped database never filled"
+    assert snapshot(live.server, code) == before  # the refused move changed nothing
+    with store._lock:
+        store._db.execute("PRAGMA max_page_count = 1073741823")
+    time.sleep(live.server.limits.store_retry + 0.1)
+    assert play_steps(live.server, code, tabs, 6) == 6
+    in_sync(live.server, code, list(tabs.values()))
+    # nothing acknowledged was lost: the log replays to the room's state
+    from unokit.server.room import Room
+
+    restored = Room.restore(room.to_row(), store, FAST)
+    assert restored.match is not None
+    assert restored.match.version == room.match.version
+    assert live.server.errors == 0
+
+
+def test_join_while_the_store_fails_takes_no_seat(live: Live) -> None:
+    """A join the store could not keep must not hold the seat (the token never left)."""
+    status, made = post(live.port, "/api/rooms", {"name": "Host", "seats": 3, "bots": []})
+    code = made["code"]
+    room = live.server.rooms[code]
+    before = json.dumps(room.to_row().data, sort_keys=True)
+    store = live.server.store
+    store.close()  # every write fails from now on ("Cannot operate on a closed database")
+    live.server.store_down_until = 0.0
+    original = room.store
+    room.store = store
+    status, body = post(live.port, f"/api/rooms/{code}/join", {"name": "Late"})
+    assert (status, body["code"]) == (503, "storage_unavailable")
+    assert original is store
+    assert json.dumps(room.to_row().data, sort_keys=True) == before, "the refused join took a seat"
+
+
+def test_start_while_the_store_fails_changes_nothing(live: Live) -> None:
+    """A start the store could not keep must leave the room in its lobby."""
+    code, tokens = make_room(live.port, 1, seats=2, target=500)
+    host = Tab(live.port, code, tokens[0])
+    room = live.server.rooms[code]
+    before = (room.status, room.game_no)
+    live.server.store.close()
+    host.ws.send('{"type":"start"}')
+    host.sync()
+    assert host.errors == ["storage_unavailable"]
+    assert (room.status, room.game_no) == before, "the refused start left the room half-started"
+
+
+def test_bots_do_not_wait_for_ever_on_a_persons_catch_chance() -> None:
+    """One person who plays their turns but never catches, three bots that forget UNO."""
+    from unokit.server.store import MemoryStore
+
+    with Live(MemoryStore()) as live:
+        for _ in range(4):
+            code, tokens = make_room(live.port, 1, seats=4, target=500)
+            room = live.server.rooms[code]
+            for s in room.seats[1:]:
+                s.level = "easy"  # easy bots forget to call UNO
+            tab = Tab(live.port, code, tokens[0])
+            tab.ws.send('{"type":"start"}')
+            tab.sync()
+            end = time.monotonic() + 6
+            last, since = -1, time.monotonic()
+            while time.monotonic() < end and room.status == "playing":
+                tab.sync()
+                st = tab.state
+                if st and st["view"]["legal"] and st["view"]["current"] == 0:
+                    tab.act()  # plays its own turns; never presses catch
+                if room.match.version != last:
+                    last, since = room.match.version, time.monotonic()
+                waited = time.monotonic() - since
+                g = room.match.game
+                assert waited < 2.0 or g.round_over, (
+                    f"stalled {waited:.1f} s: seat {g.current} (a bot) to play, seat "
+                    f"{g.vulnerable} catchable, next_to_ask {room.match.next_to_ask()}"
+                )
+                time.sleep(0.01)
+            tab.close()
+
+
+def test_a_game_that_ended_just_before_a_crash_is_over_after_the_restart() -> None:
+    """The last action is in the log, the crash came before the room's row said "over"."""
+    from unokit.server.store import MemoryStore
+
+    store = MemoryStore()
+    with Live(store) as live:
+        code, tokens = make_room(live.port, 1, seats=2, target=30)
+        tab = Tab(live.port, code, tokens[0])
+        tab.ws.send('{"type":"start"}')
+        tab.sync()
+        room = live.server.rooms[code]
+        end = time.monotonic() + 60
+        while room.status != "over" and time.monotonic() < end:
+            tab.sync()
+            if room.match.game.round_over:
+                tab.ws.send('{"type":"next_round"}')
+            elif (
+                tab.state
+                and tab.state["view"]["legal"]
+                and tab.state["version"] == room.match.version
+            ):
+                tab.act()
+            time.sleep(0.002)
+        assert room.status == "over"
+        tab.close()
+    store.rooms[code]["status"] = "playing"  # as the row was when the process died
+    with Live(store) as again:
+        time.sleep(1.5)
+        assert again.server.rooms[code].status == "over"
+        assert again.server.errors == 0
