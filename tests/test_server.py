@@ -156,8 +156,20 @@ async def test_refusals_change_nothing() -> None:
             assert c.errors[-1]["code"] == code_, c.errors[-1]
             assert snapshot(h, code) == before
 
-        # wait until a person must play: nothing moves until they do (no bot may react)
-        await ana.wait(lambda: room.match.game.current in (0, 2) and room.match.game.vulnerable < 0)
+        # wait until a person must play: nothing moves until they do (no bot may react);
+        # a Wild start card's colour is named first
+        g = room.match.game
+        for _ in range(20):
+            await ana.wait(lambda: g.current in (0, 2) and g.vulnerable < 0)
+            if g.phase == 0:
+                break
+            who = ana if g.current == 0 else ben
+            v0 = room.match.version
+            await who.wait(lambda who=who, v0=v0: who.state["version"] == v0)
+            await who.act(view_of(g, g.current).legal[0].to_wire())
+            await who.wait(lambda who=who, v0=v0: who.state["version"] > v0)
+            await asyncio.sleep(0.05)
+        assert g.phase == 0
         cur = ana if room.match.game.current == 0 else ben
         other = ben if cur is ana else ana
         v = room.match.version
@@ -273,8 +285,10 @@ async def test_simultaneous_catches_exactly_one_applies() -> None:
         room = h.server.rooms[code]
         g = room.match.game
         # Arrange a catchable seat: seat 2 holds one card and did not call UNO.
-        while g.phase != 0:  # play phase (a Wild start card asks a colour first)
-            await asyncio.sleep(0.02)
+        if g.phase != 0:  # a Wild start card: its colour is named first
+            chooser = clients[g.current]
+            await chooser.act(view_of(g, g.current).legal[0].to_wire())
+            await chooser.wait(lambda: g.phase == 0)
         g.hands[2] = g.hands[2][:1]
         g.vulnerable = 2
         room.match.version += 1
