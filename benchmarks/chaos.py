@@ -2,13 +2,14 @@
 may be lost and every game must play to its end.
 
     python benchmarks/chaos.py                       # 8 rooms, 6 kills
-    python benchmarks/chaos.py --rooms 20 --kills 10 --every 3
+    python benchmarks/chaos.py --rooms 20 --kills 10 --every-acks 1000
 
 The harness is tests/test_server_faults.py's: a real server process on 127.0.0.1 with
 a SQLite file, rooms of 2-3 scripted clients and bots playing at full speed, each
 client keeping the list of its actions the server acknowledged (no error before the
 pong that follows the action, the resulting view received).  The server is killed
-with SIGKILL every ``--every`` seconds and started again on the same database; the
+with SIGKILL every ``--every-acks`` acknowledged actions (or ``--every`` seconds) and
+started again on the same database; the
 clients reconnect by themselves with their tokens and last sequence numbers.  After
 every kill and at the end, each acknowledged action must be in the log at the version
 it made.  Exits 1 on any loss, client error or server traceback.
@@ -34,9 +35,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rooms", type=int, default=8)
     p.add_argument("--people", type=int, default=3, help="scripted clients a room (1-4)")
     p.add_argument("--kills", type=int, default=6)
+    p.add_argument(
+        "--every-acks",
+        type=int,
+        default=700,
+        help="acknowledged actions between kills (0: use --every seconds)",
+    )
     p.add_argument("--every", type=float, default=4.0, help="seconds of play between kills")
     p.add_argument("--deadline", type=float, default=300.0, help="seconds for it all")
-    p.add_argument("--target", type=int, default=1000, help="points that end a game")
+    p.add_argument("--target", type=int, default=2000, help="points that end a game")
     args = p.parse_args(argv)
     t0 = time.monotonic()
     r = asyncio.run(
@@ -48,11 +55,13 @@ def main(argv: list[str] | None = None) -> int:
             kills=args.kills,
             deadline_s=args.deadline,
             target=args.target,
+            every_acks=args.every_acks,
         )
     )
     print(
-        f"chaos: {args.rooms} rooms x {args.people} clients, {args.kills} x kill -9 "
-        f"every {args.every:.0f} s, {time.monotonic() - t0:.0f} s: "
+        f"chaos: {args.rooms} rooms x {args.people} clients, {args.kills} x kill -9 every "
+        + (f"{args.every_acks} acknowledged actions" if args.every_acks else f"{args.every:.0f} s")
+        + f", {time.monotonic() - t0:.0f} s: "
         f"{r['acks']} acknowledged actions (at each kill: {r['acks_at_kill']}), "
         f"lost {len(r['lost'])}, games finished {r['rooms_over']}/{r['rooms']}, "
         f"client reconnects {r['reconnects']}, client errors {len(r['client_errors'])}, "

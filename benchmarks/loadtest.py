@@ -61,6 +61,10 @@ def serve(args: argparse.Namespace) -> None:
     from unokit.server.store import SQLiteStore
 
     timing = Timing.instant() if args.timing == "instant" else None
+    if args.gc == "off":  # an experiment: are the latency tails the cyclic GC's pauses?
+        import gc
+
+        gc.disable()
     limits = Limits(
         connections_per_address=100_000,
         rooms_per_address_per_hour=1_000_000,
@@ -103,6 +107,11 @@ def with_stats(app: Any, path: str, every: float) -> Any:
 
     server = app.state.server
     seen: dict[str, Any] = {}
+    trace = os.environ.get("UNOKIT_TRACEMALLOC")  # a file: where memory grows, by line
+    if trace:
+        import tracemalloc
+
+        tracemalloc.start(8)
 
     async def wrapper(scope: Any, receive: Any, send: Any) -> None:
         seen.setdefault("loop", asyncio.get_running_loop())
@@ -135,6 +144,18 @@ def with_stats(app: Any, path: str, every: float) -> Any:
                 return
             with open(path, "a") as f:
                 f.write(json.dumps(row) + "\n")
+            if trace:
+                import tracemalloc
+
+                snap = tracemalloc.take_snapshot()
+                first = seen.setdefault("snap", snap)
+                top = snap.compare_to(first, "traceback")[:12]
+                with open(trace, "a") as f:
+                    f.write(f"--- {time.time():.0f}\n")
+                    for st in top:
+                        f.write(f"{st.size_diff / 1024:10.0f} kB {st.count_diff:8d}\n")
+                        f.write("\n".join("      " + ln for ln in st.traceback.format()[-8:]))
+                        f.write("\n")
 
     threading.Thread(target=loop, daemon=True).start()
     return wrapper
@@ -167,6 +188,7 @@ def start_server(
     log: Path | None = None,
     stats: str | None = None,
     stats_every: float = 60.0,
+    gc: str = "default",
 ) -> ServerProc:
     port = port or free_port()
     log = log or Path(tempfile.mkstemp(prefix="unokit-server-", suffix=".log")[1])
@@ -176,6 +198,8 @@ def start_server(
         cmd += ["--profile", profile]
     if stats:
         cmd += ["--stats", stats, "--stats-every", str(stats_every)]
+    if gc != "default":
+        cmd += ["--gc", gc]
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     with open(log, "ab") as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
@@ -568,13 +592,18 @@ def run_phase(
     sync: str,
     profile: str | None,
     seed: int,
+    gc: str = "default",
 ) -> dict[str, Any]:
     import psutil
 
     db_dir = tempfile.mkdtemp(prefix="unokit-load-")
     db = str(Path(db_dir) / "load.sqlite3")
     server = start_server(
-        db, timing="instant" if pace == "full" else "default", sync=sync, profile=profile
+        db,
+        timing="instant" if pace == "full" else "default",
+        sync=sync,
+        profile=profile,
+        gc=gc,
     )
     proc = psutil.Process(server.proc.pid)
     rss0 = proc.memory_info().rss
@@ -703,6 +732,7 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--sync", choices=("normal", "full"), default="normal")
     s.add_argument("--profile", default=None)
     s.add_argument("--stats", default=None)
+    s.add_argument("--gc", choices=("default", "off"), default="default")
     s.add_argument("--stats-every", type=float, default=60.0)
     p.add_argument("--phase", choices=("human", "full", "both"), default="both")
     p.add_argument("--rooms", type=int, default=None, help="rooms (human 1000, full 200)")
@@ -713,6 +743,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--profile", default=None, help="cProfile the server into this file")
     p.add_argument("--json", default=None, help="also write the figures here")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--server-gc", choices=("default", "off"), default="default",
+                   help="off: the server runs without the cyclic GC (an experiment)")  # fmt: skip
     args = p.parse_args(argv)
     if args.cmd == "serve":
         serve(args)
@@ -725,7 +757,15 @@ def main(argv: list[str] | None = None) -> int:
         seconds = args.seconds or (60.0 if phase == "human" else 30.0)
         print(f"{phase}: {rooms} rooms x {clients} clients, {seconds:.0f} s ...", flush=True)
         row = run_phase(
-            phase, rooms, clients, seconds, args.workers, args.sync, args.profile, args.seed
+            phase,
+            rooms,
+            clients,
+            seconds,
+            args.workers,
+            args.sync,
+            args.profile,
+            args.seed,
+            args.server_gc,
         )
         print(json.dumps(row, indent=1), flush=True)
         rows.append(row)
