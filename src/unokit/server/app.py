@@ -765,5 +765,16 @@ async def _pump(conn: Conn) -> None:
             await ws.close()
 
 
+# How ``unokit serve`` runs uvicorn (the load test runs the server the same way).
+# permessage-deflate is off: messages are a few kB of JSON, and compressing each one
+# cost 14% of the server's CPU under load and a zlib state (~300 kB) per connection
+# (docs/reliability.md).
+UVICORN_OPTIONS: dict[str, Any] = {
+    "ws": "websockets-sansio",
+    "ws_per_message_deflate": False,
+    "log_level": "warning",
+}
+
+
 def sqlite_app(db: str | Path, sync: str = "normal", **kw: Any) -> FastAPI:
     return create_app(SQLiteStore(db, sync=sync), **kw)
