@@ -57,7 +57,7 @@ def serve(args: argparse.Namespace) -> None:
     import uvicorn
 
     from unokit.match import Timing
-    from unokit.server.app import Limits, create_app
+    from unokit.server.app import UVICORN_OPTIONS, Limits, create_app
     from unokit.server.store import SQLiteStore
 
     timing = Timing.instant() if args.timing == "instant" else None
@@ -81,23 +81,14 @@ def serve(args: argparse.Namespace) -> None:
         signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
         prof.enable()
         try:
-            uvicorn.run(
-                app,
-                host="127.0.0.1",
-                port=args.port,
-                log_level="warning",
-                ws="websockets",
-                backlog=4096,
-            )
+            uvicorn.run(app, host="127.0.0.1", port=args.port, backlog=4096, **UVICORN_OPTIONS)
         except KeyboardInterrupt:
             pass
         finally:
             prof.disable()
             prof.dump_stats(args.profile)
         return
-    uvicorn.run(
-        app, host="127.0.0.1", port=args.port, log_level="warning", ws="websockets", backlog=4096
-    )
+    uvicorn.run(app, host="127.0.0.1", port=args.port, backlog=4096, **UVICORN_OPTIONS)
 
 
 def with_stats(app: Any, path: str, every: float) -> Any:

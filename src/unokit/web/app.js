@@ -978,7 +978,7 @@ function summaryView(st, ended = false) {
   if (ended) title = "The host ended the game";
   return h("section", { class: "summary", id: "summary", role: "dialog", "aria-modal": "false", "aria-labelledby": "summary-h" },
     h("h2", { id: "summary-h", text: title }),
-    h("p", { class: "hint", text: over ? `The game is over (the target was ${target} points).` + (host ? "" : " The host can start another.") : `Round ${v.round + 1} is over. First to ${target} points wins.${seated ? " The next round starts when someone presses Next round (or by itself in half a minute)." : ""}` }),
+    h("p", { class: "hint", text: over ? `The game is over (the target was ${target} point${target === 1 ? "" : "s"}).` + (host ? "" : " The host can start another.") : `Round ${v.round + 1} is over. First to ${target} point${target === 1 ? "" : "s"} wins.${seated ? " The next round starts when someone presses Next round (or by itself in half a minute)." : ""}` }),
     h("table", { class: "scores" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Player" }), h("th", { scope: "col", text: "Cards left" }), h("th", { scope: "col", text: "Points" }), h("th", { scope: "col", text: "Score" }))),
       h("tbody", {}, rows)),
