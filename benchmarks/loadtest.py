@@ -61,6 +61,10 @@ def serve(args: argparse.Namespace) -> None:
     from unokit.server.store import SQLiteStore
 
     timing = Timing.instant() if args.timing == "instant" else None
+    if args.gc == "serve":  # as ``unokit serve`` runs: fewer cyclic collections
+        from unokit.server.app import tune_gc
+
+        tune_gc()
     if args.gc == "off":  # an experiment: are the latency tails the cyclic GC's pauses?
         import gc
 
@@ -179,7 +183,7 @@ def start_server(
     log: Path | None = None,
     stats: str | None = None,
     stats_every: float = 60.0,
-    gc: str = "default",
+    gc: str = "serve",
 ) -> ServerProc:
     port = port or free_port()
     log = log or Path(tempfile.mkstemp(prefix="unokit-server-", suffix=".log")[1])
@@ -189,8 +193,7 @@ def start_server(
         cmd += ["--profile", profile]
     if stats:
         cmd += ["--stats", stats, "--stats-every", str(stats_every)]
-    if gc != "default":
-        cmd += ["--gc", gc]
+    cmd += ["--gc", gc]
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     with open(log, "ab") as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
@@ -583,7 +586,7 @@ def run_phase(
     sync: str,
     profile: str | None,
     seed: int,
-    gc: str = "default",
+    gc: str = "serve",
 ) -> dict[str, Any]:
     import psutil
 
@@ -723,7 +726,7 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--sync", choices=("normal", "full"), default="normal")
     s.add_argument("--profile", default=None)
     s.add_argument("--stats", default=None)
-    s.add_argument("--gc", choices=("default", "off"), default="default")
+    s.add_argument("--gc", choices=("serve", "python", "off"), default="serve")
     s.add_argument("--stats-every", type=float, default=60.0)
     p.add_argument("--phase", choices=("human", "full", "both"), default="both")
     p.add_argument("--rooms", type=int, default=None, help="rooms (human 1000, full 200)")
@@ -734,8 +737,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--profile", default=None, help="cProfile the server into this file")
     p.add_argument("--json", default=None, help="also write the figures here")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--server-gc", choices=("default", "off"), default="default",
-                   help="off: the server runs without the cyclic GC (an experiment)")  # fmt: skip
+    p.add_argument("--server-gc", choices=("serve", "python", "off"), default="serve",
+                   help="serve: the collector tuned as unokit serve runs it; python: Python's "
+                        "defaults; off: no cyclic GC (an experiment)")  # fmt: skip
     args = p.parse_args(argv)
     if args.cmd == "serve":
         serve(args)

@@ -398,7 +398,7 @@ def default_db() -> Path:
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from unokit.server.app import UVICORN_OPTIONS, sqlite_app
+    from unokit.server.app import UVICORN_OPTIONS, sqlite_app, tune_gc
 
     db = Path(args.db) if args.db else default_db()
     if db.is_dir():
@@ -422,6 +422,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     print(f"unokit: the table is at http://{args.host}:{args.port}  (games kept in {db})")
+    tune_gc()
     uvicorn.run(app, host=args.host, port=args.port, **UVICORN_OPTIONS)
     return 0
 
