@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from unokit.bots.base import Bot
-from unokit.engine.actions import Action
+from unokit.engine.actions import CATCH, UNO, Action
 from unokit.engine.game import Game
 from unokit.engine.view import view_of
 from unokit.errors import UnoError
@@ -574,7 +574,7 @@ class Room:
     def _fallback(self, seat: int) -> Action:
         assert self.match is not None
         legal = view_of(self.match.game, seat).legal
-        turn = [a for a in legal if a.kind not in (3, 4)]  # not UNO, not CATCH
+        turn = [a for a in legal if a.kind not in (UNO, CATCH)]
         return turn[0] if turn else legal[0]
 
     def _after_change(self) -> None:
@@ -650,9 +650,9 @@ class Room:
             "outcome": game.outcome().to_json(),
         }
         if game.round_over:
-            msg["hands"] = (
-                [[_code(c) for c in h] for h in game.hands] if game.round_over else None
-            )  # every hand is shown when the round ends (R-SCORE-1 counts them)
+            msg["hands"] = [
+                [_code(c) for c in h] for h in game.hands
+            ]  # every hand is shown when the round ends (R-SCORE-1 counts them)
             msg["points"] = [game.hand_points(s) for s in range(game.n)]
         return msg, len(events)
 
