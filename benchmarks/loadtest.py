@@ -107,6 +107,11 @@ def with_stats(app: Any, path: str, every: float) -> Any:
         import tracemalloc
 
         tracemalloc.start(8)
+    census = os.environ.get("UNOKIT_GC_CENSUS")  # a file: what the cyclic GC collects
+    if census:
+        import gc
+
+        gc.set_debug(gc.DEBUG_SAVEALL)  # collected cycles land in gc.garbage, to count
 
     async def wrapper(scope: Any, receive: Any, send: Any) -> None:
         seen.setdefault("loop", asyncio.get_running_loop())
@@ -114,7 +119,18 @@ def with_stats(app: Any, path: str, every: float) -> Any:
 
     async def sample() -> dict[str, Any]:
         import gc
+        from collections import Counter
 
+        if census:  # every object in a cycle since the last sample, by type
+            gc.collect()
+            kinds = Counter(type(o).__qualname__ for o in gc.garbage)
+            with open(census, "a") as f:
+                f.write(json.dumps({"t": time.time(), "objects": len(gc.garbage),
+                                    "top": kinds.most_common(25)}) + "\n")  # fmt: skip
+            gc.set_debug(0)  # free them for good: saved again, they would count twice
+            gc.garbage.clear()
+            gc.collect()
+            gc.set_debug(gc.DEBUG_SAVEALL)
         return {
             "t": time.time(),
             "tasks": len(asyncio.all_tasks()),
