@@ -61,10 +61,12 @@ def serve(args: argparse.Namespace) -> None:
     from unokit.server.store import SQLiteStore
 
     timing = Timing.instant() if args.timing == "instant" else None
+    full_every = None
     if args.gc == "serve":  # as ``unokit serve`` runs: fewer cyclic collections
-        from unokit.server.app import tune_gc
+        from unokit.server.app import FULL_COLLECTION_SECONDS, tune_gc
 
         tune_gc()
+        full_every = args.full_every if args.full_every is not None else FULL_COLLECTION_SECONDS
     if args.gc == "off":  # an experiment: are the latency tails the cyclic GC's pauses?
         import gc
 
@@ -75,7 +77,13 @@ def serve(args: argparse.Namespace) -> None:
         joins_per_address_per_minute=1_000_000,
         messages_per_second=1000.0,
     )
-    app: Any = create_app(SQLiteStore(args.db, sync=args.sync), timing=timing, limits=limits)
+    app: Any = create_app(
+        SQLiteStore(args.db, sync=args.sync),
+        timing=timing,
+        limits=limits,
+        full_collection_seconds=full_every or None,
+    )
+    server = app.state.server
     if args.stats:
         app = with_stats(app, args.stats, args.stats_every)
     if args.profile:
@@ -93,6 +101,20 @@ def serve(args: argparse.Namespace) -> None:
             prof.dump_stats(args.profile)
         return
     uvicorn.run(app, host="127.0.0.1", port=args.port, backlog=4096, **UVICORN_OPTIONS)
+    print(GC_LINE + json.dumps({"full_collections": server.full_collections,
+                                "full_collection_max_ms": 1000 * server.full_collection_max}),
+          flush=True)  # fmt: skip
+
+
+GC_LINE = "unokit-load: collections "
+
+
+def collections_in_log(path: Path) -> dict[str, Any]:
+    """The timed full collections the server reported when it stopped."""
+    for line in path.read_text(errors="replace").splitlines()[::-1]:
+        if line.startswith(GC_LINE):
+            return dict(json.loads(line[len(GC_LINE) :]))
+    return {}
 
 
 def with_stats(app: Any, path: str, every: float) -> Any:
@@ -141,6 +163,8 @@ def with_stats(app: Any, path: str, every: float) -> Any:
             "gc_objects": len(gc.get_objects()),
             "errors": server.errors,
             "accepted": server.accepted,
+            "full_collections": server.full_collections,
+            "full_collection_max_ms": round(1000 * server.full_collection_max, 1),
         }
 
     def loop() -> None:
@@ -200,6 +224,7 @@ def start_server(
     stats: str | None = None,
     stats_every: float = 60.0,
     gc: str = "serve",
+    full_every: float | None = None,
 ) -> ServerProc:
     port = port or free_port()
     log = log or Path(tempfile.mkstemp(prefix="unokit-server-", suffix=".log")[1])
@@ -210,6 +235,8 @@ def start_server(
     if stats:
         cmd += ["--stats", stats, "--stats-every", str(stats_every)]
     cmd += ["--gc", gc]
+    if full_every is not None:
+        cmd += ["--full-every", str(full_every)]
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     with open(log, "ab") as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
@@ -673,6 +700,7 @@ def run_phase(
         for k, v in s.refused.items():
             if k != "_elapsed":
                 total.refused[k] = total.refused.get(k, 0) + v
+    collections = collections_in_log(server.log)
     tracebacks = log_errors(server.log)
     if tracebacks:
         total.errors["server_tracebacks"] = tracebacks
@@ -687,6 +715,8 @@ def run_phase(
         "accepted_per_s": total.versions / seconds,
         "client_actions_per_s": total.sent / seconds,
         "latency_samples": len(total.latencies),
+        "full_collections": collections.get("full_collections"),
+        "full_collection_max_ms": collections.get("full_collection_max_ms"),
         "p50_ms": percentile(total.latencies, 50) * 1000,
         "p95_ms": percentile(total.latencies, 95) * 1000,
         "p99_ms": percentile(total.latencies, 99) * 1000,
@@ -744,6 +774,9 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--stats", default=None)
     s.add_argument("--gc", choices=("serve", "python", "off"), default="serve")
     s.add_argument("--stats-every", type=float, default=60.0)
+    s.add_argument("--full-every", type=float, default=None,
+                   help="seconds between timed full collections under --gc serve "
+                        "(default: unokit serve's; 0: none, the old behaviour)")  # fmt: skip
     p.add_argument("--phase", choices=("human", "full", "both"), default="both")
     p.add_argument("--rooms", type=int, default=None, help="rooms (human 1000, full 200)")
     p.add_argument("--clients", type=int, default=None, help="scripted clients a room (2-4)")

@@ -92,10 +92,25 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--target", type=int, default=50, help="points that end a game (games must cycle)"
     )
+    p.add_argument(
+        "--gc",
+        choices=("serve", "python"),
+        default="serve",
+        help="serve: as unokit serve runs; python: Python's default collector",
+    )
+    p.add_argument("--full-every", type=float, default=None,
+                   help="seconds between the server's timed full collections (default: "
+                        "unokit serve's; 0: none)")  # fmt: skip
     args = p.parse_args(argv)
     tmp = Path(tempfile.mkdtemp(prefix="unokit-soak-"))
     stats_file = tmp / "stats.jsonl"
-    server = start_server(str(tmp / "soak.sqlite3"), stats=str(stats_file), stats_every=args.every)
+    server = start_server(
+        str(tmp / "soak.sqlite3"),
+        stats=str(stats_file),
+        stats_every=args.every,
+        gc=args.gc,
+        full_every=args.full_every,
+    )
     proc = psutil.Process(server.proc.pid)
     samples: list[dict[str, Any]] = []
 
@@ -131,6 +146,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     for s, row in zip(samples, inner, strict=False):
         s.update({k: row[k] for k in ("tasks", "conns", "rooms", "gc_objects", "errors")})
+    if inner:
+        print(
+            f"timed full collections: {inner[-1]['full_collections']}, "
+            f"the longest {inner[-1]['full_collection_max_ms']} ms"
+        )
     print(
         f"\nsoak: {args.rooms} rooms, {(time.monotonic() - t0) / 60:.1f} minutes, "
         f"errors {dict(stats.errors)}, after the clients left: {after}"

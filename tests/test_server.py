@@ -477,3 +477,40 @@ async def test_turn_timer_and_absent_players_get_the_autopilot() -> None:
         back = await Client(f"{h.ws}/{code}", r["token"]).connect()
         await back.wait(lambda: back.room is not None and not back.room["seats"][0]["autopilot"])
         await back.close()
+
+
+async def test_the_timed_full_collection_frees_cycles_the_tuned_thresholds_keep() -> None:
+    """``unokit serve`` raises the collector's thresholds (latency) and runs a full
+    collection on a timer instead; an old cycle, like a closed connection's transport,
+    is freed by that timer and not left to the thresholds."""
+    import gc
+    import weakref
+
+    from unokit.server.app import GC_THRESHOLDS, create_app
+    from unokit.server.store import MemoryStore
+
+    class Node:
+        me: Any = None
+
+    before = gc.get_threshold()
+    gc.set_threshold(*GC_THRESHOLDS)
+    try:
+        app = create_app(MemoryStore(), full_collection_seconds=0.2)
+        server = app.state.server
+        node = Node()
+        node.me = node  # a cycle, only the cyclic collector frees it
+        gone = weakref.ref(node)
+        gc.collect()  # node survives: now in the oldest generation
+        del node
+        async with app.router.lifespan_context(app):
+            await asyncio.sleep(0.1)
+            assert gone() is not None and server.full_collections == 0
+            for _ in range(50):
+                if gone() is None:
+                    break
+                await asyncio.sleep(0.05)
+            assert gone() is None
+            assert server.full_collections >= 1 and server.full_collection_max > 0
+        assert server._collector.done()  # stopped with the server
+    finally:
+        gc.set_threshold(*before)

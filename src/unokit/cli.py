@@ -398,7 +398,12 @@ def default_db() -> Path:
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from unokit.server.app import UVICORN_OPTIONS, sqlite_app, tune_gc
+    from unokit.server.app import (
+        FULL_COLLECTION_SECONDS,
+        UVICORN_OPTIONS,
+        sqlite_app,
+        tune_gc,
+    )
 
     db = Path(args.db) if args.db else default_db()
     if db.is_dir():
@@ -414,7 +419,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
         from unokit.match import Timing
 
         timing = Timing(**json_.loads(os.environ["UNOKIT_TIMING"]))
-    app = sqlite_app(db, sync=args.sync, allowed_origins=tuple(args.origin), timing=timing)
+    app = sqlite_app(
+        db,
+        sync=args.sync,
+        allowed_origins=tuple(args.origin),
+        timing=timing,
+        full_collection_seconds=FULL_COLLECTION_SECONDS,
+    )
     if os.environ.get("UNOKIT_SEED"):
         print(
             "unokit: WARNING: UNOKIT_SEED is set, so every shuffle is predictable; "

@@ -177,6 +177,25 @@ class Server:
         self.store_failures = 0
         self.store_down_until = 0.0  # monotonic: refuse moves until then
         self._reaper: asyncio.Task[None] | None = None
+        self._collector: asyncio.Task[None] | None = None
+        self.full_collections = 0  # timed full collections (``collect_every``)
+        self.full_collection_max = 0.0  # the longest one, seconds
+
+    async def collect_every(self, seconds: float) -> None:
+        """A full cyclic collection every ``seconds``, under the tuned thresholds.
+
+        Connections that close leave their transports in reference cycles that have
+        long reached the oldest generation; the tuned thresholds collect it so rarely
+        that a server with churning connections grew by ~0.3 MB a minute.  One timed
+        full collection bounds that garbage to what ``seconds`` of churn make, at the
+        cost of one pause per period (its length is kept in ``full_collection_max``).
+        """
+        while True:
+            await asyncio.sleep(seconds)
+            t = time.perf_counter()
+            gc.collect()
+            self.full_collections += 1
+            self.full_collection_max = max(self.full_collection_max, time.perf_counter() - t)
 
     # ------------------------------------------------------------------ rooms -----
     def restore(self) -> None:
@@ -362,9 +381,10 @@ class Server:
         self.store.save_room(row)
 
     async def close(self) -> None:
-        for task in [*self.drivers.values(), *([self._reaper] if self._reaper else [])]:
+        own = [t for t in (self._reaper, self._collector) if t is not None]
+        for task in [*self.drivers.values(), *own]:
             task.cancel()
-        for task in list(self.drivers.values()):
+        for task in [*self.drivers.values(), *own]:
             with contextlib.suppress(BaseException):
                 await task
         self.drivers.clear()
@@ -400,15 +420,22 @@ def create_app(
     timing: Timing | None = None,
     limits: Limits | None = None,
     allowed_origins: tuple[str, ...] = (),
+    full_collection_seconds: float | None = None,
 ) -> FastAPI:
-    """The app; ``store`` defaults to memory (``unokit serve`` passes SQLite)."""
+    """The app; ``store`` defaults to memory (``unokit serve`` passes SQLite).
+
+    ``full_collection_seconds``: run a full cyclic collection that often (``unokit
+    serve`` does, with ``tune_gc()``'s thresholds; see ``Server.collect_every``)."""
     limits = limits or Limits()
     server = Server(store or MemoryStore(), timing, limits)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         server.restore()
-        server._reaper = asyncio.get_running_loop().create_task(server.reap())
+        loop = asyncio.get_running_loop()
+        server._reaper = loop.create_task(server.reap())
+        if full_collection_seconds:
+            server._collector = loop.create_task(server.collect_every(full_collection_seconds))
         yield
         await server.close()
         server.store.close()
@@ -780,13 +807,17 @@ UVICORN_OPTIONS: dict[str, Any] = {
 # The cyclic garbage collector, tuned for a server that holds many long-lived rooms:
 # with Python's defaults (700, 10, 10) it ran so often, walking every room and
 # connection, that 1,000 rooms at human pace saw p99 latencies of 466-596 ms; with
-# these thresholds the same load gives p99 6 ms, the same memory, and cycles are still
-# collected, only less often (docs/reliability.md).
+# these thresholds the same load gives p99 6 ms.  They leave the oldest generation
+# almost never collected, so the server also runs a full collection every
+# FULL_COLLECTION_SECONDS (``Server.collect_every``): without it a 30-minute soak grew
+# steadily (docs/reliability.md).
 GC_THRESHOLDS = (100_000, 50, 100)
+FULL_COLLECTION_SECONDS = 60.0
 
 
 def tune_gc() -> None:
-    """Set ``GC_THRESHOLDS`` for this process (``unokit serve`` does, tests do not)."""
+    """Set ``GC_THRESHOLDS`` for this process (``unokit serve`` does, tests do not);
+    pair it with ``create_app(full_collection_seconds=FULL_COLLECTION_SECONDS)``."""
     gc.set_threshold(*GC_THRESHOLDS)
 
 
