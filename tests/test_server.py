@@ -514,3 +514,58 @@ async def test_the_timed_full_collection_frees_cycles_the_tuned_thresholds_keep(
         assert server._collector.done()  # stopped with the server
     finally:
         gc.set_threshold(*before)
+
+
+def _scrambled(game: Any, seat: int | None, rng: Any) -> Any:
+    """``game`` with every card ``seat`` cannot see (other hands, the draw pile) dealt
+    again at random: the same public state, other hidden cards."""
+    other = game.copy()
+    other.events = game.events  # history: filtered per seat (checked card by card above)
+    others = [s for s in range(game.n) if s != seat]
+    pool = list(game.pile) + [c for s in others for c in game.hands[s]]
+    rng.shuffle(pool)
+    it = iter(pool)
+    for s in others:
+        other.hands[s] = [next(it) for _ in game.hands[s]]
+    other.pile = list(it)
+    if game.drawn >= 0 and game.current != seat:  # the drawn card is the drawer's secret
+        other.drawn = other.hands[game.current][-1]
+    return other
+
+
+@pytest.mark.parametrize("preset", ["classic", "party", "seed-001-house"])
+async def test_a_seats_messages_are_the_same_whatever_the_hidden_cards(preset: str) -> None:
+    """The state message a connection gets (view, legal actions, outcome; events are
+    checked card by card above) is built from what its seat may know: permuting the
+    cards it cannot see, at random points of whole games, changes not one byte."""
+    import random
+
+    from unokit.server.room import Room
+    from unokit.server.store import MemoryStore
+
+    rng = random.Random(5)
+    room, _ = Room.create(MemoryStore(), "Ana", preset, {"target_score": 300}, 4,
+                          ["hard", "normal", "easy"], 0)  # fmt: skip
+    room.start(0)
+    room.set_autopilot(0, True)  # the host's seat is played too
+    assert room.match is not None
+    checked = steps = 0
+    while room.status == "playing" and steps < 5000:
+        game = room.match.game
+        if game.round_over:
+            room.next_round(0)
+            continue
+        assert room.bot_step()
+        steps += 1
+        if steps % 3 or game.round_over:  # a finished round shows every hand (R-SCORE-1)
+            continue
+        for seat in [None, *range(game.n)]:
+            real = json.dumps(room.state_for(seat, 0)[0], sort_keys=True)
+            room.match.game = _scrambled(room.match.game, seat, rng)
+            try:
+                again = json.dumps(room.state_for(seat, 0)[0], sort_keys=True)
+            finally:
+                room.match.game = game
+            assert again == real, (preset, seat, steps)
+            checked += 1
+    assert room.status == "over" and checked > 100
