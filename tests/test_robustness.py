@@ -123,6 +123,23 @@ def test_r_var_progressive_r_end_2_last_wd4_costs_the_whole_stack(
     assert len(g.hands[2]) == 1 + drawn
 
 
+def test_r_var_progressive_the_challenged_seat_sees_what_accepting_costs() -> None:
+    """A last W+4 on a stack waits for the challenge (R-END-3); the view tells the
+    victim the whole stack (6), and a lone W+4's challenge says 4."""
+    from unokit.engine.view import view_of
+
+    hands = [["R1"], ["W+4"], ["Y9"]]
+    acts = [{"seat": 1, "play": "W+4", "color": "G"}]
+    opts = {**PROG, "stack_draw4_on_draw2": True}
+    g = game_after(scenario(hands, "R+2", acts, options=opts, then=["Y1", "Y2", "Y3", "Y4"]))
+    assert g.phase == P_CHALLENGE and g.current == 2
+    assert view_of(g, 2).pending_total == 6
+    assert view_of(g, None).pending_total == 6
+    hands = [["R1", "R2"], ["W+4", "B6"], ["Y9", "Y8"]]
+    g = game_after(scenario(hands, "R5", [{"seat": 1, "play": "W+4", "color": "G"}]))
+    assert g.phase == P_CHALLENGE and view_of(g, 2).pending_total == 4
+
+
 def test_r_var_progressive_r_end_2_last_wd4_on_wd4() -> None:
     """Cy answers Ben's W+4 with her last card, a W+4: Ana draws 8."""
     hands = [["Y2", "G2"], ["W+4", "B6"], ["Y8", "W+4"]]

@@ -41,7 +41,7 @@ class View:
     wd4_by: int  # who played the Wild Draw Four being answered, or -1
     prev_color: int  # the colour in force before that Wild Draw Four (public), or -1
     pending: int  # stacking: the card the current seat must answer, or -1
-    pending_total: int  # stacking: cards the current seat draws on accepting
+    pending_total: int  # cards the current seat draws on accepting (stacking, challenge)
     live: tuple[bool, ...]  # False for seats eliminated (R-SCORE-ELIM)
     round_winner: int
     game_winner: int
@@ -145,7 +145,11 @@ def view_of(game: Game, seat: int | None) -> View:
         wd4_by=game.wd4_by if wd4 else -1,
         prev_color=game.wd4_prev_color if wd4 else -1,
         pending=game.pend_card if game.phase == P_ANSWER else -1,
-        pending_total=game.pend_total if game.phase == P_ANSWER else 0,
+        pending_total=game.pend_total
+        if game.phase == P_ANSWER
+        else (game.pend_total or 4)  # a stacked total, or a lone W+4's 4
+        if game.phase == P_CHALLENGE
+        else 0,
         live=tuple(game.live),
         round_winner=game.round_winner,
         game_winner=game.game_winner,

@@ -581,6 +581,7 @@ class Table:
             elif phase == P_CHALLENGE:
                 if g.wd4_by >= 0:
                     ba[O_WD4_BY + (g.wd4_by - seat) % n] = 1
+                ba[O_PENDING] = min(g.pend_total or 4, MAX_COUNT)  # a stack, or a lone 4
             elif phase == P_ANSWER:
                 if g.pend_card == WILD_DRAW4 and g.wd4_by >= 0:
                     ba[O_WD4_BY + (g.wd4_by - seat) % n] = 1

@@ -172,7 +172,7 @@ O_WD4_BY = O_VULNERABLE + MAX_SEATS  # 10: who played the Wild Draw Four being a
 O_LIVE = O_WD4_BY + MAX_SEATS  # 10: 1 for a seat in the game (not eliminated)
 O_DIRECTION = O_LIVE + MAX_SEATS  # 1: 1 = clockwise, 0 = counter-clockwise
 O_DRAW_PILE = O_DIRECTION + 1  # 1: cards in the draw pile
-O_PENDING = O_DRAW_PILE + 1  # 1: stacking: cards the seat to act draws if it accepts
+O_PENDING = O_DRAW_PILE + 1  # 1: cards the seat to act draws if it accepts (a stack, a W+4)
 O_SCORES = O_PENDING + 1  # 10: score in % of target_score, capped at 255 (teams: the team's)
 O_RULES = O_SCORES + MAX_SEATS  # 20: the rule set (constant for an environment)
 NUM_RULE_FEATURES = 20
@@ -214,7 +214,7 @@ OBS_SLICES: tuple[tuple[str, int, int, str], ...] = (
     ("live", O_LIVE, O_DIRECTION, "1 for each seat still in the game"),
     ("direction", O_DIRECTION, O_DRAW_PILE, "1 clockwise, 0 counter-clockwise"),
     ("draw_pile", O_DRAW_PILE, O_PENDING, "cards in the draw pile"),
-    ("pending", O_PENDING, O_SCORES, "stacking: cards the seat to act draws on accepting"),
+    ("pending", O_PENDING, O_SCORES, "cards the seat to act draws on accepting (a stack, a W+4)"),
     ("scores", O_SCORES, O_RULES, "score in % of target_score per relative seat (cap 255)"),
     ("rules", O_RULES, OBS_SIZE, "rule-set features: " + ", ".join(RULE_FEATURES)),
 )
