@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from browser_table import Player, create_room, join_room, run_server
+from browser_table import Player, create_room, join_room, run_server, shot
 
 
 def turn(p: Player) -> bool:
@@ -128,3 +128,39 @@ def test_two_windows_of_one_browser_are_two_players(browser: Any, tmp_path: Any)
             second.wait_for_selector(".table .me .me-name:text('Max')")
         finally:
             ana.close()
+
+
+def test_the_host_gives_a_players_seat_to_a_bot_and_play_goes_on(
+    browser: Any, tmp_path: Any
+) -> None:
+    """Someone leaves for good: the host hands the seat to a bot from the table; the
+    player is told and can watch; the bot plays the seat from then on."""
+    with run_server(tmp_path) as url:
+        ana, ben = Player.open(browser, "Ana"), Player.open(browser, "Max")
+        try:
+            code = create_room(ana, url, players=3, seats=["", "normal"])
+            join_room(ben, url, code, by_code=True)
+            ana.page.click("#start-btn")
+            ben.page.wait_for_selector(".table .hand .card")
+            ana.page.wait_for_selector(".opp[data-seat='1'] .to-bot")
+            assert ben.page.locator(".to-bot").count() == 0  # only the host has it
+            shot(ana.page, "host-table.png")
+            ana.page.once("dialog", lambda d: d.accept())
+            ana.page.click(".opp[data-seat='1'] .to-bot")
+            ana.page.wait_for_selector(".opp[data-seat='1'] .badge.bot")
+            ben.page.wait_for_selector("#watch-btn")  # the room's page, without a seat
+            assert "gave your seat to a bot" in ben.page.locator("#toast").inner_text()
+            ben.page.click("#watch-btn")
+            ben.page.wait_for_selector(".table .me.spectator")
+            assert ben.view()["hand"] is None
+            # the bot now plays Max's seat: Ana drawing each turn, the table moves on
+            before = ana.version
+            deadline = time.monotonic() + 30
+            while ana.version < before + 6 and time.monotonic() < deadline:
+                turn(ana)
+                ana.page.wait_for_timeout(100)
+            assert ana.version >= before + 6
+            assert not ana.errors and not ben.errors
+        finally:
+            ana.close()
+            ben.close()

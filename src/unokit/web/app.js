@@ -397,7 +397,7 @@ function onState(msg) {
       last.text = last.text.replace(/\.$/, "") + ": " + d.text;
       last.joined = true;
     } else {
-      addLog({ text: d.text, cls: d.cls || "" });
+      addLog({ text: d.text.charAt(0).toUpperCase() + d.text.slice(1), cls: d.cls || "" });
     }
   }
   // what a screen reader hears: the new log lines (a joined line counts as new)
@@ -670,6 +670,16 @@ function opponentView(s, v, prev) {
       h("span", { class: "opp-score", text: `${v.scores[s]} pts` })),
     h("div", { class: "opp-cards" }, fan, h("span", { class: "opp-count", text: `${count}` }, )),
     badges);
+  // the host can hand a person's seat to a bot (someone left for good): a bot plays on
+  if (S.room && S.seat !== null && S.seat === S.room.host && seat?.kind === "person" && s !== S.seat) {
+    li.append(h("button", {
+      class: "btn small ghost to-bot", type: "button", dataset: { key: `to-bot:${s}` },
+      "aria-label": `Give ${v.names[s]}'s seat to a bot`, text: "Give seat to a bot",
+      onclick: () => {
+        if (window.confirm(`Give ${v.names[s]}'s seat to a bot? They can still watch.`)) S.conn.send({ type: "kick", seat: s });
+      },
+    }));
+  }
   const catchA = legal().find((a) => a.catch === s);
   if (catchA) {
     li.append(h("button", {

@@ -20,7 +20,7 @@ export function describe(ev, names, me) {
       if (ev.cards) return { text: `You were dealt ${ev.count} cards.` };
       return null;
     case "start_card":
-      return { text: `The first card is ${cardName(ev.card)}.` };
+      return { text: `The first card is ${cardName(ev.card)}.`, cls: "play" };  // its effect joins it
     case "start_return":
       return { text: `${cardName(ev.card)} cannot start a round: it goes back into the pile.` };
     case "reshuffle":
