@@ -101,9 +101,17 @@ def serve(args: argparse.Namespace) -> None:
             prof.dump_stats(args.profile)
         return
     uvicorn.run(app, host="127.0.0.1", port=args.port, backlog=4096, **UVICORN_OPTIONS)
-    print(GC_LINE + json.dumps({"full_collections": server.full_collections,
-                                "full_collection_max_ms": 1000 * server.full_collection_max}),
-          flush=True)  # fmt: skip
+    print(GC_LINE + json.dumps(collection_stats(server)), flush=True)
+
+
+def collection_stats(server: Any) -> dict[str, Any]:
+    """The server's timed full collections: how many, their mean and longest pause."""
+    n = server.full_collections
+    return {
+        "full_collections": n,
+        "full_collection_mean_ms": round(1000 * server.full_collection_total / n, 1) if n else None,
+        "full_collection_max_ms": round(1000 * server.full_collection_max, 1),
+    }
 
 
 GC_LINE = "unokit-load: collections "
@@ -163,8 +171,7 @@ def with_stats(app: Any, path: str, every: float) -> Any:
             "gc_objects": len(gc.get_objects()),
             "errors": server.errors,
             "accepted": server.accepted,
-            "full_collections": server.full_collections,
-            "full_collection_max_ms": round(1000 * server.full_collection_max, 1),
+            **collection_stats(server),
         }
 
     def loop() -> None:
@@ -715,8 +722,7 @@ def run_phase(
         "accepted_per_s": total.versions / seconds,
         "client_actions_per_s": total.sent / seconds,
         "latency_samples": len(total.latencies),
-        "full_collections": collections.get("full_collections"),
-        "full_collection_max_ms": collections.get("full_collection_max_ms"),
+        **collections,
         "p50_ms": percentile(total.latencies, 50) * 1000,
         "p95_ms": percentile(total.latencies, 95) * 1000,
         "p99_ms": percentile(total.latencies, 99) * 1000,
@@ -745,9 +751,10 @@ def proc_rss_fallback(rss0: int) -> int:
 def table(rows: list[dict[str, Any]]) -> str:
     head = (
         "| phase | rooms (held) | clients/room | accepted actions/s | p50 / p95 / p99 ms "
-        "| server CPU (cores) | server RSS (per room) | errors | refusals |"
+        "| server CPU (cores) | server RSS (per room) | errors | refusals "
+        "| timed full collections (mean / max ms) |"
     )
-    out = [head, "|" + "---|" * 9]
+    out = [head, "|" + "---|" * 10]
     for r in rows:
         refusals = ", ".join(f"{k} {v}" for k, v in sorted(r["refused"].items())) or "0"
         errs = str(r["errors"])
@@ -757,7 +764,9 @@ def table(rows: list[dict[str, Any]]) -> str:
             f"| {r['phase']} | {r['rooms']} ({r['rooms_held']}) | {r['clients_per_room']} "
             f"| {r['accepted_per_s']:.0f} | {r['p50_ms']:.1f} / {r['p95_ms']:.1f} / "
             f"{r['p99_ms']:.1f} | {r['server_cores']:.2f} | {r['server_rss_mb']:.0f} MB "
-            f"({r['rss_per_room_kb']:.0f} kB) | {errs} | {refusals} |"
+            f"({r['rss_per_room_kb']:.0f} kB) | {errs} | {refusals} "
+            f"| {r.get('full_collections')} ({r.get('full_collection_mean_ms')} / "
+            f"{r.get('full_collection_max_ms')}) |"
         )
     return "\n".join(out)
 

@@ -148,8 +148,9 @@ def main(argv: list[str] | None = None) -> int:
         s.update({k: row[k] for k in ("tasks", "conns", "rooms", "gc_objects", "errors")})
     if inner:
         print(
-            f"timed full collections: {inner[-1]['full_collections']}, "
-            f"the longest {inner[-1]['full_collection_max_ms']} ms"
+            f"timed full collections: {inner[-1]['full_collections']}, mean "
+            f"{inner[-1]['full_collection_mean_ms']} ms, longest "
+            f"{inner[-1]['full_collection_max_ms']} ms"
         )
     print(
         f"\nsoak: {args.rooms} rooms, {(time.monotonic() - t0) / 60:.1f} minutes, "

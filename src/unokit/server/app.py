@@ -180,6 +180,7 @@ class Server:
         self._collector: asyncio.Task[None] | None = None
         self.full_collections = 0  # timed full collections (``collect_every``)
         self.full_collection_max = 0.0  # the longest one, seconds
+        self.full_collection_total = 0.0  # all of them, seconds
 
     async def collect_every(self, seconds: float) -> None:
         """A full cyclic collection every ``seconds``, under the tuned thresholds.
@@ -194,8 +195,10 @@ class Server:
             await asyncio.sleep(seconds)
             t = time.perf_counter()
             gc.collect()
+            took = time.perf_counter() - t
             self.full_collections += 1
-            self.full_collection_max = max(self.full_collection_max, time.perf_counter() - t)
+            self.full_collection_total += took
+            self.full_collection_max = max(self.full_collection_max, took)
 
     # ------------------------------------------------------------------ rooms -----
     def restore(self) -> None:
