@@ -40,6 +40,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -100,8 +101,15 @@ def serve(args: argparse.Namespace) -> None:
             prof.disable()
             prof.dump_stats(args.profile)
         return
+    if args.collections:  # a side file, rewritten every 2 s: the process may be killed
+
+        def report() -> None:
+            while True:
+                time.sleep(2.0)
+                Path(args.collections).write_text(json.dumps(collection_stats(server)))
+
+        threading.Thread(target=report, daemon=True).start()
     uvicorn.run(app, host="127.0.0.1", port=args.port, backlog=4096, **UVICORN_OPTIONS)
-    print(GC_LINE + json.dumps(collection_stats(server)), flush=True)
 
 
 def collection_stats(server: Any) -> dict[str, Any]:
@@ -114,21 +122,9 @@ def collection_stats(server: Any) -> dict[str, Any]:
     }
 
 
-GC_LINE = "unokit-load: collections "
-
-
-def collections_in_log(path: Path) -> dict[str, Any]:
-    """The timed full collections the server reported when it stopped."""
-    for line in path.read_text(errors="replace").splitlines()[::-1]:
-        if line.startswith(GC_LINE):
-            return dict(json.loads(line[len(GC_LINE) :]))
-    return {}
-
-
 def with_stats(app: Any, path: str, every: float) -> Any:
     """Wrap ``app`` so a thread writes the server's task and connection counts to
     ``path`` (one JSON line every ``every`` seconds): the soak test's leak check."""
-    import threading
 
     server = app.state.server
     seen: dict[str, Any] = {}
@@ -232,6 +228,7 @@ def start_server(
     stats_every: float = 60.0,
     gc: str = "serve",
     full_every: float | None = None,
+    collections: str | None = None,
 ) -> ServerProc:
     port = port or free_port()
     log = log or Path(tempfile.mkstemp(prefix="unokit-server-", suffix=".log")[1])
@@ -244,6 +241,8 @@ def start_server(
     cmd += ["--gc", gc]
     if full_every is not None:
         cmd += ["--full-every", str(full_every)]
+    if collections:
+        cmd += ["--collections", collections]
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     with open(log, "ab") as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
@@ -642,12 +641,14 @@ def run_phase(
 
     db_dir = tempfile.mkdtemp(prefix="unokit-load-")
     db = str(Path(db_dir) / "load.sqlite3")
+    coll = Path(db_dir) / "collections.json"
     server = start_server(
         db,
         timing="instant" if pace == "full" else "default",
         sync=sync,
         profile=profile,
         gc=gc,
+        collections=str(coll),
     )
     proc = psutil.Process(server.proc.pid)
     rss0 = proc.memory_info().rss
@@ -707,7 +708,7 @@ def run_phase(
         for k, v in s.refused.items():
             if k != "_elapsed":
                 total.refused[k] = total.refused.get(k, 0) + v
-    collections = collections_in_log(server.log)
+    collections = json.loads(coll.read_text()) if coll.exists() else {}
     tracebacks = log_errors(server.log)
     if tracebacks:
         total.errors["server_tracebacks"] = tracebacks
@@ -783,6 +784,9 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--stats", default=None)
     s.add_argument("--gc", choices=("serve", "python", "off"), default="serve")
     s.add_argument("--stats-every", type=float, default=60.0)
+    s.add_argument(
+        "--collections", default=None, help="write the timed full collections' figures to this file"
+    )
     s.add_argument("--full-every", type=float, default=None,
                    help="seconds between timed full collections under --gc serve "
                         "(default: unokit serve's; 0: none, the old behaviour)")  # fmt: skip
