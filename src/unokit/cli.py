@@ -176,7 +176,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
     if game.teams:
-        winner = " and ".join(game.names[s] for s in range(game.n) if s % 2 == game.game_winner)
+        mates = [s for s in range(game.n) if game.team_of(s) == game.game_winner]
+        winner = " and ".join(game.names[s] for s in mates)
     else:
         winner = game.names[game.game_winner]
     labels = ["team 0", "team 1"] if game.teams else game.names

@@ -253,7 +253,7 @@ def play_table(spec: Spec, lineup: Sequence[int], s: int, rotation: int, out: Ta
     if not spec.full_games:
         winners = [game.round_winner]
     elif game.teams:
-        winners = [seat for seat in range(n) if seat % 2 == game.game_winner]
+        winners = [seat for seat in range(n) if game.team_of(seat) == game.game_winner]
     else:
         winners = [game.game_winner]
     out.tables += 1

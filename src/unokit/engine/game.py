@@ -87,6 +87,12 @@ _DRAW = Action(DRAW)
 _KEEP = Action(KEEP)  # shared: an Action is immutable
 
 
+def team_of(seat: int) -> int:
+    """R-SCORE-TEAM: partners sit opposite, so a team is every other seat (team 0 holds
+    seats 0, 2, ...); the one place front ends learn it from."""
+    return seat % 2
+
+
 class Game:
     """A game of UNO in rounds, for 2 to 10 players."""
 
@@ -205,7 +211,7 @@ class Game:
 
     def team_of(self, seat: int) -> int:
         """R-SCORE-TEAM: partners sit opposite, so a team is every other seat."""
-        return seat % 2
+        return team_of(seat)
 
     # ------------------------------------------------------------------ drawing ----
     def _shuffle_pile(self, pile: list[int]) -> None:

@@ -13,7 +13,15 @@ from typing import Any
 
 from unokit.cards import CARD_CODE, COLOR_CODES, WILD_DRAW4
 from unokit.engine.actions import Action
-from unokit.engine.game import P_ANSWER, P_CHALLENGE, P_DRAWN, P_ROUND_OVER, PHASE_NAMES, Game
+from unokit.engine.game import (
+    P_ANSWER,
+    P_CHALLENGE,
+    P_DRAWN,
+    P_ROUND_OVER,
+    PHASE_NAMES,
+    Game,
+    team_of,
+)
 from unokit.errors import UnoError
 from unokit.rules import RuleSet
 
@@ -66,6 +74,10 @@ class View:
     @property
     def spectator(self) -> bool:
         return self.seat < 0
+
+    def team_of(self, seat: int) -> int:
+        """The team ``seat`` plays for under team scoring (R-SCORE-TEAM)."""
+        return team_of(seat)
 
     def to_json(self) -> dict[str, Any]:
         """What a client receives (docs/protocol.md, "The view"): codes, not ids.

@@ -664,8 +664,8 @@ class UnoApp(App[int]):
         if g_over:
             gw = view.game_winner
             if teams:
-                mates = [names[s] for s in range(view.n) if s % 2 == gw]
-                won = gw == self.human % 2
+                mates = [names[s] for s in range(view.n) if view.team_of(s) == gw]
+                won = gw == view.team_of(self.human)
                 title = "Your team wins the game!" if won else f"{' & '.join(mates)} win the game!"
             else:
                 title = "You win the game!" if gw == self.human else f"{names[gw]} wins the game!"
@@ -683,7 +683,7 @@ class UnoApp(App[int]):
         t.append(f"{'Player':<14}{'points':>7}{'score':>7}  cards left\n", style="bold")
 
         def score(s: int) -> int:
-            return view.scores[s % 2] if teams else view.scores[s]
+            return view.scores[view.team_of(s)] if teams else view.scores[s]
 
         hands = self.table.final_hands()  # laid down to be counted
         wild_points = view.rules.wild_points
@@ -696,7 +696,7 @@ class UnoApp(App[int]):
             if s == self.human and name.lower() != "you":
                 name += " (you)"
             if teams:
-                name += " " + "AB"[s % 2]
+                name += " " + "AB"[view.team_of(s)]
             points = sum(card_points(c, wild_points) for c in hands[s])
             shown_points = str(points) if counted else "-"
             shown_score = str(score(s)) if counted else "-"

@@ -217,9 +217,9 @@ def players_text(view: View, human_label: str = "you") -> Text:
             label = f"{name} ({human_label})"
         size = view.hand_sizes[seat]
         teams = view.rules.scoring == "teams"
-        score = view.scores[seat % 2] if teams else view.scores[seat]
+        score = view.scores[view.team_of(seat)] if teams else view.scores[seat]
         if teams:
-            label = f"{label[:7]} {'AB'[seat % 2]}"
+            label = f"{label[:7]} {'AB'[view.team_of(seat)]}"
         line = Text(f"{mark}{label[:9]:<9}{size:>6}{score:>6}")
         if now:
             line.stylize("bold reverse")
