@@ -50,10 +50,12 @@ def free_port() -> int:
     raise RuntimeError("no free port")
 
 
-def _start(tmp: Path, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str, Any]:
-    """Start ``unokit serve`` on a free port; None when the port was taken meanwhile."""
-    port = free_port()
-    log = open(tmp / f"server-{port}.log", "w")  # noqa: SIM115
+def _start(
+    tmp: Path, env: dict[str, str], port: int | None = None
+) -> tuple[subprocess.Popen[bytes], str, Any]:
+    """Start ``unokit serve`` on a free port (or ``port`` again, with its database)."""
+    port = port or free_port()
+    log = open(tmp / f"server-{port}.log", "a")  # noqa: SIM115
     proc = subprocess.Popen(
         [sys.executable, "-m", "unokit.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
          "--db", str(tmp / f"e2e-{port}.sqlite3")],
@@ -79,32 +81,65 @@ def _start(tmp: Path, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str
     return proc, url, log
 
 
-@contextlib.contextmanager
-def run_server(tmp: Path, seed: int | None = None) -> Iterator[str]:
-    """``unokit serve`` on 127.0.0.1 with a fresh database; yields its base URL."""
+class ServerProcess:
+    """A running ``unokit serve`` that a test may kill -9 and start again on the same
+    port and database (what an operator's restart does)."""
+
+    def __init__(self, tmp: Path, env: dict[str, str]) -> None:
+        self.tmp, self.env = tmp, env
+        for _ in range(5):
+            self.proc, self.url, self.log = _start(tmp, env)
+            if self.proc.poll() is None:
+                break
+            self.log.close()
+        else:
+            raise RuntimeError(f"the server did not start: {self.log.name}")
+        self.port = int(self.url.rsplit(":", 1)[1])
+
+    def kill9(self) -> None:
+        self.proc.kill()  # SIGKILL: no shutdown, no flush, nothing
+        self.proc.wait()
+        self.log.close()
+
+    def restart(self) -> None:
+        self.proc, _, self.log = _start(self.tmp, self.env, port=self.port)
+        if self.proc.poll() is not None:
+            raise RuntimeError(f"the server did not start again: {self.log.name}")
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.log.close()
+
+
+def server_env(seed: int | None = None) -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT / "src") + os.pathsep + env.get("PYTHONPATH", "")
     if seed is not None:
         env["UNOKIT_SEED"] = str(seed)
     else:
         env.pop("UNOKIT_SEED", None)
-    for _ in range(5):
-        proc, url, log = _start(tmp, env)
-        if proc.poll() is None:
-            break
-        log.close()
-    else:
-        raise RuntimeError(f"the server did not start: {log.name}")
+    return env
+
+
+@contextlib.contextmanager
+def server_process(tmp: Path, seed: int | None = None) -> Iterator[ServerProcess]:
+    server = ServerProcess(tmp, server_env(seed))
     try:
-        yield url
+        yield server
     finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
+        server.stop()
+
+
+@contextlib.contextmanager
+def run_server(tmp: Path, seed: int | None = None) -> Iterator[str]:
+    """``unokit serve`` on 127.0.0.1 with a fresh database; yields its base URL."""
+    with server_process(tmp, seed) as server:
+        yield server.url
 
 
 def first_deal(seed: int, preset: str, options: dict[str, Any], seats: int) -> Game:

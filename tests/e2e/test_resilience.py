@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from browser_table import Player, create_room, join_room, run_server, shot
+from browser_table import Player, create_room, join_room, run_server, server_process, shot
 
 
 def turn(p: Player) -> bool:
@@ -160,6 +160,43 @@ def test_the_host_gives_a_players_seat_to_a_bot_and_play_goes_on(
                 turn(ana)
                 ana.page.wait_for_timeout(100)
             assert ana.version >= before + 6
+            assert not ana.errors and not ben.errors
+        finally:
+            ana.close()
+            ben.close()
+
+
+def test_a_server_killed_mid_game_comes_back_and_the_pages_resume(
+    browser: Any, tmp_path: Any
+) -> None:
+    """kill -9 of the server in the middle of a game, then a restart on the same port
+    and database: both pages say they are reconnecting, come back by themselves to the
+    same seats, hands and version (no acknowledged move lost), and play goes on."""
+    with server_process(tmp_path) as server:
+        url = server.url
+        ana, ben = Player.open(browser, "Ana"), Player.open(browser, "Max")
+        try:
+            code = create_room(ana, url, players=2)  # no bot: nothing moves unless they do
+            join_room(ben, url, code, by_code=True)
+            ana.page.click("#start-btn")
+            ben.page.wait_for_selector(".table .hand .card")
+            act_once(ben, ana)
+            act_once(ana, ben)
+            seen = {p.name: (p.version, sorted(p.view()["hand"])) for p in (ana, ben)}
+
+            server.kill9()
+            for p in (ana, ben):
+                p.page.wait_for_selector("#netstatus.reconnecting", timeout=15000)
+            server.restart()
+            for p in (ana, ben):
+                p.page.wait_for_selector("#netstatus.open", timeout=20000)
+                p.page.wait_for_selector(".table .hand .card")
+            for p in (ana, ben):  # every move either saw is back, the hands card for card
+                assert (p.version, sorted(p.view()["hand"])) == seen[p.name], p.name
+                assert hand_matches(p)
+            assert ben.view()["seat"] == 1 and ana.view()["seat"] == 0
+            act_once(ben, ana)
+            act_once(ana, ben)
             assert not ana.errors and not ben.errors
         finally:
             ana.close()
