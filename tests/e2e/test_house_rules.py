@@ -89,3 +89,45 @@ def test_stacking_offers_the_answer_or_accept(browser: Any, tmp_path: Any) -> No
         finally:
             ana.close()
             max_.close()
+
+
+def multi_first(g: Any) -> bool:
+    """Ana plays first and holds two cards of one number that she may play together
+    (not Wild Draw Fours: the plain multi-play path, no colour to pick)."""
+    return (
+        g.current == 0
+        and g.phase == 0
+        and any(len(a.to_wire().get("cards", [])) == 2 for a in g.legal_actions(0))
+    )
+
+
+def test_multi_play_offers_the_cards_together(browser: Any, tmp_path: Any) -> None:
+    """Under multi-play (seed-001-house) a card that has a twin in the hand asks whether
+    to play them together; the chosen pair leaves the hand in one move."""
+    seed = find_seed("seed-001-house", {}, 3, multi_first)
+    with run_server(tmp_path, seed=seed) as url:
+        ana = Player.open(browser, "Ana", viewport={"width": 1280, "height": 800})
+        try:
+            page = ana.page
+            create_room(ana, url, preset="seed-001-house", players=3, seats=["normal", "normal"])
+            page.click("#start-btn")
+            page.wait_for_selector(".table-wrap.my-turn")
+            pairs = [a["cards"] for a in ana.view()["legal"] if len(a.get("cards", [])) == 2]
+            assert pairs, ana.view()["legal"]
+            first, second = pairs[0]
+            before = ana.view()["hand"]
+            page.locator(f'.hand .card.playable[data-card="{first}"]').first.click()
+            page.wait_for_selector(".prompt .choice-row")
+            options = page.locator(".prompt .choice-row .btn")
+            assert options.count() >= 2  # the card alone, or with its twin(s)
+            shot(page, "table-multi.png")
+            page.locator(f'.prompt .choice-row .btn[data-key="seq:{first}/{second}"]').click()
+            page.wait_for_function(
+                "n => document.querySelectorAll('.hand .card').length === n", arg=len(before) - 2
+            )
+            play = next(e for e in ana.events() if e["kind"] == "play" and e["seat"] == 0)
+            assert play["cards"] == [first, second]
+            assert len(ana.view()["hand"]) == len(before) - 2
+            assert not ana.errors
+        finally:
+            ana.close()
