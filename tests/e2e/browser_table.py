@@ -116,19 +116,23 @@ class ServerProcess:
         self.log.close()
 
 
-def server_env(seed: int | None = None) -> dict[str, str]:
+def server_env(seed: int | None = None, timing: dict[str, float] | None = None) -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT / "src") + os.pathsep + env.get("PYTHONPATH", "")
+    env.pop("UNOKIT_SEED", None)
+    env.pop("UNOKIT_TIMING", None)
     if seed is not None:
         env["UNOKIT_SEED"] = str(seed)
-    else:
-        env.pop("UNOKIT_SEED", None)
+    if timing is not None:  # the room clock (Timing's fields), e.g. slower bots
+        env["UNOKIT_TIMING"] = json.dumps(timing)
     return env
 
 
 @contextlib.contextmanager
-def server_process(tmp: Path, seed: int | None = None) -> Iterator[ServerProcess]:
-    server = ServerProcess(tmp, server_env(seed))
+def server_process(
+    tmp: Path, seed: int | None = None, timing: dict[str, float] | None = None
+) -> Iterator[ServerProcess]:
+    server = ServerProcess(tmp, server_env(seed, timing))
     try:
         yield server
     finally:
@@ -136,9 +140,11 @@ def server_process(tmp: Path, seed: int | None = None) -> Iterator[ServerProcess
 
 
 @contextlib.contextmanager
-def run_server(tmp: Path, seed: int | None = None) -> Iterator[str]:
+def run_server(
+    tmp: Path, seed: int | None = None, timing: dict[str, float] | None = None
+) -> Iterator[str]:
     """``unokit serve`` on 127.0.0.1 with a fresh database; yields its base URL."""
-    with server_process(tmp, seed) as server:
+    with server_process(tmp, seed, timing) as server:
         yield server.url
 
 

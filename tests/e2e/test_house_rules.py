@@ -131,3 +131,44 @@ def test_multi_play_offers_the_cards_together(browser: Any, tmp_path: Any) -> No
             assert not ana.errors
         finally:
             ana.close()
+
+
+def jump_in_first(g: Any) -> bool:
+    """A bot is to play the first turn, and Ana holds the very card on the pile (a
+    number other than 7 and 0, so no seven-zero effect): she may jump in."""
+    top = CARD_CODE[g.discard[-1]]
+    return (
+        g.current != 0
+        and g.phase == 0
+        and top[1:].isdigit()
+        and top[1:] not in ("7", "0")
+        and any(a.kind == 0 for a in g.legal_actions(0))
+    )
+
+
+def test_jump_in_out_of_turn(browser: Any, tmp_path: Any) -> None:
+    """Under jump-in (party) the page says so when Ana holds the card on the pile on a
+    bot's turn; clicking it plays out of turn and play goes on from her."""
+    seed = find_seed("party", {}, 3, jump_in_first)
+    # bots wait 20 s before their move: the chance to jump in stays open for the test
+    with run_server(tmp_path, seed=seed, timing={"bot_delay": 20.0}) as url:
+        ana = Player.open(browser, "Ana", viewport={"width": 1280, "height": 800})
+        try:
+            page = ana.page
+            create_room(ana, url, preset="party", players=3, seats=["normal", "normal"])
+            page.click("#start-btn")
+            page.wait_for_selector(".hand .card.playable")
+            view = ana.view()
+            assert view["current"] != 0
+            top = view["discard"][-1]
+            assert "Jump in" in page.locator("#turn").inner_text()
+            shot(page, "table-jump-in.png")
+            before = ana.version
+            page.locator(f'.hand .card.playable[data-card="{top}"]').first.click()
+            assert ana.wait_version_above(before)
+            play = next(e for e in ana.events() if e["kind"] == "play" and e["seat"] == 0)
+            assert play["cards"] == [top]
+            assert ana.view()["current"] == 1  # play goes on from the jumper, clockwise
+            assert not ana.errors
+        finally:
+            ana.close()
