@@ -400,24 +400,45 @@ def can_play(st: np.ndarray, R: np.ndarray, seat: int, card: int) -> bool:
     return True
 
 
+# Card sets as bit masks (card ids are below 64): a card is playable when its bit is
+# in the mask of what the top card and the colour accept.
+WILD_BITS = ((1 << NCARDS) - 1) ^ ((1 << WILD) - 1)  # the wild cards, 52..56
+COLOR_BITS = (1 << 13) - 1  # one colour's 13 cards, shifted by 13 * colour
+RANK_BITS = 1 | (1 << 13) | (1 << 26) | (1 << 39)  # one rank in the four colours
+
+
+@njit(cache=True, inline="always")
+def accepted(st: np.ndarray) -> int:
+    """The cards that ``matches`` accepts now, as a bit mask of card ids."""
+    ok = WILD_BITS
+    color = st[S_COLOR]
+    if color >= 0:
+        ok |= COLOR_BITS << (13 * color)
+    top = st[O_DISC + st[S_NDISC] - 1]
+    if top < WILD:
+        ok |= RANK_BITS << (top % 13)
+    return ok
+
+
 @njit(cache=True)
 def playable_cards(st: np.ndarray, R: np.ndarray, seat: int, out: np.ndarray) -> int:
     """``Game.playable_cards``: playable cards in hand order, repeats kept; the count."""
     base = O_HANDS + seat * HCAP
+    ok = accepted(st)
     k = 0
-    wd4 = False
-    color = st[S_COLOR]  # ``matches``, with what it reads taken out of the loop
-    trank = crank(st[O_DISC + st[S_NDISC] - 1])
-    if trank >= 13:
-        trank = -1  # a wild on top matches no rank
+    held = 0  # the cards in the hand, as a bit mask
     for i in range(st[O_HS + seat]):
         c = st[base + i]
-        if c >= WILD or c // 13 == color or c % 13 == trank:
-            out[k] = c
-            k += 1
-            if c == WILD_DRAW4:
-                wd4 = True
-    if wd4 and R[R_BLUFF] == 0 and holds_color(st, seat, color):
+        out[k] = c  # kept only if playable: no branch on the card
+        k += (ok >> c) & 1
+        held |= 1 << c
+    color = st[S_COLOR]
+    if (
+        R[R_BLUFF] == 0
+        and (held >> WILD_DRAW4) & 1
+        and color >= 0
+        and held & (COLOR_BITS << (13 * color))
+    ):
         j = 0
         for i in range(k):
             if out[i] != WILD_DRAW4:
