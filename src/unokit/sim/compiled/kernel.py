@@ -151,7 +151,10 @@ def crank(c: int) -> int:
 # allocates nothing is compiled without the runtime (numba's ``_nrt=False``): arrays
 # pass between them as plain pointers.  Only the entry points (``run_games``,
 # ``play_game_entry``, ``search_world``, ``bare_rounds``) and the search's helpers
-# allocate; they own the arrays and keep them alive until they return.
+# allocate; they own the arrays and keep them alive until they return.  The small
+# helpers of every turn (the random numbers, the log's check, seats, hands, what is
+# playable) are inlined into their callers (``inline="always"``): a numba call passes
+# each array as seven words.
 
 
 @intrinsic
@@ -178,7 +181,7 @@ def unowned(typingctx, arr):  # type: ignore[no-untyped-def]
 
 
 # ================================================================ random =========
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def rnext(st: np.ndarray) -> np.uint64:
     """SplitMix64: the next 64 random bits."""
     z = np.uint64(st[S_RNG]) + np.uint64(0x9E3779B97F4A7C15)
@@ -188,13 +191,13 @@ def rnext(st: np.ndarray) -> np.uint64:
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def rand(st: np.ndarray) -> float:
     """A float in [0, 1), 53 random bits."""
     return float(rnext(st) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def below(st: np.ndarray, k: int) -> int:
     return int(rand(st) * k)
 
@@ -208,7 +211,7 @@ def seed_game(st: np.ndarray, base: np.uint64, index: int) -> None:
 
 
 # ================================================================ log ============
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def log_room(st: np.ndarray, lg: np.ndarray, k: int) -> bool:
     """Whether logging is on and ``k`` more words fit; marks an overflow otherwise."""
     if st[S_LOGON] == 0:
@@ -219,7 +222,7 @@ def log_room(st: np.ndarray, lg: np.ndarray, k: int) -> bool:
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def log_action(
     st: np.ndarray, lg: np.ndarray, seat: int, kind: int, card: int, color: int, target: int,
     uno: int,
@@ -237,7 +240,7 @@ def log_action(
 
 
 # ================================================================ seats ==========
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def step(st: np.ndarray, seat: int, steps: int) -> int:
     n = st[S_N]
     d = st[S_DIR]
@@ -260,14 +263,14 @@ def clockwise(st: np.ndarray, seat: int) -> int:
 
 
 # ================================================================ hands ==========
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def hand_append(st: np.ndarray, seat: int, card: int) -> None:
     k = st[O_HS + seat]
     st[O_HANDS + seat * HCAP + k] = card
     st[O_HS + seat] = k + 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def hand_remove(st: np.ndarray, seat: int, card: int) -> None:
     """``list.remove``: the first copy goes, the order of the rest stays."""
     base = O_HANDS + seat * HCAP
@@ -280,7 +283,7 @@ def hand_remove(st: np.ndarray, seat: int, card: int) -> None:
     st[O_HS + seat] = k - 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def holds_color(st: np.ndarray, seat: int, color: int) -> bool:
     base = O_HANDS + seat * HCAP
     for i in range(st[O_HS + seat]):  # noqa: SIM110 (numba: plain loops and comparisons)
@@ -379,7 +382,7 @@ def draw_cards(
     return got
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def hit(st: np.ndarray, victim: int, card: int, total: int) -> None:
     st[S_PHASE] = P_ANSWER
     st[S_CUR] = victim
@@ -388,7 +391,7 @@ def hit(st: np.ndarray, victim: int, card: int, total: int) -> None:
 
 
 # ================================================================ queries ========
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def matches(st: np.ndarray, card: int) -> bool:
     if card >= WILD:
         return True
@@ -398,7 +401,7 @@ def matches(st: np.ndarray, card: int) -> bool:
     return trank < 13 and crank(card) == trank
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def can_play(st: np.ndarray, R: np.ndarray, seat: int, card: int) -> bool:
     if not matches(st, card):
         return False
@@ -427,7 +430,7 @@ def accepted(st: np.ndarray) -> int:
     return ok
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def playable_cards(st: np.ndarray, R: np.ndarray, seat: int, out: np.ndarray) -> int:
     """``Game.playable_cards``: playable cards in hand order, repeats kept; the count."""
     base = O_HANDS + seat * HCAP
@@ -1044,7 +1047,7 @@ def accept(st: np.ndarray, R: np.ndarray, seat: int, lg: np.ndarray) -> None:
 
 
 # ================================================================ players ========
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def is_special(R: np.ndarray, card: int) -> bool:
     """Cards whose effect may change the player's own hand: UNO is called after them."""
     return card >= WILD_SWAP or (
@@ -1088,7 +1091,7 @@ def react(
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def wants_uno(st: np.ndarray, P: np.ndarray, seat: int) -> bool:
     f = P[3 * seat + 2]
     return not (f != 0.0 and rand(st) < f)
