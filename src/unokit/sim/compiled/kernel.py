@@ -245,7 +245,12 @@ def step(st: np.ndarray, seat: int, steps: int) -> int:
     n = st[S_N]
     d = st[S_DIR]
     if st[S_NLIVE] == n:
-        return (seat + steps * d) % n
+        seat += steps * d  # then into 0 .. n - 1 as ``% n`` would, without a division
+        while seat >= n:
+            seat -= n
+        while seat < 0:
+            seat += n
+        return seat
     for _ in range(steps):
         seat = (seat + d) % n
         while st[O_LIVE + seat] == 0:
@@ -275,11 +280,11 @@ def hand_remove(st: np.ndarray, seat: int, card: int) -> None:
     """``list.remove``: the first copy goes, the order of the rest stays."""
     base = O_HANDS + seat * HCAP
     k = st[O_HS + seat]
-    i = 0
-    while st[base + i] != card:
-        i += 1
-    for j in range(i, k - 1):
-        st[base + j] = st[base + j + 1]
+    gone = 0  # 1 from the first copy of ``card`` on: the cards after it move down one
+    for i in range(k):
+        c = st[base + i]
+        st[base + i - gone] = c
+        gone |= c == card
     st[O_HS + seat] = k - 1
 
 
