@@ -153,8 +153,8 @@ def crank(c: int) -> int:
 # ``play_game_entry``, ``search_world``, ``bare_rounds``) and the search's helpers
 # allocate; they own the arrays and keep them alive until they return.  The small
 # helpers of every turn (the random numbers, the log's check, seats, hands, what is
-# playable) are inlined into their callers (``inline="always"``): a numba call passes
-# each array as seven words.
+# playable) and the two moves of most turns (``play``, ``draw``) are inlined into
+# their callers (``inline="always"``): a numba call passes each array as seven words.
 
 
 @intrinsic
@@ -893,7 +893,7 @@ def effect(
         custom(st, R, seat, color, lg)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def play(
     st: np.ndarray, R: np.ndarray, seat: int, card: int, color: int,
     uno: bool, target: int, lg: np.ndarray,
@@ -942,7 +942,7 @@ def play(
         end_if_empty(st, R, seat)  # R-END-1: a player left with no wild goes out
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def draw(st: np.ndarray, R: np.ndarray, seat: int, lg: np.ndarray) -> None:
     """``Game.draw``: draw on your turn (R-TURN-2/3), until playable if the rules say so."""
     log_action(
