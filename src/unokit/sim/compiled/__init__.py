@@ -161,10 +161,12 @@ class Setup:
 
 # ------------------------------------------------------------------ simulation -----
 def _hist(values: np.ndarray) -> Hist:
+    """The histogram of non-negative counts (turns, points, ...), by ``np.bincount``."""
     if len(values) == 0:
         return Hist()
-    v, c = np.unique(values, return_counts=True)
-    return Hist({int(a): int(b) for a, b in zip(v, c, strict=True)})
+    counts = np.bincount(values)
+    seen = np.flatnonzero(counts)
+    return Hist(dict(zip(seen.tolist(), counts[seen].tolist(), strict=True)))
 
 
 def run_chunk(cfg: SimConfig, start: int, size: int) -> Any:

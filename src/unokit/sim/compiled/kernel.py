@@ -134,25 +134,37 @@ G_SIZE = 11
 
 # Card colour and rank by arithmetic, not by table: a global array costs a reference
 # count on every use in numba, and these are on every hot path.
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ccolor(c: int) -> int:
     return c // 13 if c < WILD else 4
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def crank(c: int) -> int:
     return c % 13 if c < WILD else c - 39
 
 
 # ================================================================ arrays =========
+# numba counts references to an array every time it passes between functions (a call
+# to its runtime, NRT, per array per call, even for a view that owns nothing), and on
+# this engine's hot paths that cost more than the rules.  So every function that
+# allocates nothing is compiled without the runtime (numba's ``_nrt=False``, an
+# option with a leading underscore: not in numba's documentation, tested with numba
+# 0.68; without it the kernel computes the same, more slowly): arrays pass between
+# them as plain pointers.  Only the entry points (``run_games``,
+# ``play_game_entry``, ``search_world``, ``bare_rounds``) and the search's helpers
+# allocate; they own the arrays and keep them alive until they return.  The small
+# helpers of every turn (the random numbers, the log's check, seats, hands, what is
+# playable) and the two moves of most turns (``play``, ``draw``) are inlined into
+# their callers (``inline="always"``): a numba call passes each array as seven words.
+
+
 @intrinsic
 def unowned(typingctx, arr):  # type: ignore[no-untyped-def]
     """A view of ``arr`` without its reference count (numba's meminfo).
 
-    numba counts references to an array atomically every time it passes between
-    functions, and on this engine's hot paths that cost more than the rules.  The
-    entry points (``run_games``, ``play_game_entry``) hand these views to everything
-    below them and keep the owning arrays alive until they return.
+    The entry points hand these views to everything below them and keep the owning
+    arrays alive until they return, so that no count is taken on the way down.
     """
 
     def codegen(context, builder, sig, args):  # type: ignore[no-untyped-def]
@@ -171,7 +183,7 @@ def unowned(typingctx, arr):  # type: ignore[no-untyped-def]
 
 
 # ================================================================ random =========
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def rnext(st: np.ndarray) -> np.uint64:
     """SplitMix64: the next 64 random bits."""
     z = np.uint64(st[S_RNG]) + np.uint64(0x9E3779B97F4A7C15)
@@ -181,18 +193,18 @@ def rnext(st: np.ndarray) -> np.uint64:
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def rand(st: np.ndarray) -> float:
     """A float in [0, 1), 53 random bits."""
     return float(rnext(st) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def below(st: np.ndarray, k: int) -> int:
     return int(rand(st) * k)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def seed_game(st: np.ndarray, base: np.uint64, index: int) -> None:
     """The generator of game ``index``: a function of the run's base seed and the index."""
     st[S_RNG] = np.int64(base ^ (np.uint64(index) * np.uint64(0xD1342543DE82EF95)))
@@ -201,7 +213,7 @@ def seed_game(st: np.ndarray, base: np.uint64, index: int) -> None:
 
 
 # ================================================================ log ============
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def log_room(st: np.ndarray, lg: np.ndarray, k: int) -> bool:
     """Whether logging is on and ``k`` more words fit; marks an overflow otherwise."""
     if st[S_LOGON] == 0:
@@ -212,7 +224,7 @@ def log_room(st: np.ndarray, lg: np.ndarray, k: int) -> bool:
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def log_action(
     st: np.ndarray, lg: np.ndarray, seat: int, kind: int, card: int, color: int, target: int,
     uno: int,
@@ -230,12 +242,17 @@ def log_action(
 
 
 # ================================================================ seats ==========
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def step(st: np.ndarray, seat: int, steps: int) -> int:
     n = st[S_N]
     d = st[S_DIR]
     if st[S_NLIVE] == n:
-        return (seat + steps * d) % n
+        seat += steps * d  # then into 0 .. n - 1 as ``% n`` would, without a division
+        while seat >= n:
+            seat -= n
+        while seat < 0:
+            seat += n
+        return seat
     for _ in range(steps):
         seat = (seat + d) % n
         while st[O_LIVE + seat] == 0:
@@ -243,7 +260,7 @@ def step(st: np.ndarray, seat: int, steps: int) -> int:
     return seat
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def clockwise(st: np.ndarray, seat: int) -> int:
     n = st[S_N]
     seat = (seat + 1) % n
@@ -253,27 +270,27 @@ def clockwise(st: np.ndarray, seat: int) -> int:
 
 
 # ================================================================ hands ==========
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def hand_append(st: np.ndarray, seat: int, card: int) -> None:
     k = st[O_HS + seat]
     st[O_HANDS + seat * HCAP + k] = card
     st[O_HS + seat] = k + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def hand_remove(st: np.ndarray, seat: int, card: int) -> None:
     """``list.remove``: the first copy goes, the order of the rest stays."""
     base = O_HANDS + seat * HCAP
     k = st[O_HS + seat]
-    i = 0
-    while st[base + i] != card:
-        i += 1
-    for j in range(i, k - 1):
-        st[base + j] = st[base + j + 1]
+    gone = 0  # 1 from the first copy of ``card`` on: the cards after it move down one
+    for i in range(k):
+        c = st[base + i]
+        st[base + i - gone] = c
+        gone |= c == card
     st[O_HS + seat] = k - 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def holds_color(st: np.ndarray, seat: int, color: int) -> bool:
     base = O_HANDS + seat * HCAP
     for i in range(st[O_HS + seat]):  # noqa: SIM110 (numba: plain loops and comparisons)
@@ -282,7 +299,7 @@ def holds_color(st: np.ndarray, seat: int, color: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hand_points(st: np.ndarray, R: np.ndarray, seat: int) -> int:
     base = O_HANDS + seat * HCAP
     t = 0
@@ -292,7 +309,7 @@ def hand_points(st: np.ndarray, R: np.ndarray, seat: int) -> int:
 
 
 # ================================================================ drawing ========
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def shuffle_seg(st: np.ndarray, start: int, m: int, lg: np.ndarray) -> None:
     """Shuffle ``st[start:start+m]`` (top at the end) and log it top first."""
     for i in range(m - 1, 0, -1):
@@ -309,7 +326,7 @@ def shuffle_seg(st: np.ndarray, start: int, m: int, lg: np.ndarray) -> None:
         st[S_LOGPOS] = p + 2 + m
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def refill(st: np.ndarray, R: np.ndarray, lg: np.ndarray) -> bool:
     """R-TURN-6 (``Game._refill``): the discards but the top become the draw pile.
 
@@ -334,7 +351,7 @@ def refill(st: np.ndarray, R: np.ndarray, lg: np.ndarray) -> bool:
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def launch(st: np.ndarray, R: np.ndarray, lg: np.ndarray) -> int:
     """R-VAR-ATTACK: one press of the launcher."""
     x = rand(st) * R[R_WSUM]
@@ -351,7 +368,7 @@ def launch(st: np.ndarray, R: np.ndarray, lg: np.ndarray) -> int:
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw_cards(
     st: np.ndarray, R: np.ndarray, seat: int, count: int, lg: np.ndarray,
 ) -> int:  # fmt: skip
@@ -372,7 +389,7 @@ def draw_cards(
     return got
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def hit(st: np.ndarray, victim: int, card: int, total: int) -> None:
     st[S_PHASE] = P_ANSWER
     st[S_CUR] = victim
@@ -381,7 +398,7 @@ def hit(st: np.ndarray, victim: int, card: int, total: int) -> None:
 
 
 # ================================================================ queries ========
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def matches(st: np.ndarray, card: int) -> bool:
     if card >= WILD:
         return True
@@ -391,7 +408,7 @@ def matches(st: np.ndarray, card: int) -> bool:
     return trank < 13 and crank(card) == trank
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def can_play(st: np.ndarray, R: np.ndarray, seat: int, card: int) -> bool:
     if not matches(st, card):
         return False
@@ -400,24 +417,45 @@ def can_play(st: np.ndarray, R: np.ndarray, seat: int, card: int) -> bool:
     return True
 
 
-@njit(cache=True)
+# Card sets as bit masks (card ids are below 64): a card is playable when its bit is
+# in the mask of what the top card and the colour accept.
+WILD_BITS = ((1 << NCARDS) - 1) ^ ((1 << WILD) - 1)  # the wild cards, 52..56
+COLOR_BITS = (1 << 13) - 1  # one colour's 13 cards, shifted by 13 * colour
+RANK_BITS = 1 | (1 << 13) | (1 << 26) | (1 << 39)  # one rank in the four colours
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def accepted(st: np.ndarray) -> int:
+    """The cards that ``matches`` accepts now, as a bit mask of card ids."""
+    ok = WILD_BITS
+    color = st[S_COLOR]
+    if color >= 0:
+        ok |= COLOR_BITS << (13 * color)
+    top = st[O_DISC + st[S_NDISC] - 1]
+    if top < WILD:
+        ok |= RANK_BITS << (top % 13)
+    return ok
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def playable_cards(st: np.ndarray, R: np.ndarray, seat: int, out: np.ndarray) -> int:
     """``Game.playable_cards``: playable cards in hand order, repeats kept; the count."""
     base = O_HANDS + seat * HCAP
+    ok = accepted(st)
     k = 0
-    wd4 = False
-    color = st[S_COLOR]  # ``matches``, with what it reads taken out of the loop
-    trank = crank(st[O_DISC + st[S_NDISC] - 1])
-    if trank >= 13:
-        trank = -1  # a wild on top matches no rank
+    held = 0  # the cards in the hand, as a bit mask
     for i in range(st[O_HS + seat]):
         c = st[base + i]
-        if c >= WILD or c // 13 == color or c % 13 == trank:
-            out[k] = c
-            k += 1
-            if c == WILD_DRAW4:
-                wd4 = True
-    if wd4 and R[R_BLUFF] == 0 and holds_color(st, seat, color):
+        out[k] = c  # kept only if playable: no branch on the card
+        k += (ok >> c) & 1
+        held |= 1 << c
+    color = st[S_COLOR]
+    if (
+        R[R_BLUFF] == 0
+        and (held >> WILD_DRAW4) & 1
+        and color >= 0
+        and held & (COLOR_BITS << (13 * color))
+    ):
         j = 0
         for i in range(k):
             if out[i] != WILD_DRAW4:
@@ -427,13 +465,13 @@ def playable_cards(st: np.ndarray, R: np.ndarray, seat: int, out: np.ndarray) ->
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def answers(st: np.ndarray, R: np.ndarray, seat: int, out: np.ndarray) -> int:
     """``Game._answers``: the distinct cards that answer a hit, sorted; the count."""
     base = O_HANDS + seat * HCAP
     pend = st[S_PEND]
     progressive = R[R_STACK] == 2
-    seen = np.zeros(NCARDS, dtype=np.bool_)
+    seen = 0  # the answering cards, as a bit mask of card ids
     for i in range(st[O_HS + seat]):
         c = st[base + i]
         rank = crank(c)
@@ -449,19 +487,19 @@ def answers(st: np.ndarray, R: np.ndarray, seat: int, out: np.ndarray) -> int:
         elif c < WILD and rank == crank(pend):
             ok = True
         if ok:
-            seen[c] = True
-    if seen[WILD_DRAW4] and R[R_BLUFF] == 0 and holds_color(st, seat, st[S_COLOR]):
-        seen[WILD_DRAW4] = False
+            seen |= 1 << c
+    if (seen >> WILD_DRAW4) & 1 and R[R_BLUFF] == 0 and holds_color(st, seat, st[S_COLOR]):
+        seen ^= 1 << WILD_DRAW4
     k = 0
     for c in range(NCARDS):
-        if seen[c]:
+        if (seen >> c) & 1:
             out[k] = c
             k += 1
     return k
 
 
 # ================================================================ effects ========
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def swap(st: np.ndarray, a: int, b: int) -> None:
     """R-ACT-SWAP, R-VAR-SEVENZERO: two seats exchange hands."""
     ba = O_HANDS + a * HCAP
@@ -478,24 +516,24 @@ def swap(st: np.ndarray, a: int, b: int) -> None:
     st[O_HS + b] = ka
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rotate(st: np.ndarray) -> None:
     """R-VAR-SEVENZERO: every hand passes to the next player in the direction of play."""
     n = st[S_N]
-    sizes = np.zeros(NMAX, dtype=np.int64)
+    sizes = O_ORDER  # the hands' sizes, at st[sizes:sizes + n] (start_round's scratch)
     for s in range(n):
-        sizes[s] = st[O_HS + s]
-        for i in range(sizes[s]):
+        st[sizes + s] = st[O_HS + s]
+        for i in range(st[sizes + s]):
             st[O_TMP + s * HCAP + i] = st[O_HANDS + s * HCAP + i]
     for s in range(n):
         if st[O_LIVE + s]:
             t = step(st, s, np.int64(1))
-            for i in range(sizes[s]):
+            for i in range(st[sizes + s]):
                 st[O_HANDS + t * HCAP + i] = st[O_TMP + s * HCAP + i]
-            st[O_HS + t] = sizes[s]
+            st[O_HS + t] = st[sizes + s]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def shuffle_hands(st: np.ndarray, seat: int, lg: np.ndarray) -> None:
     """R-ACT-SHUF: collect every hand, shuffle, deal one by one from the player's left."""
     n = st[S_N]
@@ -513,7 +551,7 @@ def shuffle_hands(st: np.ndarray, seat: int, lg: np.ndarray) -> None:
         hand_append(st, s, st[O_TMP + m])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def under_top(st: np.ndarray, card: int) -> None:
     """Put ``card`` into the discard pile just under its top card."""
     nd = st[S_NDISC]
@@ -523,7 +561,7 @@ def under_top(st: np.ndarray, card: int) -> None:
     st[S_NDISC] = nd + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def custom(
     st: np.ndarray, R: np.ndarray, seat: int, color: int, lg: np.ndarray,
 ) -> None:  # fmt: skip
@@ -570,7 +608,7 @@ def custom(
 
 
 # ================================================================ scoring ========
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def round_points(st: np.ndarray, R: np.ndarray, winner: int) -> int:
     n = st[S_N]
     t = 0
@@ -586,22 +624,23 @@ def round_points(st: np.ndarray, R: np.ndarray, winner: int) -> int:
     return t
 
 
-@njit(cache=True)
-def lowest(st: np.ndarray, was_live: np.ndarray, winner: int) -> int:
+@njit(cache=True, _nrt=False)
+def lowest(st: np.ndarray, was_live: int, winner: int) -> int:
+    """The live seat (``was_live``: a bit per seat) with the lowest score, the winner first."""
     n = st[S_N]
     best = -1
     for s in range(n):
-        if was_live[s] and (best < 0 or st[O_SCORES + s] < best):
+        if (was_live >> s) & 1 and (best < 0 or st[O_SCORES + s] < best):
             best = st[O_SCORES + s]
-    if was_live[winner] and st[O_SCORES + winner] == best:
+    if (was_live >> winner) & 1 and st[O_SCORES + winner] == best:
         return winner
     for s in range(n):
-        if was_live[s] and st[O_SCORES + s] == best:
+        if (was_live >> s) & 1 and st[O_SCORES + s] == best:
             return s
     return winner
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def end_round(st: np.ndarray, R: np.ndarray, winner: int) -> None:
     """``Game._end_round``: score the round; the game may be over."""
     st[S_VULN] = -1
@@ -624,10 +663,10 @@ def end_round(st: np.ndarray, R: np.ndarray, winner: int) -> None:
         over = True
         st[S_GWIN] = winner
     else:
-        was_live = np.zeros(NMAX, dtype=np.bool_)
+        was_live = 0  # a bit per seat
         for s in range(n):
             if st[O_LIVE + s]:
-                was_live[s] = True
+                was_live |= 1 << s
                 st[O_SCORES + s] += hand_points(st, R, s)
         if scoring == SC_LOW:
             top = 0
@@ -640,7 +679,7 @@ def end_round(st: np.ndarray, R: np.ndarray, winner: int) -> None:
             left = 0
             last = -1
             for s in range(n):
-                if was_live[s]:
+                if (was_live >> s) & 1:
                     if st[O_SCORES + s] >= target:
                         st[O_LIVE + s] = 0
                     else:
@@ -657,7 +696,7 @@ def end_round(st: np.ndarray, R: np.ndarray, winner: int) -> None:
 
 
 # ================================================================ set-up =========
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def new_game(st: np.ndarray, R: np.ndarray) -> None:
     """A fresh game before its first round (``Game(..., start=False)``).
 
@@ -692,7 +731,7 @@ def new_game(st: np.ndarray, R: np.ndarray) -> None:
     st[S_DEALER] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def start_round(
     st: np.ndarray, R: np.ndarray, dealer: int, lg: np.ndarray,
 ) -> None:  # fmt: skip
@@ -782,13 +821,13 @@ def start_round(
 
 
 # ================================================================ trusted moves ==
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def false_uno(st: np.ndarray, R: np.ndarray, seat: int, lg: np.ndarray) -> None:
     if R[R_FALSEPEN]:
         draw_cards(st, R, seat, R[R_FALSEPEN], lg)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def end_if_empty(st: np.ndarray, R: np.ndarray, seat: int) -> None:
     s = seat
     for _ in range(st[S_N]):
@@ -798,7 +837,7 @@ def end_if_empty(st: np.ndarray, R: np.ndarray, seat: int) -> None:
             return
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def effect(
     st: np.ndarray, R: np.ndarray, seat: int, top: int, rank: int,
     left: int, color: int, target: int, prev_color: int, answering: bool, lg: np.ndarray,
@@ -856,7 +895,7 @@ def effect(
         custom(st, R, seat, color, lg)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def play(
     st: np.ndarray, R: np.ndarray, seat: int, card: int, color: int,
     uno: bool, target: int, lg: np.ndarray,
@@ -905,7 +944,7 @@ def play(
         end_if_empty(st, R, seat)  # R-END-1: a player left with no wild goes out
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def draw(st: np.ndarray, R: np.ndarray, seat: int, lg: np.ndarray) -> None:
     """``Game.draw``: draw on your turn (R-TURN-2/3), until playable if the rules say so."""
     log_action(
@@ -930,7 +969,7 @@ def draw(st: np.ndarray, R: np.ndarray, seat: int, lg: np.ndarray) -> None:
     st[S_CUR] = step(st, seat, np.int64(1))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_color(st: np.ndarray, seat: int, color: int, target: int, lg: np.ndarray) -> None:
     log_action(st, lg, seat, np.int64(A_COLOR), np.int64(-1), color, target, np.int64(0))
     st[S_VULN] = -1
@@ -940,7 +979,7 @@ def choose_color(st: np.ndarray, seat: int, color: int, target: int, lg: np.ndar
     st[S_PHASE] = P_PLAY
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def call_uno(st: np.ndarray, R: np.ndarray, seat: int, lg: np.ndarray) -> None:
     log_action(st, lg, seat, np.int64(A_UNO), np.int64(-1), np.int64(-1), np.int64(-1), np.int64(0))
     if seat == st[S_VULN]:
@@ -949,7 +988,7 @@ def call_uno(st: np.ndarray, R: np.ndarray, seat: int, lg: np.ndarray) -> None:
         false_uno(st, R, seat, lg)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def catch(
     st: np.ndarray, R: np.ndarray, seat: int, target: int, lg: np.ndarray,
 ) -> None:  # fmt: skip
@@ -958,14 +997,14 @@ def catch(
     draw_cards(st, R, target, R[R_UNOPEN], lg)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def after_wd4(st: np.ndarray, R: np.ndarray, by: int) -> None:
     st[S_WD4BY] = -1
     if st[O_HS + by] == 0:
         end_round(st, R, by)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def challenge(st: np.ndarray, R: np.ndarray, seat: int, lg: np.ndarray) -> None:
     """R-ACT-CHALLENGE (``Game.challenge``)."""
     log_action(
@@ -991,7 +1030,7 @@ def challenge(st: np.ndarray, R: np.ndarray, seat: int, lg: np.ndarray) -> None:
     after_wd4(st, R, by)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def accept(st: np.ndarray, R: np.ndarray, seat: int, lg: np.ndarray) -> None:
     """Take the hit (``Game.accept``)."""
     log_action(
@@ -1015,7 +1054,7 @@ def accept(st: np.ndarray, R: np.ndarray, seat: int, lg: np.ndarray) -> None:
 
 
 # ================================================================ players ========
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def is_special(R: np.ndarray, card: int) -> bool:
     """Cards whose effect may change the player's own hand: UNO is called after them."""
     return card >= WILD_SWAP or (
@@ -1023,7 +1062,7 @@ def is_special(R: np.ndarray, card: int) -> bool:
     )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def random_other(st: np.ndarray, seat: int) -> int:
     n = st[S_N]
     k = 0
@@ -1039,7 +1078,7 @@ def random_other(st: np.ndarray, seat: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def react(
     st: np.ndarray, R: np.ndarray, P: np.ndarray, cnt: np.ndarray,
     lg: np.ndarray,
@@ -1059,13 +1098,13 @@ def react(
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def wants_uno(st: np.ndarray, P: np.ndarray, seat: int) -> bool:
     f = P[3 * seat + 2]
     return not (f != 0.0 and rand(st) < f)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_round(
     st: np.ndarray, R: np.ndarray, P: np.ndarray, cnt: np.ndarray,
     pc: np.ndarray, tc: np.ndarray, buf: np.ndarray, lg: np.ndarray,
@@ -1144,17 +1183,18 @@ def play_round(
     return -1  # as the driver's for-else: no winner within MAX_DECISIONS
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_game(
     st: np.ndarray, R: np.ndarray, P: np.ndarray, base: np.uint64,
     index: int, fixed_dealer: int, cnt: np.ndarray, pc: np.ndarray, tc: np.ndarray,
-    rounds: np.ndarray, lg: np.ndarray,
+    rounds: np.ndarray, buf: np.ndarray, lg: np.ndarray,
 ) -> int:  # fmt: skip
     """Game ``index`` from start to end (``Table.play``).
 
     ``cnt`` gets the game's counts (``G_*``), ``pc``/``tc`` its plays by card and by
     type, ``rounds`` one row (turns, points) per round; returns the number of rounds,
     which may exceed ``rounds``' length (then only the first rows are written).
+    ``buf`` (``HCAP`` words) is scratch for the cards a player may play.
     """
     n = R[R_N]
     seed_game(st, base, index)
@@ -1165,15 +1205,13 @@ def play_game(
     cnt[G_FIRSTDEALER] = first_dealer
     new_game(st, R)
     start_round(st, R, first_dealer, lg)
-    buf_own = np.empty(HCAP, dtype=np.int64)
-    buf = unowned(buf_own)
     nr = 0
     turns = 0
     while True:
         rt = play_round(st, R, P, cnt, pc, tc, buf, lg)
         if rt < 0:
             cnt[G_STALLED] = 1
-            return nr + 0 * buf_own[0]
+            return nr
         if nr < rounds.shape[0]:
             rounds[nr, 0] = rt
             rounds[nr, 1] = round_points(st, R, st[S_RWIN])
@@ -1191,7 +1229,7 @@ def play_game(
     cnt[G_TURNS] = turns
     cnt[G_ROUNDS] = nr
     cnt[G_RESH] = st[S_RESH]
-    return nr + 0 * buf_own[0]
+    return nr
 
 
 @njit(cache=True)
@@ -1201,10 +1239,12 @@ def play_game_entry(
     rounds: np.ndarray, lg: np.ndarray,
 ) -> int:  # fmt: skip
     """``play_game`` called from Python: the arrays are the caller's, kept alive by it."""
-    return play_game(
+    buf = np.empty(HCAP, dtype=np.int64)
+    nr = play_game(
         unowned(st), unowned(R), unowned(P), base, index, fixed_dealer,
-        unowned(cnt), unowned(pc), unowned(tc), unowned(rounds), unowned(lg),
+        unowned(cnt), unowned(pc), unowned(tc), unowned(rounds), unowned(buf), unowned(lg),
     )  # fmt: skip
+    return nr + 0 * buf[0]  # the owner of the view above lives to here
 
 
 @njit(cache=True)
@@ -1219,12 +1259,13 @@ def run_games(
     """
     R = unowned(R_)
     P = unowned(P_)
-    own = np.zeros(STATE_SIZE + 1 + G_SIZE + NCARDS + 18 + 1, dtype=np.int64)
+    own = np.zeros(STATE_SIZE + 1 + G_SIZE + NCARDS + 18 + HCAP, dtype=np.int64)
     st = unowned(own[:STATE_SIZE])
     o = STATE_SIZE + 1
     cnt = unowned(own[o : o + G_SIZE])
     pc = unowned(own[o + G_SIZE : o + G_SIZE + NCARDS])
     tc = unowned(own[o + G_SIZE + NCARDS : o + G_SIZE + NCARDS + 18])
+    buf = unowned(own[o + G_SIZE + NCARDS + 18 : o + G_SIZE + NCARDS + 18 + HCAP])
     lg = unowned(own[STATE_SIZE : STATE_SIZE + 1])
     games = np.zeros((size, G_SIZE), dtype=np.int64)
     allr = np.zeros((max(16, size * 2), 2), dtype=np.int64)
@@ -1234,11 +1275,11 @@ def run_games(
     pc_all = np.zeros(NCARDS, dtype=np.int64)
     sq = np.zeros(18, dtype=np.int64)
     for g in range(size):
-        nr = play_game(st, R, P, base, start + g, fixed_dealer, cnt, pc, tc, rbuf, lg)
+        nr = play_game(st, R, P, base, start + g, fixed_dealer, cnt, pc, tc, rbuf, buf, lg)
         while nr > rbuf.shape[0]:  # a long game: again, with room for every round
             rbuf_own = np.zeros((nr * 2, 2), dtype=np.int64)
             rbuf = unowned(rbuf_own)
-            nr = play_game(st, R, P, base, start + g, fixed_dealer, cnt, pc, tc, rbuf, lg)
+            nr = play_game(st, R, P, base, start + g, fixed_dealer, cnt, pc, tc, rbuf, buf, lg)
         for c in range(NCARDS):
             pc_all[c] += pc[c]
         games[g, :] = cnt
