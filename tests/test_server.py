@@ -569,3 +569,41 @@ async def test_a_seats_messages_are_the_same_whatever_the_hidden_cards(preset: s
             assert again == real, (preset, seat, steps)
             checked += 1
     assert room.status == "over" and checked > 100
+
+
+async def test_closed_connections_are_freed_without_the_cyclic_collector() -> None:
+    """``unokit serve`` collects the oldest generation rarely, so a closed connection
+    must not need the collector: its transport is freed when the connection is lost
+    (``release_closed_transports``, CPython gh-100348's fix on 3.11)."""
+    import gc
+    import weakref
+
+    from unokit.server.app import release_closed_transports
+
+    release_closed_transports()
+    made: list[weakref.ref[Any]] = []
+
+    class Echo(asyncio.Protocol):
+        def connection_made(self, transport: Any) -> None:
+            made.append(weakref.ref(transport))
+
+    loop = asyncio.get_running_loop()
+    server = await loop.create_server(Echo, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(20):
+            _, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.close()
+            await writer.wait_closed()
+        for _ in range(100):
+            if len(made) == 20 and all(r() is None for r in made):
+                break
+            await asyncio.sleep(0.01)
+        assert len(made) == 20
+        assert [r() for r in made] == [None] * 20  # freed by reference counting alone
+    finally:
+        gc.enable()
+        server.close()
+        await server.wait_closed()

@@ -19,6 +19,7 @@ import contextlib
 import gc
 import json
 import logging
+import sys
 import time
 from collections import defaultdict, deque
 from collections.abc import AsyncIterator
@@ -185,11 +186,11 @@ class Server:
     async def collect_every(self, seconds: float) -> None:
         """A full cyclic collection every ``seconds``, under the tuned thresholds.
 
-        Connections that close leave their transports in reference cycles that have
-        long reached the oldest generation; the tuned thresholds collect it so rarely
-        that a server with churning connections grew by ~0.3 MB a minute.  One timed
-        full collection bounds that garbage to what ``seconds`` of churn make, at the
-        cost of one pause per period (its length is kept in ``full_collection_max``).
+        The tuned thresholds collect the oldest generation so rarely that any reference
+        cycle reaching it stays for hours (closed connections' transports did, until
+        ``release_closed_transports``; the server grew by ~0.3 MB a minute).  One timed
+        full collection bounds such garbage to what ``seconds`` make, at the cost of
+        one pause per period (its length is kept in ``full_collection_max``).
         """
         while True:
             await asyncio.sleep(seconds)
@@ -811,17 +812,49 @@ UVICORN_OPTIONS: dict[str, Any] = {
 # with Python's defaults (700, 10, 10) it ran so often, walking every room and
 # connection, that 1,000 rooms at human pace saw p99 latencies of 466-596 ms; with
 # these thresholds the same load gives p99 6 ms.  They leave the oldest generation
-# almost never collected, so the server also runs a full collection every
-# FULL_COLLECTION_SECONDS (``Server.collect_every``): without it a 30-minute soak grew
-# steadily (docs/reliability.md).
+# almost never collected, so what reaches it must not need the collector: closed
+# connections did (``release_closed_transports``).  A full collection every
+# FULL_COLLECTION_SECONDS (``Server.collect_every``) is the safety net for any other
+# cycle; it costs about a quarter of a second of CPU with 1,000 rooms in memory
+# (docs/reliability.md).
 GC_THRESHOLDS = (100_000, 50, 100)
-FULL_COLLECTION_SECONDS = 60.0
+FULL_COLLECTION_SECONDS = 600.0
 
 
 def tune_gc() -> None:
     """Set ``GC_THRESHOLDS`` for this process (``unokit serve`` does, tests do not);
     pair it with ``create_app(full_collection_seconds=FULL_COLLECTION_SECONDS)``."""
     gc.set_threshold(*GC_THRESHOLDS)
+    release_closed_transports()
+
+
+def release_closed_transports() -> None:
+    """Backport of CPython gh-100348 (fixed in 3.12) to the 3.11 this may run on.
+
+    On 3.11 a socket transport keeps a bound method of itself (``_read_ready_cb``)
+    after its connection is lost: every closed connection leaves a reference cycle
+    (the transport, its socket, dict and method) that only a full collection frees,
+    which is what made a churning server's memory rise under the tuned thresholds.
+    Dropping the method when the connection is lost, as 3.12's ``close()`` does, lets
+    reference counting free the transport at once.
+    """
+    if sys.version_info >= (3, 12):
+        return
+    from asyncio import selector_events
+
+    cls: Any = getattr(selector_events, "_SelectorSocketTransport")  # noqa: B009
+    if getattr(cls, "_unokit_releases_cb", False):
+        return
+    lost = cls._call_connection_lost
+
+    def _call_connection_lost(self: Any, exc: BaseException | None) -> None:
+        try:
+            lost(self, exc)
+        finally:
+            self._read_ready_cb = None
+
+    cls._call_connection_lost = _call_connection_lost
+    cls._unokit_releases_cb = True
 
 
 def sqlite_app(db: str | Path, sync: str = "normal", **kw: Any) -> FastAPI:
