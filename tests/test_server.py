@@ -607,3 +607,24 @@ async def test_closed_connections_are_freed_without_the_cyclic_collector() -> No
         gc.enable()
         server.close()
         await server.wait_closed()
+
+
+async def test_the_store_numbers_each_games_log_and_keeps_one_counter_a_room(
+    tmp_path: Path,
+) -> None:
+    """A room plays game after game for as long as the server runs: each game's log is
+    numbered from 0, a reopened store goes on where the file ends, and the store's
+    cache holds one counter a room, not one a game."""
+    store = SQLiteStore(tmp_path / "s.sqlite3")
+    for game in range(1, 51):
+        for code in ("AAAAAA", "BBBBBB"):
+            assert [store.append(code, game, {"i": i}) for i in range(3)] == [0, 1, 2]
+    assert len(store._next) == 2
+    assert store.log("AAAAAA", 7) == [{"i": 0}, {"i": 1}, {"i": 2}]
+    store.close()
+    again = SQLiteStore(tmp_path / "s.sqlite3")
+    assert again.append("AAAAAA", 50, {"i": 3}) == 3  # after what the file holds
+    assert again.append("AAAAAA", 51, {"i": 0}) == 0
+    again.delete_room("AAAAAA")
+    assert "AAAAAA" not in again._next and again.log("AAAAAA", 50) == []
+    again.close()

@@ -138,7 +138,9 @@ class SQLiteStore:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute(f"PRAGMA synchronous={sync.upper()}")
         self._db.executescript(_SCHEMA)
-        self._next: dict[tuple[str, int], int] = {}
+        # room code -> (game, the next log index): only each room's current game, so
+        # the cache does not grow with every game a long-lived server sees
+        self._next: dict[str, tuple[int, int]] = {}
 
     def _run(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         try:
@@ -164,6 +166,7 @@ class SQLiteStore:
                 for table in ("rooms", "log", "records"):
                     self._db.execute(f"DELETE FROM {table} WHERE code = ?", (code,))
                 self._db.execute("COMMIT")
+                self._next.pop(code, None)
         except sqlite3.Error as e:
             self._rollback()
             raise StoreError(f"storage failed: {e}") from e
@@ -177,13 +180,14 @@ class SQLiteStore:
             pass
 
     def _index(self, code: str, game: int) -> int:
-        key = (code, game)
-        if key not in self._next:
-            rows = self._db.execute(
-                "SELECT COALESCE(MAX(idx) + 1, 0) FROM log WHERE code = ? AND game = ?", key
-            ).fetchall()
-            self._next[key] = int(rows[0][0])
-        return self._next[key]
+        cached = self._next.get(code)
+        if cached is not None and cached[0] == game:
+            return cached[1]
+        rows = self._db.execute(
+            "SELECT COALESCE(MAX(idx) + 1, 0) FROM log WHERE code = ? AND game = ?", (code, game)
+        ).fetchall()
+        self._next[code] = (game, int(rows[0][0]))
+        return self._next[code][1]
 
     def append(self, code: str, game: int, entry: dict[str, Any]) -> int:
         return self.append_many([(code, game, entry)])[0]
@@ -201,7 +205,7 @@ class SQLiteStore:
                         (code, game, idx, json.dumps(entry)),
                     )
                     out.append(idx)
-                    self._next[(code, game)] = idx + 1
+                    self._next[code] = (game, idx + 1)
                 self._db.execute("COMMIT")
         except sqlite3.Error as e:
             self._rollback()
