@@ -27,7 +27,7 @@ from typing import Any
 
 from unokit.bots import ISMCTSBot
 from unokit.bots.heuristic import HeuristicBot
-from unokit.bots.runner import _inform, play_round, step
+from unokit.bots.runner import play_round, step
 from unokit.engine import Action, Game, view_of
 from unokit.rules import RuleSet
 
@@ -102,7 +102,6 @@ def run(games: int, first: int, playouts: int, players: int, variants: list[str]
                             values[a] = sum(value(g, hero, a, s) for s in seeds) / playouts
                     gain[name].append(values[choices[name]] - values[priors[name]])
             searched += 1
-            _inform(g, hero, bots[hero])
             g.apply(hero, prior)
     for name, x in gain.items():
         n = len(x)
