@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import copy
 import math
 import random
 import time
@@ -27,7 +28,7 @@ from typing import Any
 
 from unokit.bots import ISMCTSBot
 from unokit.bots.heuristic import HeuristicBot
-from unokit.bots.runner import _inform, play_round, step
+from unokit.bots.runner import play_round, step
 from unokit.engine import Action, Game, view_of
 from unokit.rules import RuleSet
 
@@ -43,17 +44,31 @@ def parse_variant(text: str) -> dict[str, Any]:
     return out
 
 
-def value(g: Game, seat: int, act: Action, seed: int) -> float:
-    """1 if ``seat`` wins one heuristic playout of ``act`` from the true position."""
+def value(g: Game, seat: int, act: Action, seed: int, table: list[Any] | None = None) -> float:
+    """1 if ``seat`` wins one heuristic playout of ``act`` from the true position.
+
+    With ``table`` the playout's bots are copies of the table's heuristic bots, memory
+    included (``--memory``); otherwise fresh bots that start the playout knowing
+    nothing of the round so far."""
     w = g.copy()
     random.Random(seed).shuffle(w.pile)
     w.round_rng.seed(seed)
     w.apply(seat, act)
-    play_round(w, [HeuristicBot(seed + i) for i in range(w.n)])
+    if table is None:
+        bots = [HeuristicBot(seed + i) for i in range(w.n)]
+    else:
+        bots = copy.deepcopy(table)
+        for i, b in enumerate(bots):
+            b.__dict__.pop("act", None)  # the oracle's wrapper of a searcher's prior
+            b.rng = random.Random(seed + i)
+    play_round(w, bots)
     return 1.0 if w.round_winner == seat else 0.0
 
 
-def run(games: int, first: int, playouts: int, players: int, variants: list[str]) -> None:
+def run(
+    games: int, first: int, playouts: int, players: int, variants: list[str],
+    memory: bool = False,
+) -> None:  # fmt: skip
     configs = [(name, parse_variant(name)) for name in variants]
     gain: dict[str, list[float]] = {name: [] for name, _ in configs}
     searched = 0
@@ -96,13 +111,16 @@ def run(games: int, first: int, playouts: int, players: int, variants: list[str]
             if overruled:
                 base = random.Random(gi * 7919 + len(g.discard)).getrandbits(30)
                 seeds = [base + k for k in range(playouts)]
+                table = None
+                if memory:  # the hero's heuristic memory lives in a searcher's prior
+                    table = list(bots)
+                    table[hero] = searchers[0][1].prior
                 for name in overruled:
                     for a in (choices[name], priors[name]):
                         if a not in values:
-                            values[a] = sum(value(g, hero, a, s) for s in seeds) / playouts
+                            values[a] = sum(value(g, hero, a, s, table) for s in seeds) / playouts
                     gain[name].append(values[choices[name]] - values[priors[name]])
             searched += 1
-            _inform(g, hero, bots[hero])
             g.apply(hero, prior)
     for name, x in gain.items():
         n = len(x)
@@ -122,9 +140,15 @@ def main() -> None:
     p.add_argument("--first", type=int, default=100, help="first game seed (default 100)")
     p.add_argument("--playouts", type=int, default=100, help="playouts per move (default 100)")
     p.add_argument("--players", type=int, default=2)
+    p.add_argument(
+        "--memory",
+        action="store_true",
+        help="playouts by copies of the table's heuristic bots, memory included "
+        "(default: fresh bots that know nothing of the round so far)",
+    )
     p.add_argument("variants", nargs="+", help='ISMCTSBot options, e.g. "iterations=1000"')
     a = p.parse_args()
-    run(a.games, a.first, a.playouts, a.players, a.variants)
+    run(a.games, a.first, a.playouts, a.players, a.variants, a.memory)
 
 
 if __name__ == "__main__":

@@ -208,3 +208,69 @@ def test_ismcts_with_either_rollouts_plays_legally(compiled_rollouts: bool) -> N
         bot = ISMCTSBot(seed=1, iterations=30, compiled=compiled_rollouts)
         play_round(g, [bot, RandomBot(2), HeuristicBot(seed=3)])
         assert g.round_over and bot.rollouts > 0
+
+
+def test_compiled_deals_match_the_python_sampler() -> None:
+    """The compiled sampler deals what ``_sample`` deals: sizes, known cards, voids, and
+    the same colour counts per seat on average."""
+    _compiled()
+    import numpy as np
+
+    from unokit.cards import CARD_COLOR
+    from unokit.sim import compiled
+    from unokit.sim.compiled import kernel as k
+    from unokit.sim.compiled import search
+
+    g = Game(RuleSet(), 3, seed=21)
+    seat = g.current
+    view = view_of(g, seat)
+    bot = ISMCTSBot(seed=4)
+    bot._remember(view)
+    a, b = (seat + 1) % 3, (seat + 2) % 3
+    hidden_a = g.hands[a]
+    bot.known[a] = __import__("collections").Counter(hidden_a[:2])  # two known cards
+    bot.voids[b] = {0: 1, 1: 0}  # b held no red (1 drawn since) and no yellow
+    world, pool, need, banned, free, vseats = bot._sample_spec(view)
+    st0 = compiled.state_from_game(world)
+    rng = np.zeros(search.RNG_SIZE, dtype=np.int64)
+    rng[-1] = 12345
+    base = st0.copy()
+    work = np.empty(len(pool), dtype=np.int64)
+    hidden = sorted(pool + list(hidden_a[:2]))
+    tally_c = np.zeros((3, 5))
+    tally_p = np.zeros((3, 5))
+    trials = 400
+    for _ in range(trials):
+        search.deal_world(base, st0, rng, np.array(pool, dtype=np.int64), work,
+                          np.array(need, dtype=np.int64), banned,
+                          np.array(free, dtype=np.int64),
+                          np.array(vseats, dtype=np.int64))  # fmt: skip
+        hands = [
+            list(base[k.O_HANDS + s * k.HCAP : k.O_HANDS + s * k.HCAP + base[k.O_HS + s]])
+            for s in range(3)
+        ]
+        pile = list(base[k.O_PILE : k.O_PILE + base[k.S_NPILE]])
+        assert [len(h) for h in hands] == list(view.hand_sizes)
+        assert hands[seat] == list(view.hand)
+        assert sorted(hands[a] + hands[b] + pile) == hidden
+        assert all(hands[a].count(c) >= hidden_a[:2].count(c) for c in hidden_a[:2])
+        assert sum(CARD_COLOR[c] in (0, 1) for c in hands[b]) <= 1
+        for s in range(3):
+            for c in hands[s]:
+                tally_c[s, CARD_COLOR[c]] += 1
+        w = bot._sample(view)
+        for s in range(3):
+            for c in w.hands[s]:
+                tally_p[s, CARD_COLOR[c]] += 1
+    assert np.abs(tally_c - tally_p).max() / trials < 0.35
+
+
+@pytest.mark.parametrize("policy", [1, 2])
+def test_compiled_search_policies_play_legally(policy: int) -> None:
+    _compiled()
+    for preset in ("classic", "two-player", "attack"):
+        for n in (2, 4):
+            g = Game(from_preset(preset, {"target_score": 1}), n, seed=n + 3)
+            bot = ISMCTSBot(seed=1, iterations=40, policy=policy)
+            play_round(g, [bot, *(HeuristicBot(seed=s) for s in range(n - 1))])
+            assert g.round_over and bot.rollouts > 0

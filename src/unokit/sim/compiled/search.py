@@ -1,0 +1,516 @@
+"""Compiled determinizations for ``unokit.bots.ismcts``: sample, roll out, accumulate.
+
+``ISMCTSBot`` used to sample each world in Python (a ``Game`` built from the view,
+then converted to the kernel's state), which had become most of a search's time once
+the rollouts were compiled.  Here the whole loop runs in numba: per world, the hidden
+cards are shuffled and dealt the way ``ISMCTSBot._sample`` deals them (known cards are
+already in the template's hands; seats with void colours get cards of other colours
+first, as far as their ``free`` draws allow; every other seat takes cards from the end
+of the shuffled pool; what is left is the draw pile, top last), then
+``kernel.search_world`` plays every root action in its own copy with common random
+numbers, and the paired differences against the prior's action are summed.
+
+Nothing here sees the real hidden cards: the caller passes the pool of unseen cards,
+the number each seat still needs, and the void colours it learned from its seat's
+events, all of which depend on the view and the events only.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from unokit.sim.compiled.kernel import (
+    DRAW2,
+    HCAP,
+    O_DECK,
+    O_DISC,
+    O_HANDS,
+    O_HS,
+    O_LIVE,
+    O_PILE,
+    P_CHALLENGE,
+    P_DRAWN,
+    P_PLAY,
+    P_ROUND_OVER,
+    P_START_COLOR,
+    R_BLUFF,
+    R_DECKSIZE,
+    R_SCORING,
+    REVERSE,
+    S_COLOR,
+    S_CUR,
+    S_DIR,
+    S_DRAWN,
+    S_LOGON,
+    S_N,
+    S_NDISC,
+    S_NLIVE,
+    S_NPILE,
+    S_PHASE,
+    S_RNG,
+    S_RWIN,
+    S_VULN,
+    SC_TEAMS,
+    SKIP,
+    WILD,
+    WILD_DRAW4,
+    accept,
+    apply_root,
+    below,
+    best_color,
+    catch,
+    ccolor,
+    choose_color,
+    draw,
+    play,
+    playable_cards,
+    rnext,
+    search_world,
+    step,
+)
+
+RNG_SIZE = 21  # the sampler's generator lives at index S_RNG (20), as in a state
+
+
+@njit(cache=True)
+def deal_world(
+    base: np.ndarray, st0: np.ndarray, rng: np.ndarray, pool: np.ndarray, work: np.ndarray,
+    need: np.ndarray, banned: np.ndarray, free: np.ndarray, vseats: np.ndarray,
+) -> None:  # fmt: skip
+    """Write one sampled deal of ``pool`` into ``base`` (a copy of ``st0``'s hands)."""
+    n = st0[S_N]
+    m = pool.shape[0]
+    for i in range(m):
+        work[i] = pool[i]
+    for i in range(m - 1, 0, -1):  # Fisher-Yates
+        j = below(rng, i + 1)
+        t = work[i]
+        work[i] = work[j]
+        work[j] = t
+    left = np.empty(n, dtype=np.int64)
+    for s in range(n):
+        base[O_HS + s] = st0[O_HS + s]
+        left[s] = need[s]
+    cnt = m
+    for vi in range(vseats.shape[0]):
+        s = vseats[vi]
+        out = 0
+        hb = O_HANDS + s * HCAP
+        for i in range(cnt):
+            c = work[i]
+            if left[s] > free[s] and banned[s, ccolor(c)] == 0:
+                base[hb + base[O_HS + s]] = c
+                base[O_HS + s] += 1
+                left[s] -= 1
+            else:
+                work[out] = c
+                out += 1
+        cnt = out
+    for s in range(n):
+        k = left[s]
+        if k > 0:
+            hb = O_HANDS + s * HCAP
+            for i in range(cnt - k, cnt):
+                base[hb + base[O_HS + s]] = work[i]
+                base[O_HS + s] += 1
+            cnt -= k
+    for i in range(cnt):
+        base[O_PILE + i] = work[i]
+    base[S_NPILE] = cnt
+
+
+@njit(cache=True)
+def search_worlds(
+    st0: np.ndarray, R: np.ndarray, rng: np.ndarray, seat: int, acts: np.ndarray,
+    pool: np.ndarray, need: np.ndarray, banned: np.ndarray, free: np.ndarray,
+    vseats: np.ndarray, worlds: int, max_steps: int, judge: int, p: int,
+    sums: np.ndarray, sq: np.ndarray,
+) -> None:  # fmt: skip
+    """``worlds`` sampled deals, every root action rolled out in each; ``sums[j]`` and
+    ``sq[j]`` gain the paired difference ``value(j) - value(p)`` and its square."""
+    k = acts.shape[0]
+    base = st0.copy()
+    work = np.empty(max(pool.shape[0], 1), dtype=np.int64)
+    out = np.zeros(k, dtype=np.float64)
+    for _ in range(worlds):
+        deal_world(base, st0, rng, pool, work, need, banned, free, vseats)
+        seed = rnext(rng)
+        search_world(base, R, seed, seat, acts, max_steps, judge, out)
+        b = out[p]
+        for j in range(k):
+            d = out[j] - b
+            sums[j] += d
+            sq[j] += d * d
+
+
+# ================================================================ heuristic rollouts ==
+# ``policy=2``: rollout players that score a play the way ``HeuristicBot`` does
+# (``_end_value`` / ``_play_value`` / ``_chain_value`` with its tuned weights), from
+# what that player could know: its own hand, the hand sizes, the discard pile.  Left
+# out: its reading of who could not follow (voids) and its challenge statistics (a
+# W+4 is never challenged in a rollout; the bluff weight uses the prior 1/2).
+
+WIN_VALUE = 1e6
+NEVER = -1e6
+
+
+@njit(cache=True)
+def urgency(cards: int) -> float:
+    if cards <= 1:
+        return 4.0
+    if cards == 2:
+        return 2.5
+    if cards == 3:
+        return 1.6
+    return 1.0
+
+
+@njit(cache=True)
+def p_none(unseen: int, of_colour: int, h: int) -> float:
+    """P(a hand of ``h`` cards drawn from ``unseen`` cards has none of ``of_colour``)."""
+    p = 1.0
+    rest = unseen - of_colour
+    for i in range(h):
+        if unseen - i <= 0:
+            break
+        p *= max(rest - i, 0) / (unseen - i)
+        if p <= 0.0:
+            return 0.0
+    return p
+
+
+@njit(cache=True)
+def end_value(
+    cnt: np.ndarray, size: int, colour: int, nxt: int, me: int, named: bool,
+    hurry: bool, two: bool, unseen: np.ndarray, st: np.ndarray,
+) -> float:  # fmt: skip
+    """``HeuristicBot._end_value``: my turn ends with hand ``cnt`` and ``colour`` in force."""
+    if size == 0:
+        return WIN_VALUE
+    counts = np.zeros(5, dtype=np.int64)
+    actions = 0
+    for c in range(54):
+        k = cnt[c]
+        if k:
+            counts[ccolor(c)] += k
+            if c < WILD and c % 13 >= SKIP:
+                actions += k
+    wilds = counts[4]
+    value = -1.0 * size
+    if 0 <= colour < 4:
+        mine = counts[colour]
+        f = 0.35 if named else 0.0
+        value += f * min(mine, 3) + 0.01 * mine
+        if nxt != me:
+            h = st[O_HS + nxt]
+            value += 0.6 * urgency(h) * p_none(unseen[4], unseen[colour], h)
+    coloured = size - wilds
+    if coloured > 0:
+        sq = counts[0] * counts[0] + counts[1] * counts[1] + counts[2] * counts[2]
+        sq += counts[3] * counts[3]
+        value += 2.0 * sq / (coloured * coloured)
+    if not hurry:
+        value += 2.0 * wilds
+    if two:
+        value += 0.4 * actions
+    return value
+
+
+@njit(cache=True)
+def play_effect(
+    cnt: np.ndarray, card: int, chosen: int, colour: int, me: int, two: bool,
+    st: np.ndarray,
+) -> tuple[float, int, bool, int, bool]:  # fmt: skip
+    """What playing ``card`` does, as ``HeuristicBot._play_value`` scores it:
+    (bonus, next seat, another turn, colour left, never play it)."""
+    n = st[S_N]
+    d = st[S_DIR]
+    nxt = (me + d) % n
+    new_colour = chosen if card >= WILD else card // 13
+    rank = card % 13 if card < WILD else -1
+    bonus = 0.0
+    again = False
+    if rank == SKIP:
+        bonus += 0.35 * urgency(st[O_HS + nxt])
+        if two:
+            again = True
+        else:
+            nxt = (me + 2 * d) % n
+    elif rank == REVERSE:
+        if two:
+            again = True
+            bonus += 0.35 * urgency(st[O_HS + nxt])
+        else:
+            nxt = (me - d) % n
+    elif rank == DRAW2:
+        bonus += 0.35 * 3 * urgency(st[O_HS + nxt])
+        if two:
+            again = True
+        else:
+            nxt = (me + 2 * d) % n
+    elif card == WILD_DRAW4:
+        victim = nxt
+        bluff = False
+        if 0 <= colour < 4:
+            for r in range(13):
+                if cnt[colour * 13 + r] > 0:
+                    bluff = True
+                    break
+        if bluff and st[O_HS + victim] > 2:
+            return 0.0, nxt, False, new_colour, True  # a bluff only stops a near winner
+        bonus += 0.35 * 6.0 * urgency(st[O_HS + victim])  # (5 + 2q) with q = 1/2
+        if two:
+            again = True
+        else:
+            nxt = (me + 2 * d) % n
+    return bonus, nxt, again, new_colour, False
+
+
+@njit(cache=True)
+def follows(cnt: np.ndarray, c: int, colour: int, top: int, bluffing: bool) -> bool:
+    """Whether card ``c`` of hand ``cnt`` may follow ``top`` with ``colour`` in force."""
+    if c < WILD:
+        return c // 13 == colour or (top < WILD and c % 13 == top % 13)
+    if c == WILD_DRAW4 and not bluffing:
+        for r in range(13):
+            if cnt[colour * 13 + r] > 0:
+                return False
+    return True
+
+
+@njit(cache=True)
+def play_value2(
+    cnt: np.ndarray, size: int, card: int, chosen: int, colour: int, me: int,
+    hurry: bool, two: bool, unseen: np.ndarray, st: np.ndarray,
+) -> float:  # fmt: skip
+    """The third card of a chain: another turn is judged, not searched."""
+    if size == 1:
+        return WIN_VALUE
+    bonus, nxt, again, new_colour, never = play_effect(cnt, card, chosen, colour, me, two, st)
+    if never:
+        return NEVER
+    named = card >= WILD
+    cnt[card] -= 1
+    if again:
+        nxt = (me + st[S_DIR]) % st[S_N]
+    v = end_value(cnt, size - 1, new_colour, nxt, me, named, hurry, two, unseen, st)
+    cnt[card] += 1
+    return bonus + v - (0.5 if again else 0.0)
+
+
+@njit(cache=True)
+def play_value1(
+    cnt: np.ndarray, size: int, card: int, chosen: int, colour: int, me: int,
+    hurry: bool, two: bool, bluffing: bool, unseen: np.ndarray, st: np.ndarray,
+) -> float:  # fmt: skip
+    """The second card of a chain; a third is scored by ``play_value2``."""
+    if size == 1:
+        return WIN_VALUE
+    bonus, nxt, again, new_colour, never = play_effect(cnt, card, chosen, colour, me, two, st)
+    if never:
+        return NEVER
+    named = card >= WILD
+    cnt[card] -= 1
+    if not again:
+        v = end_value(cnt, size - 1, new_colour, nxt, me, named, hurry, two, unseen, st)
+        cnt[card] += 1
+        return bonus + v
+    opp = (me + st[S_DIR]) % st[S_N]
+    best = end_value(cnt, size - 1, new_colour, opp, me, named, hurry, two, unseen, st) - 1.6
+    for c in range(54):
+        if cnt[c] == 0 or not follows(cnt, c, new_colour, card, bluffing):
+            continue
+        for col in range(4 if c >= WILD else 1):
+            v = play_value2(cnt, size - 1, c, col if c >= WILD else -1, new_colour, me,
+                            hurry, two, unseen, st)  # fmt: skip
+            if v > best:
+                best = v
+    cnt[card] += 1
+    return bonus + best
+
+
+@njit(cache=True)
+def play_value(
+    cnt: np.ndarray, size: int, card: int, chosen: int, colour: int, me: int,
+    hurry: bool, two: bool, bluffing: bool, unseen: np.ndarray, st: np.ndarray,
+) -> float:  # fmt: skip
+    """``HeuristicBot._play_value`` with ``_chain_value`` for one card of hand ``cnt``
+    (restored on return): with two players an again-card chains up to three cards
+    (no recursion: numba cannot cache recursive functions)."""
+    if size == 1:
+        return WIN_VALUE
+    bonus, nxt, again, new_colour, never = play_effect(cnt, card, chosen, colour, me, two, st)
+    if never:
+        return NEVER
+    named = card >= WILD
+    cnt[card] -= 1
+    if not again:
+        v = end_value(cnt, size - 1, new_colour, nxt, me, named, hurry, two, unseen, st)
+        cnt[card] += 1
+        return bonus + v
+    opp = (me + st[S_DIR]) % st[S_N]
+    best = end_value(cnt, size - 1, new_colour, opp, me, named, hurry, two, unseen, st) - 1.6
+    for c in range(54):
+        if cnt[c] == 0 or not follows(cnt, c, new_colour, card, bluffing):
+            continue
+        for col in range(4 if c >= WILD else 1):
+            v = play_value1(cnt, size - 1, c, col if c >= WILD else -1, new_colour, me,
+                            hurry, two, bluffing, unseen, st)  # fmt: skip
+            if v > best:
+                best = v
+    cnt[card] += 1
+    return bonus + best
+
+
+@njit(cache=True)
+def heur_choose(
+    st: np.ndarray, R: np.ndarray, s: int, buf: np.ndarray, k: int,
+    deck_col: np.ndarray, cnt: np.ndarray, unseen: np.ndarray, nodes: np.ndarray,
+) -> tuple[int, int]:  # fmt: skip
+    """The heuristic's play among ``buf[:k]`` (card, colour), or (-1, -1) to draw."""
+    n = st[S_N]
+    hs = st[O_HS + s]
+    base = O_HANDS + s * HCAP
+    cnt[:] = 0
+    for i in range(hs):
+        cnt[st[base + i]] += 1
+    # the unseen cards of each colour (deck - my hand - discard), total last
+    for c in range(5):
+        unseen[c] = deck_col[c]
+    for i in range(hs):
+        unseen[ccolor(st[base + i])] -= 1
+    for i in range(st[S_NDISC]):
+        unseen[ccolor(st[O_DISC + i])] -= 1
+    unseen[4] = unseen[0] + unseen[1] + unseen[2] + unseen[3] + unseen[4]
+    others = 99
+    for t in range(n):
+        if t != s and st[O_LIVE + t] and st[O_HS + t] < others:
+            others = st[O_HS + t]
+    hurry = others <= 1 or hs <= 3
+    two = st[S_NLIVE] == 2
+    bluffing = R[R_BLUFF] != 0
+    colour = st[S_COLOR]
+    nodes[0] = 0
+    best_card = -1
+    best_col = -1
+    best_v = -1e18
+    for i in range(k):
+        c = buf[i]
+        dup = False
+        for j in range(i):
+            if buf[j] == c:
+                dup = True
+                break
+        if dup:
+            continue
+        if c >= WILD:
+            for col in range(4):
+                v = play_value(cnt, hs, c, col, colour, s, hurry, two, bluffing, unseen, st)
+                if v > best_v:
+                    best_v = v
+                    best_card = c
+                    best_col = col
+        else:
+            v = play_value(cnt, hs, c, -1, colour, s, hurry, two, bluffing, unseen, st)
+            if v > best_v:
+                best_v = v
+                best_card = c
+                best_col = -1
+    nxt = (s + st[S_DIR]) % n
+    draw_v = end_value(cnt, hs, colour, nxt, s, False, hurry, two, unseen, st) - 1.6
+    if draw_v > best_v:
+        return -1, -1
+    return best_card, best_col
+
+
+@njit(cache=True)
+def heur_rollout(
+    st: np.ndarray, R: np.ndarray, seat: int, max_steps: int, buf: np.ndarray,
+    lg: np.ndarray, deck_col: np.ndarray, cnt: np.ndarray, unseen: np.ndarray,
+    nodes: np.ndarray,
+) -> float:  # fmt: skip
+    """``kernel.rollout_value`` with heuristic-scored plays: 1 if ``seat`` (or its team)
+    wins the round, a straight-line judgement of hand sizes if cut off."""
+    steps = 0
+    while st[S_PHASE] < P_ROUND_OVER and steps < max_steps:
+        steps += 1
+        s = st[S_CUR]
+        phase = st[S_PHASE]
+        if phase == P_PLAY:
+            k = playable_cards(st, R, s, buf)
+            if k == 0:
+                draw(st, R, s, lg)
+            else:
+                card, col = heur_choose(st, R, s, buf, k, deck_col, cnt, unseen, nodes)
+                if card < 0:
+                    draw(st, R, s, lg)
+                else:
+                    play(st, R, s, card, col, st[O_HS + s] == 2, np.int64(-1), lg)
+        elif phase == P_DRAWN:
+            card = st[S_DRAWN]
+            color = best_color(st, s) if card >= WILD else -1
+            play(st, R, s, card, color, st[O_HS + s] == 2, np.int64(-1), lg)
+        elif phase == P_CHALLENGE:
+            accept(st, R, s, lg)
+        elif phase == P_START_COLOR:
+            choose_color(st, s, best_color(st, s), np.int64(-1), lg)
+        else:
+            return -1.0
+        v = st[S_VULN]
+        if v >= 0:
+            catch(st, R, step(st, v, np.int64(1)), v, lg)
+    n = st[S_N]
+    winner = st[S_RWIN]
+    teams = R[R_SCORING] == SC_TEAMS
+    if winner < 0:
+        mine_k = st[O_HS + seat]
+        best_other = -1
+        for s in range(n):
+            if s != seat and st[O_LIVE + s] and (best_other < 0 or st[O_HS + s] < best_other):
+                best_other = st[O_HS + s]
+        if best_other < 0:
+            best_other = mine_k
+        return min(1.0, max(0.0, 0.5 + 0.08 * (best_other - mine_k)))
+    if teams:
+        return 1.0 if winner % 2 == seat % 2 else 0.0
+    return 1.0 if winner == seat else 0.0
+
+
+@njit(cache=True)
+def search_worlds_h(
+    st0: np.ndarray, R: np.ndarray, rng: np.ndarray, seat: int, acts: np.ndarray,
+    pool: np.ndarray, need: np.ndarray, banned: np.ndarray, free: np.ndarray,
+    vseats: np.ndarray, worlds: int, max_steps: int, p: int,
+    sums: np.ndarray, sq: np.ndarray,
+) -> None:  # fmt: skip
+    """``search_worlds`` with the heuristic-scored rollout players (``heur_rollout``)."""
+    k = acts.shape[0]
+    base = st0.copy()
+    st = st0.copy()
+    work = np.empty(max(pool.shape[0], 1), dtype=np.int64)
+    out = np.zeros(k, dtype=np.float64)
+    buf = np.empty(HCAP, dtype=np.int64)
+    lg = np.zeros(1, dtype=np.int64)
+    cnt = np.zeros(57, dtype=np.int64)
+    unseen = np.zeros(5, dtype=np.int64)
+    nodes = np.zeros(1, dtype=np.int64)
+    deck_col = np.zeros(5, dtype=np.int64)
+    for i in range(R[R_DECKSIZE]):
+        deck_col[ccolor(R[O_DECK + i])] += 1
+    for _ in range(worlds):
+        deal_world(base, st0, rng, pool, work, need, banned, free, vseats)
+        seed = rnext(rng)
+        for j in range(k):
+            st[:] = base
+            st[S_RNG] = np.int64(seed)
+            st[S_LOGON] = 0
+            apply_root(st, R, seat, acts[j, 0], acts[j, 1], acts[j, 2], acts[j, 3],
+                       acts[j, 4], lg)  # fmt: skip
+            out[j] = heur_rollout(st, R, seat, max_steps, buf, lg, deck_col, cnt, unseen,
+                                  nodes)  # fmt: skip
+        b = out[p]
+        for j in range(k):
+            d = out[j] - b
+            sums[j] += d
+            sq[j] += d * d
