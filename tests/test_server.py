@@ -550,7 +550,10 @@ async def test_a_seats_messages_are_the_same_whatever_the_hidden_cards(preset: s
     room.set_autopilot(0, True)  # the host's seat is played too
     assert room.match is not None
     checked = steps = 0
-    while room.status == "playing" and steps < 5000:
+    while checked < 150 and steps < 20_000:  # game after game: their length is luck
+        if room.status == "over":
+            room.rematch(0)
+            room.set_autopilot(0, True)
         game = room.match.game
         if game.round_over:
             room.next_round(0)
@@ -568,7 +571,7 @@ async def test_a_seats_messages_are_the_same_whatever_the_hidden_cards(preset: s
                 room.match.game = game
             assert again == real, (preset, seat, steps)
             checked += 1
-    assert room.status == "over" and checked > 100
+    assert checked >= 150
 
 
 async def test_closed_connections_are_freed_without_the_cyclic_collector() -> None:
