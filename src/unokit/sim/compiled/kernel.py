@@ -1530,17 +1530,24 @@ def rollout_value(
                 if s == seat or (teams and s % 2 == seat % 2):
                     mine += w
             return mine / total if total > 0 else 0.5
-        mine_k = st[O_HS + seat]
-        best_other = -1
-        for s in range(n):
-            if s != seat and st[O_LIVE + s] and (best_other < 0 or st[O_HS + s] < best_other):
-                best_other = st[O_HS + s]
-        if best_other < 0:
-            best_other = mine_k
-        return min(1.0, max(0.0, 0.5 + 0.08 * (best_other - mine_k)))
+        return size_value(st, seat)
     if teams:
         return 1.0 if winner % 2 == seat % 2 else 0.0
     return 1.0 if winner == seat else 0.0
+
+
+@njit(cache=True)
+def size_value(st: np.ndarray, seat: int) -> float:
+    """A rollout cut before the round ended: 0.5 plus 0.08 a card that ``seat`` is
+    ahead of the best other live hand (search_world's and search.py's default judge)."""
+    mine_k = st[O_HS + seat]
+    best_other = -1
+    for s in range(st[S_N]):
+        if s != seat and st[O_LIVE + s] and (best_other < 0 or st[O_HS + s] < best_other):
+            best_other = st[O_HS + s]
+    if best_other < 0:
+        best_other = mine_k
+    return min(1.0, max(0.0, 0.5 + 0.08 * (best_other - mine_k)))
 
 
 @njit(cache=True)

@@ -67,6 +67,7 @@ from unokit.sim.compiled.kernel import (
     playable_cards,
     rnext,
     search_world,
+    size_value,
     step,
 )
 
@@ -460,18 +461,10 @@ def heur_rollout(
         v = st[S_VULN]
         if v >= 0:
             catch(st, R, step(st, v, np.int64(1)), v, lg)
-    n = st[S_N]
     winner = st[S_RWIN]
     teams = R[R_SCORING] == SC_TEAMS
     if winner < 0:
-        mine_k = st[O_HS + seat]
-        best_other = -1
-        for s in range(n):
-            if s != seat and st[O_LIVE + s] and (best_other < 0 or st[O_HS + s] < best_other):
-                best_other = st[O_HS + s]
-        if best_other < 0:
-            best_other = mine_k
-        return min(1.0, max(0.0, 0.5 + 0.08 * (best_other - mine_k)))
+        return size_value(st, seat)
     if teams:
         return 1.0 if winner % 2 == seat % 2 else 0.0
     return 1.0 if winner == seat else 0.0
