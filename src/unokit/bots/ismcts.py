@@ -264,9 +264,9 @@ class ISMCTSBot:
             self.color = view.color
 
     # ------------------------------------------------------------ sampling -----
-    def _sample(self, view: View) -> Game:
-        """One world consistent with what this seat knows."""
-        rng = self.rng
+    def _known_hands(self, view: View) -> tuple[Counter[int], list[list[int]], list[int]]:
+        """The cards this seat has not seen, each hand started with the cards known to
+        be in it (a shown hand, a hand it gave away), and how many each still needs."""
         unseen = Counter(_deck(view.rules.deck, view.rules.custom_cards))
         unseen.subtract(view.hand)
         unseen.subtract(view.discard)
@@ -283,6 +283,12 @@ class ISMCTSBot:
                     hands[s].extend([c] * take)
                     unseen[c] -= take
                     need[s] -= take
+        return unseen, hands, need
+
+    def _sample(self, view: View) -> Game:
+        """One world consistent with what this seat knows."""
+        rng = self.rng
+        unseen, hands, need = self._known_hands(view)
         pool = list(unseen.elements())
         shuffle(rng, pool)
         # seats with voids first, filled with cards of other colours where possible
@@ -319,23 +325,8 @@ class ISMCTSBot:
         """
         import numpy as np
 
-        unseen = Counter(_deck(view.rules.deck, view.rules.custom_cards))
-        unseen.subtract(view.hand)
-        unseen.subtract(view.discard)
         n = view.n
-        hands: list[list[int]] = [[] for _ in range(n)]
-        hands[view.seat] = list(view.hand)
-        need = list(view.hand_sizes)
-        need[view.seat] = 0
-        for s, cards in self.known.items():
-            if s == view.seat or not view.live[s]:
-                continue
-            for c, k in cards.items():
-                take = min(k, unseen[c], need[s])
-                if take > 0:
-                    hands[s].extend([c] * take)
-                    unseen[c] -= take
-                    need[s] -= take
+        unseen, hands, need = self._known_hands(view)
         pool = sorted(unseen.elements())
         banned = np.zeros((n, 5), dtype=np.int64)
         free = [0] * n
