@@ -86,7 +86,7 @@ def points_table(wild_points: int = 50) -> tuple[int, ...]:
 # PLAYABLE_MASK[color * 18 + rank] is a bitmask over card ids of the cards that may be
 # played on a top card of that rank with that colour in force.  Rank 13..17 are wilds
 # on top: only the colour in force (and any wild) matches.
-_TOP_RANKS = 18
+TOP_RANKS = 18
 
 
 def _playable_mask(color: int, rank: int) -> int:
@@ -98,18 +98,18 @@ def _playable_mask(color: int, rank: int) -> int:
 
 
 PLAYABLE_MASK: tuple[int, ...] = tuple(
-    _playable_mask(color, rank) for color in range(5) for rank in range(_TOP_RANKS)
+    _playable_mask(color, rank) for color in range(5) for rank in range(TOP_RANKS)
 )
 
 
 def match_key(color: int, top: int) -> int:
     """Index into PLAYABLE_MASK for the colour in force and the top card."""
-    return color * _TOP_RANKS + CARD_RANK[top]
+    return color * TOP_RANKS + CARD_RANK[top]
 
 
 def matches(card: int, color: int, top: int) -> bool:
     """Whether ``card`` may be played on ``top`` with ``color`` in force (R-TURN-1)."""
-    return bool(PLAYABLE_MASK[color * _TOP_RANKS + CARD_RANK[top]] >> card & 1)
+    return bool(PLAYABLE_MASK[color * TOP_RANKS + CARD_RANK[top]] >> card & 1)
 
 
 # --- Text ---------------------------------------------------------------------------

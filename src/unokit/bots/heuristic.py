@@ -43,6 +43,7 @@ from unokit.cards import (
     PLAYABLE_MASK,
     REVERSE,
     SKIP,
+    TOP_RANKS,
     WILD,
     WILD_COLOR,
     WILD_CUSTOM,
@@ -66,7 +67,6 @@ from unokit.engine.game import P_ANSWER, P_CHALLENGE, P_START_COLOR
 from unokit.engine.view import View
 from unokit.rules import RuleSet
 
-_TOP_RANKS = 18  # as in cards.PLAYABLE_MASK
 _WIN = 1000.0  # value of emptying the hand
 _NEVER = -1e9  # value of a play the bot will not make unless it must
 _AGAIN_RANKS = (SKIP, REVERSE, DRAW2)
@@ -575,7 +575,7 @@ class HeuristicBot(BotBase):
         best = stop - self.w.card - self.w.draw_cost
         if self._nodes > self.w.search_nodes or depth >= 6:
             return max(best, stop - 0.5)
-        mask = PLAYABLE_MASK[colour * _TOP_RANKS + CARD_RANK[top]] if colour >= 0 else 0
+        mask = PLAYABLE_MASK[colour * TOP_RANKS + CARD_RANK[top]] if colour >= 0 else 0
         no_wd4 = not view.rules.wd4_bluffing and any(CARD_COLOR[c] == colour for c in rest)
         tried: set[int] = set()
         for c in rest:

@@ -16,6 +16,7 @@ from unokit.cards import (
     IS_NUMBER,
     NUM_CARDS,
     PLAYABLE_MASK,
+    TOP_RANKS,
     WILD,
     WILD_DRAW4,
     WILD_SWAP,
@@ -46,7 +47,6 @@ from unokit.engine.phases import (
 if TYPE_CHECKING:
     from unokit.engine.game import Game
 
-_TOP_RANKS = 18  # must match cards._TOP_RANKS
 
 # What each kind of action carries besides its kind: (card, colour, target, uno).
 _TAKES = {
@@ -278,7 +278,7 @@ def check_play(game: Game, seat: int, action: Action, jump: bool = False) -> Non
             )
         return
     top = game.discard[-1]
-    if not PLAYABLE_MASK[game.color * _TOP_RANKS + CARD_RANK[top]] >> card & 1:
+    if not PLAYABLE_MASK[game.color * TOP_RANKS + CARD_RANK[top]] >> card & 1:
         raise IllegalAction(
             f"{code} does not match {CARD_CODE[top]} with {COLOR_CODES[game.color]} in force",
             code="card_does_not_match",

@@ -43,6 +43,7 @@ from unokit.cards import (
     PLAYABLE_MASK,
     REVERSE,
     SKIP,
+    TOP_RANKS,
     WILD,
     WILD_CUSTOM,
     WILD_DRAW4,
@@ -79,9 +80,6 @@ from unokit.engine.phases import (
     PHASE_NAMES,
 )
 from unokit.rules import DEFAULT_LAUNCHER_WEIGHTS, RuleSet
-
-_TOP_RANKS = 18  # must match cards._TOP_RANKS
-
 
 _DRAW = Action(DRAW)
 _KEEP = Action(KEEP)  # shared: an Action is immutable
@@ -325,7 +323,7 @@ class Game:
     def _can_play(self, hand: list[int], card: int) -> bool:
         """Whether ``card`` matches now (R-TURN-1) and, without bluffing, W+4 is allowed."""
         discard = self.discard
-        if not PLAYABLE_MASK[self.color * _TOP_RANKS + CARD_RANK[discard[-1]]] >> card & 1:
+        if not PLAYABLE_MASK[self.color * TOP_RANKS + CARD_RANK[discard[-1]]] >> card & 1:
             return False
         if card == WILD_DRAW4 and self._no_bluff:
             return not self._holds_color(hand, self.color)
@@ -383,7 +381,7 @@ class Game:
         if phase != P_PLAY:
             return []
         hand = self.hands[seat]
-        mask = PLAYABLE_MASK[self.color * _TOP_RANKS + CARD_RANK[self.discard[-1]]]
+        mask = PLAYABLE_MASK[self.color * TOP_RANKS + CARD_RANK[self.discard[-1]]]
         out = [c for c in set(hand) if mask >> c & 1]
         if (
             WILD_DRAW4 in out
@@ -401,7 +399,7 @@ class Game:
         already knows it is ``seat``'s play phase.
         """
         hand = self.hands[seat]
-        mask = PLAYABLE_MASK[self.color * _TOP_RANKS + CARD_RANK[self.discard[-1]]]
+        mask = PLAYABLE_MASK[self.color * TOP_RANKS + CARD_RANK[self.discard[-1]]]
         out = [c for c in hand if mask >> c & 1]
         if self._no_bluff and WILD_DRAW4 in out and not self._can_play(hand, WILD_DRAW4):
             out = [c for c in out if c != WILD_DRAW4]

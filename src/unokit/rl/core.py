@@ -30,6 +30,7 @@ from unokit.cards import (
     COLOR_CODES,
     NUM_CARDS,
     PLAYABLE_MASK,
+    TOP_RANKS,
     WILD,
     WILD_DRAW4,
     WILD_SWAP,
@@ -98,7 +99,6 @@ MaskArray = npt.NDArray[np.int8]
 REWARD_MODES = ("win", "score")
 EPISODE_MODES = ("round", "game")
 
-_TOP_RANKS = 18  # cards._TOP_RANKS: rows of PLAYABLE_MASK per colour
 _ONE = bytes(1 if i == 1 else 0 for i in range(256))  # bytes.translate: 1 where count == 1
 _FOUR = b"\x01\x01\x01\x01"
 # For each PLAYABLE_MASK key, the bytes of the cards that do *not* match: deleting them
@@ -611,7 +611,7 @@ class Table:
             if not self._turn_mask(g, seat, ba):
                 ba[_M:] = self._legal_mask(g, seat)
         else:  # a turn in the play phase: the playable cards, the others deleted at C speed
-            cards = bytes(hand).translate(None, _UNPLAYABLE[color * _TOP_RANKS + CARD_RANK[top]])
+            cards = bytes(hand).translate(None, _UNPLAYABLE[color * TOP_RANKS + CARD_RANK[top]])
             special = self._special
             if special and len(cards.translate(None, special)) != len(cards):
                 ba[_M:] = self._legal_mask(g, seat)  # seven-zero, swap, shuffle, custom
