@@ -49,6 +49,8 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 PY = sys.executable
+COMMITS = ("group", "group-inline", "each")  # unokit.server.app.COMMITS (not imported:
+# the load generator's processes do not load the server)
 
 
 # ---------------------------------------------------------------------- the server ---
@@ -83,8 +85,10 @@ def serve(args: argparse.Namespace) -> None:
         timing=timing,
         limits=limits,
         full_collection_seconds=full_every or None,
+        commit=args.commit,
     )
     server = app.state.server
+    options = {**UVICORN_OPTIONS, "loop": args.loop}
     if args.stats:
         app = with_stats(app, args.stats, args.stats_every)
     if args.profile:
@@ -94,7 +98,7 @@ def serve(args: argparse.Namespace) -> None:
         signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
         prof.enable()
         try:
-            uvicorn.run(app, host="127.0.0.1", port=args.port, backlog=4096, **UVICORN_OPTIONS)
+            uvicorn.run(app, host="127.0.0.1", port=args.port, backlog=4096, **options)
         except KeyboardInterrupt:
             pass
         finally:
@@ -109,13 +113,17 @@ def serve(args: argparse.Namespace) -> None:
                 Path(args.collections).write_text(json.dumps(collection_stats(server)))
 
         threading.Thread(target=report, daemon=True).start()
-    uvicorn.run(app, host="127.0.0.1", port=args.port, backlog=4096, **UVICORN_OPTIONS)
+    uvicorn.run(app, host="127.0.0.1", port=args.port, backlog=4096, **options)
 
 
 def collection_stats(server: Any) -> dict[str, Any]:
     """The server's timed full collections: how many, their mean and longest pause."""
     n = server.full_collections
+    group = server.group
     return {
+        "commits": group.commits if group is not None else None,
+        "committed_entries": group.entries if group is not None else None,
+        "largest_commit": group.largest if group is not None else None,
         "full_collections": n,
         "full_collection_mean_ms": round(1000 * server.full_collection_total / n, 1) if n else None,
         "full_collection_max_ms": round(1000 * server.full_collection_max, 1),
@@ -229,11 +237,13 @@ def start_server(
     gc: str = "serve",
     full_every: float | None = None,
     collections: str | None = None,
+    commit: str = "group",
+    loop: str = "auto",
 ) -> ServerProc:
     port = port or free_port()
     log = log or Path(tempfile.mkstemp(prefix="unokit-server-", suffix=".log")[1])
     cmd = [PY, str(HERE / "loadtest.py"), "serve", "--port", str(port), "--db", db]
-    cmd += ["--timing", timing, "--sync", sync]
+    cmd += ["--timing", timing, "--sync", sync, "--commit", commit, "--loop", loop]
     if profile:
         cmd += ["--profile", profile]
     if stats:
@@ -636,6 +646,8 @@ def run_phase(
     profile: str | None,
     seed: int,
     gc: str = "serve",
+    commit: str = "group",
+    loop: str = "auto",
 ) -> dict[str, Any]:
     import psutil
 
@@ -649,6 +661,8 @@ def run_phase(
         profile=profile,
         gc=gc,
         collections=str(coll),
+        commit=commit,
+        loop=loop,
     )
     proc = psutil.Process(server.proc.pid)
     rss0 = proc.memory_info().rss
@@ -716,6 +730,9 @@ def run_phase(
     rss = max(rss_samples) if rss_samples else proc_rss_fallback(rss0)
     return {
         "phase": pace,
+        "commit": commit,
+        "sync": sync,
+        "loop": loop,
         "rooms": rooms,
         "clients_per_room": clients,
         "seconds": seconds,
@@ -762,7 +779,8 @@ def table(rows: list[dict[str, Any]]) -> str:
         if r["error_kinds"]:
             errs += " (" + ", ".join(f"{k} {v}" for k, v in sorted(r["error_kinds"].items())) + ")"
         out.append(
-            f"| {r['phase']} | {r['rooms']} ({r['rooms_held']}) | {r['clients_per_room']} "
+            f"| {r['phase']} ({r['commit']}, {r['loop']}, sync {r['sync']}) "
+            f"| {r['rooms']} ({r['rooms_held']}) | {r['clients_per_room']} "
             f"| {r['accepted_per_s']:.0f} | {r['p50_ms']:.1f} / {r['p95_ms']:.1f} / "
             f"{r['p99_ms']:.1f} | {r['server_cores']:.2f} | {r['server_rss_mb']:.0f} MB "
             f"({r['rss_per_room_kb']:.0f} kB) | {errs} | {refusals} "
@@ -780,6 +798,8 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--db", required=True)
     s.add_argument("--timing", choices=("default", "instant"), default="default")
     s.add_argument("--sync", choices=("normal", "full"), default="normal")
+    s.add_argument("--commit", choices=COMMITS, default="group")
+    s.add_argument("--loop", choices=("auto", "asyncio", "uvloop"), default="auto")
     s.add_argument("--profile", default=None)
     s.add_argument("--stats", default=None)
     s.add_argument("--gc", choices=("serve", "python", "off"), default="serve")
@@ -796,6 +816,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seconds", type=float, default=None, help="measured time (human 60, full 30)")
     p.add_argument("--workers", type=int, default=2, help="load generator processes")
     p.add_argument("--sync", choices=("normal", "full"), default="normal")
+    p.add_argument("--commit", choices=COMMITS, default="group",
+                   help="how the server commits actions: group (the default: a group "
+                        "commit in a worker thread), group-inline (on the event loop), "
+                        "each (one transaction per action)")  # fmt: skip
+    p.add_argument("--loop", choices=("auto", "asyncio", "uvloop"), default="auto",
+                   help="the server's event loop (auto: uvloop when installed, as unokit "
+                        "serve runs)")  # fmt: skip
     p.add_argument("--profile", default=None, help="cProfile the server into this file")
     p.add_argument("--json", default=None, help="also write the figures here")
     p.add_argument("--seed", type=int, default=1)
@@ -823,6 +850,8 @@ def main(argv: list[str] | None = None) -> int:
             args.profile,
             args.seed,
             args.server_gc,
+            args.commit,
+            args.loop,
         )
         print(json.dumps(row, indent=1), flush=True)
         rows.append(row)

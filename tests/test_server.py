@@ -631,3 +631,93 @@ async def test_the_store_numbers_each_games_log_and_keeps_one_counter_a_room(
     again.delete_room("AAAAAA")
     assert "AAAAAA" not in again._next and again.log("AAAAAA", 50) == []
     again.close()
+
+
+class _RecordingStore(SQLiteStore):
+    """A SQLite store that counts its transactions and can be told to fail."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.batches: list[int] = []
+        self.fail = False
+
+    def append_many(self, entries: list[tuple[str, int, dict[str, Any]]]) -> list[int]:
+        from unokit.server.store import StoreError
+
+        if self.fail:
+            raise StoreError("storage failed: database or disk is full")
+        self.batches.append(len(entries))
+        return super().append_many(entries)
+
+
+@pytest.mark.parametrize("threaded", [True, False])
+async def test_group_commit_shares_one_transaction_and_applies_only_what_it_stored(
+    tmp_path: Path, threaded: bool
+) -> None:
+    """Actions of several rooms queued while a commit is due are committed in one
+    transaction, and each is applied (``then``) only after it is in the file; when
+    the store fails, every waiting room gets the error and nothing is applied."""
+    from unokit.server.app import GroupCommit
+    from unokit.server.store import StoreError
+
+    store = _RecordingStore(tmp_path / "g.sqlite3")
+    group = GroupCommit(store, threaded=threaded)
+    group.start()
+    applied: list[str] = []
+
+    def then(code: str) -> Any:
+        def apply() -> None:
+            assert store.log(code, 1), "applied before its entry was stored"
+            applied.append(code)
+
+        return apply
+
+    codes = [f"ROOM{i:02d}" for i in range(8)]
+    await asyncio.gather(*(group.append(c, 1, {"t": "act", "i": i}, then(c))
+                           for i, c in enumerate(codes)))  # fmt: skip
+    assert sorted(applied) == codes
+    assert store.batches == [8] and group.commits == 1 and group.entries == 8
+    assert [store.log(c, 1) for c in codes] == [[{"t": "act", "i": i}] for i in range(8)]
+
+    store.fail = True
+    results = await asyncio.gather(
+        *(group.append(c, 1, {"t": "act", "i": 99}, then(c)) for c in codes[:3]),
+        return_exceptions=True,
+    )
+    assert all(isinstance(r, StoreError) for r in results)
+    assert sorted(applied) == codes  # nothing more applied
+    assert [len(store.log(c, 1)) for c in codes] == [1] * 8  # and nothing stored
+
+    store.fail = False  # the cause went away: the committer goes on
+    await group.append("ROOM00", 1, {"t": "act", "i": 100}, then("ROOM00"))
+    assert store.log("ROOM00", 1)[-1] == {"t": "act", "i": 100}
+    await group.close()
+    store.close()
+
+
+async def test_a_plain_action_does_not_resend_the_room_message_but_a_round_end_does() -> None:
+    """The room message (seats, rounds and their seeds) goes out when it changes: not
+    after every card, but when a round ends (its seed is revealed) or a seat is
+    handed to the autopilot."""
+    timing = Timing(bot_delay=0.0, catch_window=0.05, next_round=60.0)  # the round stays over
+    async with running(timing=timing) as h:
+        r = await h.room(seats=2, bots=["normal"])
+        code = r["code"]
+        ana = await Client(f"{h.ws}/{code}", r["token"]).connect()
+        await ana.send({"type": "start"})
+        await ana.wait(lambda: ana.state is not None)
+        room = h.server.rooms[code]
+        meta = h.server.meta[code]
+        seen_rooms = len([m for m in ana.frames if m["type"] == "room"])
+        done = lambda: room.match.game.round_over  # noqa: E731
+        await play_out([ana], done)
+        await ana.wait(lambda: ana.room is not None and "seed" in ana.room["rounds"][0])
+        assert room.match.version > 4  # several actions were played
+        rooms_after = [m for m in ana.frames if m["type"] == "room"]
+        # the round's end changed the room message; the actions before it did not
+        assert 1 <= len(rooms_after) - seen_rooms <= 2, len(rooms_after) - seen_rooms
+        assert h.server.meta[code] - meta <= 2
+        room.set_autopilot(0, True)
+        h.server.broadcast(room)
+        await ana.wait(lambda: ana.room["seats"][0]["autopilot"])
+        await ana.close()

@@ -106,9 +106,15 @@ class RoundSeed:
     salt: str
     dealer: int
     revealed: bool = False
+    # computed once: every room message lists every round's commitment, and hashing
+    # them again for each message was 3% of the server's time under load
+    commitment: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.commitment = commitment(self.seed, self.salt)
 
     def public(self, index: int) -> dict[str, Any]:
-        out: dict[str, Any] = {"round": index, "commitment": commitment(self.seed, self.salt)}
+        out: dict[str, Any] = {"round": index, "commitment": self.commitment}
         if self.revealed:
             out["seed"] = self.seed
             out["salt"] = self.salt
@@ -137,7 +143,7 @@ class Room:
     changed_at: float = field(default_factory=time.monotonic)  # monotonic, last version
     autopilot: set[int] = field(default_factory=set)  # person seats played by the bot
     _bots: dict[int, Bot] = field(default_factory=dict)
-    on_change: Callable[[], None] | None = None
+    on_change: Callable[[bool], None] | None = None
 
     # ----------------------------------------------------------------- creating ----
     @staticmethod
@@ -390,15 +396,21 @@ class Room:
             self.match.bots[seat] = self._bots.get(seat) or make_bot("hard", self.game_seed + seat)
             self._bots[seat] = self.match.bots[seat]  # type: ignore[assignment]
             self.match.kinds[seat] = SeatKind.AUTOPILOT
+            self.touch()  # the room message shows it
         elif not on and seat in self.autopilot:
             self.autopilot.discard(seat)
             self.match.bots[seat] = None
             self.match.kinds[seat] = SeatKind.REMOTE
+            self.touch()
 
-    def touch(self) -> None:
+    def touch(self, meta: bool = True) -> None:
+        """The room changed: its driver must look again, and (``meta``) what the room
+        message shows changed too.  A plain action changes only the game, and building
+        the room message again after every one was 4% of the server's time at full
+        speed, so actions pass ``meta=False`` unless they end a round."""
         self.last_active = time.monotonic()
         if self.on_change is not None:
-            self.on_change()
+            self.on_change(meta)
 
     # ----------------------------------------------------------------- the game ----
     def _new_game(self, seed: int) -> Game:
@@ -507,7 +519,17 @@ class Room:
 
     def apply(self, seat: int | None, action: Action, version: int) -> None:
         """The master pipeline from "room exists" on; raises with nothing changed."""
-        game = self._game()
+        entry = self.prepare(seat, action, version)
+        self._log(entry)  # durable before anyone is told
+        self.commit(seat, action, version, person=True)
+
+    def prepare(self, seat: int | None, action: Action, version: int) -> dict[str, Any]:
+        """Check ``seat``'s action and return its log entry; raises with nothing changed.
+
+        The first half of ``apply``: the server commits the entry (with other rooms'
+        entries, a group commit) and only then calls ``commit``.
+        """
+        self._game()
         if seat is None:
             raise RoomError("spectators cannot act", code="no_seat")
         match = self.match
@@ -518,15 +540,38 @@ class Room:
             raise StaleVersion(
                 f"this action was made on state {version}, the game is at {match.version}"
             )
-        game.check(seat, action)
-        if seat in self.autopilot:
+        match.game.check(seat, action)
+        return act_entry(seat, action)
+
+    def commit(
+        self, seat: int | None, action: Action, version: int | None, person: bool = False
+    ) -> None:
+        """Apply an action, checked by ``prepare`` or ``bot_decide`` on this state, whose
+        entry the store now holds (``person``: the seat's player made it, so the
+        autopilot, if on, hands the seat back)."""
+        assert self.match is not None and seat is not None
+        if person and seat in self.autopilot:
             self.set_autopilot(seat, False)  # they are back
-        self._log({"t": "act", "a": action.to_json(seat)})  # durable before anyone is told
-        match.submit(seat, action, version)
+        self.match.submit(seat, action, version, checked=True)
         self._after_change()
 
     def bot_step(self) -> bool:
         """One bot (or autopilot) decision, logged like any action."""
+        decided = self.bot_decide()
+        if isinstance(decided, bool):
+            return decided
+        seat, action = decided
+        self._log(act_entry(seat, action))
+        self.commit(seat, action, None)
+        return True
+
+    def bot_decide(self) -> tuple[int, Action] | bool:
+        """The next bot decision to log and ``commit``, checked; or whether it passed.
+
+        A bot that lets an out-of-turn chance go passes at once (a pass is not
+        logged: it changes nothing a replay needs), and True says so; False: no bot
+        is to act.
+        """
         if self.status != "playing" or self.match is None:
             return False
         match = self.match
@@ -550,10 +595,7 @@ class Room:
                 match.pass_(seat)
                 return True
             action = self._fallback(seat)
-        self._log({"t": "act", "a": action.to_json(seat)})
-        match.submit(seat, action)
-        self._after_change()
-        return True
+        return seat, action
 
     def autopilot_turn(self, seat: int) -> None:
         """The turn timer ran out: the heuristic bot makes this one decision."""
@@ -567,7 +609,7 @@ class Room:
             match.game.check(seat, action)
         except UnoError:
             action = self._fallback(seat)
-        self._log({"t": "act", "a": action.to_json(seat)})
+        self._log(act_entry(seat, action))
         match.submit(seat, action)
         self._after_change()
 
@@ -586,7 +628,7 @@ class Room:
         if game.game_over:
             self._finish()
             return
-        self.touch()
+        self.touch(meta=game.round_over)  # the round's seed is revealed
 
     # ----------------------------------------------------------------- telling -----
     def public(self, you: int | None) -> dict[str, Any]:
@@ -659,6 +701,11 @@ class Room:
     def history_start(self) -> int:
         events = self.match.game.events if self.match else None
         return max(0, len(events or []) - HISTORY)
+
+
+def act_entry(seat: int, action: Action) -> dict[str, Any]:
+    """An action's log entry (what ``Room._rebuild`` replays)."""
+    return {"t": "act", "a": action.to_json(seat)}
 
 
 def _code(card: int) -> str:
