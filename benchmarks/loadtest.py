@@ -49,8 +49,9 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 PY = sys.executable
-COMMITS = ("group", "group-inline", "each")  # unokit.server.app.COMMITS (not imported:
-# the load generator's processes do not load the server)
+# unokit.server.app.COMMITS (not imported: the load generator's processes do not load
+# the server)
+COMMITS = ("group", "group-thread", "group-inline", "each")
 
 
 # ---------------------------------------------------------------------- the server ---
@@ -121,6 +122,7 @@ def collection_stats(server: Any) -> dict[str, Any]:
     n = server.full_collections
     group = server.group
     return {
+        "commit_mode": server.commit_mode,
         "commits": group.commits if group is not None else None,
         "committed_entries": group.entries if group is not None else None,
         "largest_commit": group.largest if group is not None else None,
@@ -779,7 +781,7 @@ def table(rows: list[dict[str, Any]]) -> str:
         if r["error_kinds"]:
             errs += " (" + ", ".join(f"{k} {v}" for k, v in sorted(r["error_kinds"].items())) + ")"
         out.append(
-            f"| {r['phase']} ({r['commit']}, {r['loop']}, sync {r['sync']}) "
+            f"| {r['phase']} ({r.get('commit_mode', r['commit'])}, {r['loop']}, sync {r['sync']}) "
             f"| {r['rooms']} ({r['rooms_held']}) | {r['clients_per_room']} "
             f"| {r['accepted_per_s']:.0f} | {r['p50_ms']:.1f} / {r['p95_ms']:.1f} / "
             f"{r['p99_ms']:.1f} | {r['server_cores']:.2f} | {r['server_rss_mb']:.0f} MB "
@@ -818,8 +820,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--sync", choices=("normal", "full"), default="normal")
     p.add_argument("--commit", choices=COMMITS, default="group",
                    help="how the server commits actions: group (the default: a group "
-                        "commit in a worker thread), group-inline (on the event loop), "
-                        "each (one transaction per action)")  # fmt: skip
+                        "commit, in a worker thread under --sync full, else on the event "
+                        "loop), group-thread, group-inline, each (one transaction per "
+                        "action)")  # fmt: skip
     p.add_argument("--loop", choices=("auto", "asyncio", "uvloop"), default="auto",
                    help="the server's event loop (auto: uvloop when installed, as unokit "
                         "serve runs)")  # fmt: skip

@@ -721,3 +721,20 @@ async def test_a_plain_action_does_not_resend_the_room_message_but_a_round_end_d
         h.server.broadcast(room)
         await ana.wait(lambda: ana.room["seats"][0]["autopilot"])
         await ana.close()
+
+
+def test_the_default_group_commit_uses_a_thread_only_when_commits_wait_for_the_disk(
+    tmp_path: Path,
+) -> None:
+    """With ``--sync full`` a commit waits for an fsync, so it runs in a worker thread
+    while the loop goes on; without, handing it to a thread costs more than it saves."""
+    from unokit.server.app import Limits, Server
+
+    normal = Server(SQLiteStore(tmp_path / "n.sqlite3"), None, Limits())
+    full = Server(SQLiteStore(tmp_path / "f.sqlite3", sync="full"), None, Limits())
+    assert normal.commit_mode == "group-inline" and normal.group is not None
+    assert not normal.group.threaded
+    assert full.commit_mode == "group-thread" and full.group is not None and full.group.threaded
+    assert Server(SQLiteStore(tmp_path / "e.sqlite3"), None, Limits(), "each").group is None
+    with pytest.raises(ValueError):
+        Server(SQLiteStore(tmp_path / "x.sqlite3"), None, Limits(), "sometimes")

@@ -135,6 +135,7 @@ class SQLiteStore:
         if sync not in ("normal", "full"):
             raise ValueError("sync must be 'normal' or 'full'")
         self.path = Path(path)
+        self.sync = sync  # "full": a commit waits for the disk (fsync)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         # one connection, used from the event loop's thread (and tests' threads, in turn).
         # The busy timeout is short: a write waits on the event loop, so another process
