@@ -31,8 +31,11 @@ respect its voids as far as the counts allow, and the rest becomes the draw pile
 
 **Budget.** ``iterations`` counts rollouts; without it the search runs for
 ``time_budget`` seconds of this thread's CPU time (``time.thread_time``), not of the
-wall clock, so a busy machine does not make the bot weaker.  ``rollouts`` and
-``searches`` count what the bot did (``stats()``: rollouts per decision).
+wall clock, so a busy machine does not make the bot weaker.  The budget is a mean:
+each decision credits it to a time bank and pays what it spent, so forced decisions
+and searches that settle early (``settle``) leave their time to the close ones (at
+most ``bank`` budgets for one decision).  ``rollouts``, ``searches``, ``settled`` and
+``cpu`` count what the bot did (``stats()``: rollouts and CPU ms per decision).
 
 **Compiled rollouts.** With numba installed (``unokit[fast]``) the rollouts of a
 sampled world run in the compiled engine (``unokit.sim.compiled.kernel.search_world``:
