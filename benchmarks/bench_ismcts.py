@@ -2,9 +2,10 @@
 
 ``unokit tournament`` (duplicated deals, every seat rotation, Wilson intervals) plays
 the games; this script adds what the tournament table does not show: how many
-rollouts each ``ismcts`` entrant played per decision and per searched decision
-(``ISMCTSBot.stats()``).  It runs in one process (the bots are counted as they are
-built), so give it one core:
+rollouts each ``ismcts`` entrant played per decision and per searched decision, and
+the CPU time its ``act`` calls took per decision (``ISMCTSBot.stats()``: with the time
+bank the mean must stay within the budget).  It runs in one process (the bots are
+counted as they are built), so give it one core:
 
     python benchmarks/bench_ismcts.py --bots ismcts heuristic --players 2 --games 200
     python benchmarks/bench_ismcts.py --bots ismcts ismcts:compiled=false --games 200
@@ -59,9 +60,20 @@ def main() -> int:
         dec = sum(b.decisions for b in searchers)
         srch = sum(b.searches for b in searchers)
         roll = sum(b.rollouts for b in searchers)
-        extra[label] = {"decisions": dec, "searches": srch, "rollouts": roll}
+        cpu = sum(b.cpu for b in searchers)
+        settled = sum(b.settled for b in searchers)
+        extra[label] = {
+            "decisions": dec,
+            "searches": srch,
+            "rollouts": roll,
+            "cpu_s": cpu,
+            "settled": settled,
+        }
+        ms = 1000 * cpu / max(dec, 1)
         print(f"  {label}: {roll / max(dec, 1):,.0f} per decision, "
-              f"{roll / max(srch, 1):,.0f} per searched decision ({dec:,} decisions)")  # fmt: skip
+              f"{roll / max(srch, 1):,.0f} per searched decision ({dec:,} decisions, "
+              f"{srch:,} searched, {settled:,} settled early); "
+              f"CPU {ms:.1f} ms per decision")  # fmt: skip
     if args.json:
         args.json.write_text(json.dumps({"tournament": doc, "rollouts": extra}, indent=2))
     return 0

@@ -135,6 +135,100 @@ def test_the_time_budget_is_cpu_time_not_wall_clock(monkeypatch: pytest.MonkeyPa
     assert bot.rollouts >= 40  # about 50 worlds' worth of clock looks, not 2
 
 
+def _searched_view(seed: int = 3) -> tuple[Game, int]:
+    """A two-player position whose seat to move has several sensible actions."""
+    g = Game(RuleSet(), 2, seed=seed)
+    for _ in range(40):
+        seat = g.current
+        probe = ISMCTSBot(seed=1, iterations=4)
+        probe.act(view_of(g, seat))
+        if probe.searches:
+            return g, seat
+        step(g, [RandomBot(1), RandomBot(2)])
+    raise AssertionError("no searched decision found")
+
+
+def test_the_time_bank_gives_unspent_time_to_the_next_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Time left by earlier decisions buys a later search more worlds, up to the cap."""
+    import time as time_mod
+
+    g, seat = _searched_view()
+    cpu = [0.0]
+
+    def thread_time() -> float:
+        cpu[0] += 0.001  # one CPU millisecond per look at the clock
+        return cpu[0]
+
+    monkeypatch.setattr(time_mod, "thread_time", thread_time)
+    flat = ISMCTSBot(seed=1, time_budget=0.05, bank=0, settle=0)
+    flat._bank = 0.1  # ignored without a bank
+    flat.act(view_of(g, seat))
+    banked = ISMCTSBot(seed=1, time_budget=0.05, bank=3, settle=0)
+    banked._bank = 0.1  # as if two forced decisions had spent nothing
+    banked.act(view_of(g, seat))
+    assert flat._allow == 0.05
+    assert 0.14 < banked._allow <= 0.15  # credit + bank, capped at 3 budgets
+    assert banked.rollouts >= 2 * flat.rollouts
+    # what it spent came out of the bank: never more than was credited, but for the
+    # clock looks after the deadline (the last batch, the bookkeeping)
+    assert banked._bank >= -0.005
+    capped = ISMCTSBot(seed=1, time_budget=0.05, bank=3, settle=0)
+    capped._bank = 10.0
+    capped.act(view_of(g, seat))
+    assert capped._allow <= 0.15
+
+
+def test_the_time_bank_keeps_the_mean_cpu_time_within_the_budget() -> None:
+    """Real clock, whole rounds: the mean CPU time per decision stays near the budget
+    however the bank moved it between decisions (forced ones spend almost nothing)."""
+    warm = ISMCTSBot(seed=0, time_budget=0.002)
+    play_round(Game(RuleSet(), 2, seed=1), [warm, HeuristicBot(1)])  # load the kernels
+    bot = ISMCTSBot(seed=1, time_budget=0.004)
+    for seed in range(4):
+        play_round(Game(RuleSet(), 2, seed=10 + seed), [bot, HeuristicBot(seed)])
+    s = bot.stats()
+    assert s["searches"] > 0
+    assert s["cpu_ms_per_decision"] <= 4.0 * 1.15
+    assert bot.cpu <= 0.004 * bot.decisions + 0.002
+
+
+def test_a_search_settles_when_every_rival_trails_the_prior() -> None:
+    from unokit.bots.ismcts import _settled
+
+    worlds = 100
+    # rival 1 trails by mean -0.2 with sd about 0.4 (se 0.04): settled at z=2
+    sums, sq = [0.0, -20.0, 0.0], [0.0, 20.0, 0.0]
+    assert _settled(0, sums, sq, worlds, 2.0)
+    # a rival ahead of the prior, or only a little behind, is not settled
+    assert not _settled(0, [0.0, 1.0], [0.0, 20.0], worlds, 2.0)
+    assert not _settled(0, [0.0, -2.0], [0.0, 20.0], worlds, 2.0)
+    # the prior is any index; a rival identical to it (no differences) is settled
+    assert _settled(2, [-20.0, 0.0, 0.0], [20.0, 0.0, 0.0], worlds, 2.0)
+
+
+def test_settled_searches_stop_early_and_bank_the_rest() -> None:
+    """A clear decision stops short of its budget with ``settle``; without, it does not."""
+    warm = ISMCTSBot(seed=0, time_budget=0.002)
+    play_round(Game(RuleSet(), 2, seed=1), [warm, HeuristicBot(1)])  # load the kernels
+    g = Game(RuleSet(), 2, seed=5)
+    heuristics = [HeuristicBot(1), HeuristicBot(2)]
+    found = 0
+    while not g.round_over and found < 2:
+        view = view_of(g, g.current)
+        bot = ISMCTSBot(seed=1, time_budget=0.03, bank=0, settle=2)
+        bot.act(view)
+        if bot.settled:
+            found += 1
+            assert bot.cpu < 0.03  # stopped early: the rest stays in the bank
+            full = ISMCTSBot(seed=1, time_budget=0.03, bank=0, settle=0)
+            full.act(view)
+            assert full.settled == 0 and full.cpu >= 0.03
+        step(g, heuristics)
+    assert found
+
+
 def test_stats_report_rollouts_per_decision() -> None:
     bot = ISMCTSBot(seed=2, iterations=40)
     g = Game(RuleSet(), 2, seed=4)

@@ -31,8 +31,11 @@ respect its voids as far as the counts allow, and the rest becomes the draw pile
 
 **Budget.** ``iterations`` counts rollouts; without it the search runs for
 ``time_budget`` seconds of this thread's CPU time (``time.thread_time``), not of the
-wall clock, so a busy machine does not make the bot weaker.  ``rollouts`` and
-``searches`` count what the bot did (``stats()``: rollouts per decision).
+wall clock, so a busy machine does not make the bot weaker.  The budget is a mean:
+each decision credits it to a time bank and pays what it spent, so forced decisions
+and searches that settle early (``settle``) leave their time to the close ones (at
+most ``bank`` budgets for one decision).  ``rollouts``, ``searches``, ``settled`` and
+``cpu`` count what the bot did (``stats()``: rollouts and CPU ms per decision).
 
 **Compiled rollouts.** With numba installed (``unokit[fast]``) the rollouts of a
 sampled world run in the compiled engine (``unokit.sim.compiled.kernel.search_world``:
@@ -99,6 +102,8 @@ class ISMCTSBot:
         compiled: bool | None = None,
         fast_sample: bool = True,
         wild_voids: bool = True,
+        bank: float = 3.0,
+        settle: float = 2.0,
     ) -> None:
         from unokit.bots.heuristic import HeuristicBot  # the prior; imported late
 
@@ -118,8 +123,14 @@ class ISMCTSBot:
         self.compiled = compiled  # None: when numba is installed and the rules allow
         self.fast_sample = fast_sample  # with compiled rollouts, sample worlds there too
         self.wild_voids = wild_voids  # a wild played while holding wilds pays: a void
+        self.bank_cap = bank  # a decision may spend up to this many budgets of banked time
+        self.settle = settle  # stop a search once every rival trails by this many se
+        self._bank = 0.0  # CPU seconds credited to decisions and not yet spent
+        self._allow = time_budget  # this decision's CPU allowance, set by act()
+        self.cpu = 0.0  # CPU seconds spent in act(), over every decision
         self.rollouts = 0  # rollouts played, over every decision
         self.searches = 0  # decisions searched (more than one sensible action)
+        self.settled = 0  # searches stopped early by ``settle``
         self.decisions = 0  # act() calls
         self._rules_key: Any = None
         self._rules_arr: Any = None
@@ -130,9 +141,11 @@ class ISMCTSBot:
         return {
             "decisions": self.decisions,
             "searches": self.searches,
+            "settled": self.settled,
             "rollouts": self.rollouts,
             "rollouts_per_decision": self.rollouts / self.decisions if self.decisions else 0.0,
             "rollouts_per_search": self.rollouts / self.searches if self.searches else 0.0,
+            "cpu_ms_per_decision": 1000 * self.cpu / self.decisions if self.decisions else 0.0,
         }
 
     def _compiled_rules(self, view: View) -> Any:
@@ -360,9 +373,30 @@ class ISMCTSBot:
         the colour held most) is used, which keeps the number of root actions small.
         With ``collapse`` only one number card per colour is searched (measured
         worse: the number does matter, through what can follow it).
+
+        **Time bank** (``bank`` > 0, time budget only): every decision credits
+        ``time_budget`` of CPU time to a bank and pays what it actually spent, so the
+        mean CPU time per decision stays within the budget, while the time that forced
+        decisions and settled searches (``settle``) leave unused goes to the close
+        ones.  One decision may spend at most ``bank`` budgets.
         """
-        self._remember(view)
+        clock = time.thread_time
+        t0 = clock()
         self.decisions += 1
+        banking = self.bank_cap > 0 and self.iterations is None
+        if banking:
+            self._bank = min(self._bank + self.time_budget, self.bank_cap * self.time_budget)
+        try:
+            return self._act(view, banking, t0)
+        finally:
+            spent = clock() - t0
+            self.cpu += spent
+            if banking:
+                self._bank -= spent
+
+    def _act(self, view: View, banking: bool, t0: float) -> Action:
+        """``act`` without the bookkeeping of its CPU time."""
+        self._remember(view)
         prior = self.prior.act(view)
         if self.paired and view.phase == P_CHALLENGE:
             # A sampled world's W+4 player holds the old colour as often as a random
@@ -394,6 +428,13 @@ class ISMCTSBot:
         if len(actions) <= 1:
             return actions[0] if actions else prior
         self.searches += 1
+        # what this search may spend: the bank (this decision's credit included) less
+        # what choosing the candidates took, and never less than a tenth of a budget
+        self._allow = (
+            max(self._bank - (time.thread_time() - t0), 0.1 * self.time_budget)
+            if banking
+            else self.time_budget
+        )
         if self.paired:
             return self._search_paired(view, actions, prior)
         return self._search(view, actions, prior)
@@ -414,7 +455,7 @@ class ISMCTSBot:
         sums = [0.0] * k
         sq = [0.0] * k
         clock = time.thread_time  # CPU time: the budget does not shrink on a busy machine
-        deadline = clock() + self.time_budget
+        deadline = clock() + self._allow
         limit = self.iterations
         steps = self.horizon or 2000
         policy = self.policy
@@ -521,7 +562,9 @@ class ISMCTSBot:
         limit = self.iterations
         clock = time.thread_time
         start = clock()
-        deadline = start + self.time_budget
+        deadline = start + self._allow
+        # a batch lasts at most a quarter budget, so that a settled search stops early
+        chunk = self.time_budget / 4 if self.settle > 0 else self._allow
         batch = 2
         while True:
             if limit is not None:
@@ -543,8 +586,12 @@ class ISMCTSBot:
             now = clock()
             if now > deadline:
                 break
+            early = self.settle > 0 and now - start >= self.time_budget / 3 and worlds >= 32
+            if early and _settled(p, sums_a.tolist(), sq_a.tolist(), worlds, self.settle):
+                self.settled += 1
+                break
             per_world = max((now - start) / worlds, 1e-6)
-            batch = max(1, min(256, int((deadline - now) / per_world) + 1))
+            batch = max(1, min(256, int(min(deadline - now, chunk) / per_world) + 1))
         return self._decide(actions, p, sums_a.tolist(), sq_a.tolist(), worlds)
 
     def _search(self, view: View, actions: list[Action], prior: Action) -> Action:
@@ -566,7 +613,7 @@ class ISMCTSBot:
             bonus_n[p] = self.prior_visits
             bonus_w[p] = 0.6 * self.prior_visits
         clock = time.thread_time
-        deadline = clock() + self.time_budget
+        deadline = clock() + self._allow
         limit = self.iterations
         total = 0
         c = self.c
@@ -605,6 +652,25 @@ class ISMCTSBot:
         if means[best] - means[p] > self.margin * math.sqrt(var(best) + var(p)):
             return actions[best]
         return actions[p]
+
+
+def _settled(p: int, sums: list[float], sq: list[float], worlds: int, z: float) -> bool:
+    """Whether every rival of the prior (index ``p``) trails it by ``z`` standard errors.
+
+    Then more worlds would almost surely keep the prior, so the search may stop and
+    leave its time in the bank.  A rival whose results never differed from the
+    prior's (zero sum of squares) cannot overrule it and counts as settled.
+    """
+    for j in range(len(sums)):
+        if j == p or sq[j] == 0.0:
+            continue
+        m = sums[j] / worlds
+        if m >= 0:
+            return False
+        se = math.sqrt(max(sq[j] / worlds - m * m, 1e-12) / worlds)
+        if m + z * se >= 0:
+            return False
+    return True
 
 
 def _fork(world: Game, shared: random.Random, state: tuple[Any, ...]) -> Game:
