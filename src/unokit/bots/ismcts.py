@@ -508,14 +508,7 @@ class ISMCTSBot:
                 sums[j] += d
                 sq[j] += d * d
             worlds += 1
-        best = max(range(k), key=lambda j: sums[j])
-        if best == p or sums[best] <= 0:
-            return actions[p]
-        m = sums[best] / worlds
-        var = max(sq[best] / worlds - m * m, 1e-9) / worlds
-        if m > self.margin * math.sqrt(var):
-            return actions[best]
-        return actions[p]
+        return self._decide(actions, p, sums, sq, worlds)
 
     def _decide(self, actions: list[Action], p: int, sums: list[float], sq: list[float],
                 worlds: int) -> Action:  # fmt: skip
