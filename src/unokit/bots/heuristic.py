@@ -328,8 +328,12 @@ class HeuristicBot(BotBase):
             return challenge
         return next((a for a in turn if a.kind in (ACCEPT, DRAW)), turn[0])
 
-    def _p_bluff(self, view: View) -> float:
-        """P(the Wild Draw Four just played on me was a bluff)."""
+    def _p_bluff(self, view: View, ratio: float | None = None) -> float:
+        """P(the Wild Draw Four just played on me was a bluff).
+
+        ``ratio`` is P(W+4 | holds the colour) / P(W+4 | does not); the weights'
+        ``prior_bluff`` when None.
+        """
         by = view.wd4_by
         disc = view.discard
         if by < 0 or len(disc) < 2:
@@ -350,7 +354,7 @@ class HeuristicBot(BotBase):
         else:
             holds = 1 - p_none(total, self._unseen[prev], h)
             holds *= 1 - self.lack[by][prev]
-        b = self.w.prior_bluff
+        b = self.w.prior_bluff if ratio is None else ratio
         denom = holds * b + (1 - holds)
         return holds * b / denom if denom > 0 else 0.0
 

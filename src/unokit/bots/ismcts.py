@@ -58,7 +58,7 @@ from functools import lru_cache
 from typing import Any
 
 from unokit.cards import CARD_COLOR, CARD_RANK, DRAW2, REVERSE, SKIP, WILD, WILD_DRAW4, build_deck
-from unokit.engine.actions import ACCEPT, CATCH, PLAY, UNO, Action
+from unokit.engine.actions import ACCEPT, CATCH, CHALLENGE, DRAW, PLAY, UNO, Action
 from unokit.engine.game import (
     P_ANSWER,
     P_CHALLENGE,
@@ -104,6 +104,7 @@ class ISMCTSBot:
         wild_voids: bool = True,
         bank: float = 3.0,
         settle: float = 2.0,
+        bluff_far: float = 0.02,
     ) -> None:
         from unokit.bots.heuristic import HeuristicBot  # the prior; imported late
 
@@ -125,6 +126,10 @@ class ISMCTSBot:
         self.wild_voids = wild_voids  # a wild played while holding wilds pays: a void
         self.bank_cap = bank  # a decision may spend up to this many budgets of banked time
         self.settle = settle  # stop a search once every rival trails by this many se
+        # P(W+4 | holds the colour) / P(W+4 | not) when the victim is not about to go
+        # out, unless that player was caught bluffing such a victim (``bluffers``)
+        self.bluff_far = bluff_far
+        self.bluffers: set[int] = set()  # kept for the whole game, across rounds
         self._bank = 0.0  # CPU seconds credited to decisions and not yet spent
         self._allow = time_budget  # this decision's CPU allowance, set by act()
         self.cpu = 0.0  # CPU seconds spent in act(), over every decision
@@ -225,6 +230,10 @@ class ISMCTSBot:
                         # a turn draw: they held no card of the colour in force (a player
                         # may draw anyway, so the sampler treats this as a preference)
                         self.voids.setdefault(e.seat, {})[self.color] = 1
+            elif kind == "challenge" and e.amount and e.target >= 0:
+                # a bluff caught: was its victim (the challenger) about to go out?
+                if self.sizes.get(e.seat, 99) > self.prior.w.bluff_when:
+                    self.bluffers.add(e.target)
             elif kind == "reveal" and e.cards is not None and e.only >= 0:
                 self.known[e.seat] = Counter(e.cards)
             elif kind == "swap" and self.seat in (e.seat, e.target):
@@ -401,8 +410,9 @@ class ISMCTSBot:
         if self.paired and view.phase == P_CHALLENGE:
             # A sampled world's W+4 player holds the old colour as often as a random
             # hand does, but players rarely bluff: searching would challenge far too
-            # often.  The heuristic's bluff estimate decides.
-            return prior
+            # often.  The heuristic's bluff estimate decides, with a prior that knows
+            # when sensible players bluff.
+            return self._answer_wd4(view, prior)
         legal = [a for a in view.legal if a.kind not in (CATCH, UNO)]
         # always call UNO: drop the forgetting twin of a calling play
         calling = {a._replace(uno=False) for a in legal if a.kind == PLAY and a.uno}
@@ -438,6 +448,26 @@ class ISMCTSBot:
         if self.paired:
             return self._search_paired(view, actions, prior)
         return self._search(view, actions, prior)
+
+    def _answer_wd4(self, view: View, prior: Action) -> Action:
+        """Challenge a Wild Draw Four when a bluff is likely enough.
+
+        The heuristic's estimate weighs a holder of the old colour as half as likely
+        to play the W+4 as a non-holder (``prior_bluff``), whoever the victim.  But a
+        sensible player bluffs only to stop a victim about to go out: against
+        ``heuristic`` the prior's rule challenged 77 of 132 legal W+4s in 240 games,
+        each wrong challenge costing 2 cards, while every one of the 10 bluffs came
+        against a hand of 2 cards or fewer.  So unless this seat is that close (or
+        the player was seen caught bluffing a longer hand) the ratio is ``bluff_far``.
+        """
+        w = self.prior.w
+        challenge = next((a for a in view.legal if a.kind == CHALLENGE), None)
+        answer = next((a for a in view.legal if a.kind in (ACCEPT, DRAW)), None)
+        if challenge is None or answer is None:
+            return prior
+        near = view.hand_sizes[view.seat] <= w.bluff_when
+        ratio = w.prior_bluff if near or view.wd4_by in self.bluffers else self.bluff_far
+        return challenge if self.prior._p_bluff(view, ratio) > w.challenge_at else answer
 
     def _search_paired(self, view: View, actions: list[Action], prior: Action) -> Action:
         """Common random numbers: every action is scored in the same sampled worlds.

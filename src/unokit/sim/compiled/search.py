@@ -42,6 +42,7 @@ from unokit.sim.compiled.kernel import (
     S_CUR,
     S_DIR,
     S_DRAWN,
+    S_GUILTY,
     S_LOGON,
     S_N,
     S_NDISC,
@@ -61,6 +62,7 @@ from unokit.sim.compiled.kernel import (
     best_color,
     catch,
     ccolor,
+    challenge,
     choose_color,
     draw,
     play,
@@ -149,8 +151,9 @@ def search_worlds(
 # ``policy=2``: rollout players that score a play the way ``HeuristicBot`` does
 # (``_end_value`` / ``_play_value`` / ``_chain_value`` with its tuned weights), from
 # what that player could know: its own hand, the hand sizes, the discard pile.  Left
-# out: its reading of who could not follow (voids) and its challenge statistics (a
-# W+4 is never challenged in a rollout; the bluff weight uses the prior 1/2).
+# out: its reading of who could not follow (voids) and its challenge statistics (in a
+# rollout a W+4 is challenged exactly when it is a bluff; the bluff weight uses the
+# prior 1/2).
 
 WIN_VALUE = 1e6
 NEVER = -1e6
@@ -453,7 +456,13 @@ def heur_rollout(
             color = best_color(st, s) if card >= WILD else -1
             play(st, R, s, card, color, st[O_HS + s] == 2, np.int64(-1), lg)
         elif phase == P_CHALLENGE:
-            accept(st, R, s, lg)
+            # sensible players catch nearly every bluff and let a legal W+4 pass (the
+            # heuristic caught 19 of 19 ismcts bluffs); a rollout that never
+            # challenged would make bluffing free
+            if st[S_GUILTY]:
+                challenge(st, R, s, lg)
+            else:
+                accept(st, R, s, lg)
         elif phase == P_START_COLOR:
             choose_color(st, s, best_color(st, s), np.int64(-1), lg)
         else:
