@@ -368,3 +368,62 @@ def test_compiled_search_policies_play_legally(policy: int) -> None:
             bot = ISMCTSBot(seed=1, iterations=40, policy=policy)
             play_round(g, [bot, *(HeuristicBot(seed=s) for s in range(n - 1))])
             assert g.round_over and bot.rollouts > 0
+
+
+def _wd4(victim: list[str], bluff: bool = True) -> Game:
+    """Seat 0 (8 cards, red among them when ``bluff``) has just played a W+4 on seat 1."""
+    from test_bots import position
+    from unokit.cards import parse_card
+
+    first = "R1" if bluff else "Y1"
+    game = position([[first, "G1", "G2", "G3", "G4", "B5", "B6", "B7", "W+4"], victim], "R5")
+    game.play(0, parse_card("W+4"), color=2)
+    return game
+
+
+def test_ismcts_challenges_a_wd4_only_when_a_bluff_is_likely() -> None:
+    """R-WD4-* challenges: a sensible player bluffs a W+4 only to stop a hand about to go
+    out, so against a longer hand the bot accepts where the heuristic's even prior
+    challenges; at 2 cards, or once that player was caught bluffing a longer hand, it
+    challenges as the heuristic does."""
+    from unokit.engine.actions import ACCEPT, CHALLENGE
+    from unokit.engine.game import Event
+
+    def answers(victim: list[str], bot: ISMCTSBot | None = None) -> tuple[int, int]:
+        view = view_of(_wd4(victim), 1)
+        bot = bot or ISMCTSBot(seed=1, iterations=40)
+        return HeuristicBot(seed=1).act(view).kind, bot.act(view).kind
+
+    assert answers(["B1", "B2", "Y3", "Y4", "G5"]) == (CHALLENGE, ACCEPT)
+    assert answers(["B1", "B2"]) == (CHALLENGE, CHALLENGE)
+    caught = ISMCTSBot(seed=1, iterations=40)
+    caught.observe([Event("deal", 1, amount=6), Event("challenge", 1, target=0, amount=1)])
+    assert answers(["B1", "B2", "Y3", "Y4", "G5"], caught) == (CHALLENGE, CHALLENGE)
+    close = ISMCTSBot(seed=1, iterations=40)  # a bluff against 2 cards says nothing new
+    close.observe([Event("deal", 1, amount=2), Event("challenge", 1, target=0, amount=1)])
+    assert answers(["B1", "B2", "Y3", "Y4", "G5"], close) == (CHALLENGE, ACCEPT)
+
+
+@pytest.mark.parametrize("bluff", [True, False])
+def test_heuristic_rollouts_challenge_exactly_the_bluffs(bluff: bool) -> None:
+    """A rollout that never challenged would make a bluffed W+4 free for the search."""
+    _compiled()
+    import numpy as np
+
+    from unokit.cards import build_deck
+    from unokit.sim import compiled
+    from unokit.sim.compiled import kernel, search
+
+    rules = RuleSet()
+    game = _wd4(["B1", "B2", "Y3", "Y4", "G5"], bluff=bluff)
+    st = compiled.state_from_game(game)
+    r_arr = compiled.rules_array(rules, 2, rounds_only=True, reactive=False)
+    deck_col = np.zeros(5, dtype=np.int64)
+    for c in build_deck(rules.deck):
+        deck_col[kernel.ccolor(c)] += 1
+    i64 = np.int64
+    buf, lg, cnt = np.empty(kernel.HCAP, dtype=i64), np.zeros(1, dtype=i64), np.zeros(57, dtype=i64)
+    args = (buf, lg, deck_col, cnt, np.zeros(5, dtype=i64), np.zeros(1, dtype=i64))
+    search.heur_rollout(st, r_arr, 1, 1, *args)  # one step: seat 1 answers
+    player, victim = int(st[kernel.O_HS]), int(st[kernel.O_HS + 1])
+    assert (player, victim) == ((12, 5) if bluff else (8, 9))
