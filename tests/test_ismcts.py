@@ -423,7 +423,7 @@ def test_heuristic_rollouts_challenge_exactly_the_bluffs(bluff: bool) -> None:
         deck_col[kernel.ccolor(c)] += 1
     i64 = np.int64
     buf, lg, cnt = np.empty(kernel.HCAP, dtype=i64), np.zeros(1, dtype=i64), np.zeros(57, dtype=i64)
-    args = (buf, lg, deck_col, cnt, np.zeros(5, dtype=i64), np.zeros(1, dtype=i64))
+    args = (buf, lg, deck_col, cnt, np.zeros(5, dtype=i64), np.zeros((3, kernel.HCAP + 1)))
     search.heur_rollout(st, r_arr, 1, 1, *args)  # one step: seat 1 answers
     player, victim = int(st[kernel.O_HS]), int(st[kernel.O_HS + 1])
     assert (player, victim) == ((12, 5) if bluff else (8, 9))

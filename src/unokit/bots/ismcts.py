@@ -105,6 +105,8 @@ class ISMCTSBot:
         bank: float = 3.0,
         settle: float = 2.0,
         bluff_far: float = 0.02,
+        infer: float = 0.1,
+        infer_floor: float = 0.25,
     ) -> None:
         from unokit.bots.heuristic import HeuristicBot  # the prior; imported late
 
@@ -129,6 +131,8 @@ class ISMCTSBot:
         # P(W+4 | holds the colour) / P(W+4 | not) when the victim is not about to go
         # out, unless that player was caught bluffing such a victim (``bluffers``)
         self.bluff_far = bluff_far
+        self.infer = infer  # softmax temperature of the opponent model; 0: no weights
+        self.infer_floor = infer_floor  # the least weight a dealt world keeps
         self.bluffers: set[int] = set()  # kept for the whole game, across rounds
         self._bank = 0.0  # CPU seconds credited to decisions and not yet spent
         self._allow = time_budget  # this decision's CPU allowance, set by act()
@@ -136,6 +140,8 @@ class ISMCTSBot:
         self.rollouts = 0  # rollouts played, over every decision
         self.searches = 0  # decisions searched (more than one sensible action)
         self.settled = 0  # searches stopped early by ``settle``
+        self.weighted = 0  # searches whose worlds were weighed by an opponent's play
+        self.ess = 0.0  # over those: the effective share of worlds, summed
         self.decisions = 0  # act() calls
         self._rules_key: Any = None
         self._rules_arr: Any = None
@@ -147,6 +153,8 @@ class ISMCTSBot:
             "decisions": self.decisions,
             "searches": self.searches,
             "settled": self.settled,
+            "weighted": self.weighted,
+            "ess_share": self.ess / self.weighted if self.weighted else 0.0,
             "rollouts": self.rollouts,
             "rollouts_per_decision": self.rollouts / self.decisions if self.decisions else 0.0,
             "rollouts_per_search": self.rollouts / self.searches if self.searches else 0.0,
@@ -184,12 +192,17 @@ class ISMCTSBot:
         self.n = 0
         self._last = ""
         self.sizes: dict[int, int] = {}  # hand sizes as the events tell, when known
+        # seat -> its plays since it last drew, each [card, colour before, direction
+        # before, hand sizes before, cards played after it]
+        self.lastplay: dict[int, list[list[Any]]] = {}
+        self._last_seat = -1
 
     def observe(self, events: Sequence[Event]) -> None:
         """Learn from this seat's events: reveals, swaps, who could not follow a colour."""
         for e in events:
             kind = e.kind
             prev, self._last = self._last, kind
+            prev_seat, self._last_seat = self._last_seat, e.seat
             if kind == "round_start":
                 self._reset()
             elif kind == "start_card" or kind == "retract":
@@ -199,6 +212,7 @@ class ISMCTSBot:
             elif kind == "color":
                 self.color = e.color
             elif kind == "play":
+                self._on_play(e, prev == "draw" and prev_seat == e.seat)
                 if e.seat != self.seat and e.cards[0] >= WILD and self.color >= 0:
                     self._on_wild(e.seat)
                 if e.seat in self.sizes:
@@ -212,6 +226,7 @@ class ISMCTSBot:
             elif kind == "deal":
                 self.sizes[e.seat] = e.amount
             elif kind == "discard":
+                self.lastplay = {}
                 if e.seat in self.sizes:
                     self.sizes[e.seat] -= len(e.cards)
                 k = self.known.get(e.seat)
@@ -222,6 +237,7 @@ class ISMCTSBot:
             elif kind == "reverse":
                 self.direction = -self.direction
             elif kind == "draw":
+                self.lastplay.pop(e.seat, None)  # its hand then is no longer ours to rebuild
                 if e.seat in self.sizes:
                     self.sizes[e.seat] += e.amount
                 if e.only < 0:
@@ -234,7 +250,9 @@ class ISMCTSBot:
                 # a bluff caught: was its victim (the challenger) about to go out?
                 if self.sizes.get(e.seat, 99) > self.prior.w.bluff_when:
                     self.bluffers.add(e.target)
-            elif kind == "reveal" and e.cards is not None and e.only >= 0:
+            elif kind in ("reshuffle", "discard", "swap", "rotate", "shuffle_hands"):
+                self.lastplay = {}
+            if kind == "reveal" and e.cards is not None and e.only >= 0:
                 self.known[e.seat] = Counter(e.cards)
             elif kind == "swap" and self.seat in (e.seat, e.target):
                 other = e.target if e.seat == self.seat else e.seat
@@ -253,6 +271,48 @@ class ISMCTSBot:
                 self.sizes = {}
             elif kind == "hand" and e.seat == self.seat:
                 self.my_hand = list(e.cards)
+
+    def _on_play(self, e: Event, drawn: bool) -> None:
+        """Remember an opponent's play, for weighing sampled worlds by it (``infer``).
+
+        Called before the play updates the colour and the hand sizes, so the record
+        holds the table as the player saw it.  A card just drawn and played is not a
+        choice among the hand (and its draw already cleared the seat's records); a
+        multi-card play clears them.
+        """
+        for recs in self.lastplay.values():
+            for rec in recs:
+                rec[4] += len(e.cards)
+        if e.seat == self.seat or not self.infer or drawn:
+            return
+        if len(e.cards) != 1 or self.color < 0 or not self.n or len(self.sizes) < self.n:
+            self.lastplay.pop(e.seat, None)
+            return
+        sizes = [self.sizes.get(t, 0) for t in range(self.n)]
+        recs = self.lastplay.setdefault(e.seat, [])
+        recs.append([e.cards[0], self.color, self.direction, sizes, 0])
+        del recs[: -self.INFER_PLAYS]
+
+    INFER_PLAYS = 4  # an opponent's plays since it last drew that weigh a world, at most
+
+    def _inference(self, view: View) -> list[int] | None:
+        """The opponents' plays since each last drew, as ``search.world_weight`` takes
+        them, or None when there are none to weigh by."""
+        out: list[int] = [0]
+        for seat, recs in self.lastplay.items():
+            if not view.live[seat] or not recs:
+                continue
+            played = [rec[0] for rec in recs]
+            if view.hand_sizes[seat] != recs[0][3][seat] - len(played):
+                continue  # the hand changed in a way the records do not tell
+            for j, rec in enumerate(recs):
+                ndisc = len(view.discard) - 1 - rec[4]
+                if ndisc < 1 or view.discard[ndisc] != rec[0]:
+                    continue
+                later = played[j:]
+                out += [seat, rec[0], rec[1], ndisc, rec[2], len(later), *later, *rec[3]]
+                out[0] += 1
+        return out if out[0] else None
 
     def _on_wild(self, seat: int) -> None:
         """A wild played by ``seat`` with ``self.color`` in force.
@@ -541,14 +601,17 @@ class ISMCTSBot:
         return self._decide(actions, p, sums, sq, worlds)
 
     def _decide(self, actions: list[Action], p: int, sums: list[float], sq: list[float],
-                worlds: int) -> Action:  # fmt: skip
-        """The best action by mean paired gain if it beats ``margin`` standard errors."""
+                worlds: float, w2: float | None = None) -> Action:  # fmt: skip
+        """The best action by mean paired gain if it beats ``margin`` standard errors.
+
+        With weighted worlds, ``worlds`` is the sum of the weights and ``w2`` the sum
+        of their squares (the standard error of a weighted mean)."""
         k = len(actions)
         best = max(range(k), key=lambda j: sums[j])
         if best == p or sums[best] <= 0:
             return actions[p]
         m = sums[best] / worlds
-        var = max(sq[best] / worlds - m * m, 1e-9) / worlds
+        var = max(sq[best] / worlds - m * m, 1e-9) * (w2 or worlds) / (worlds * worlds)
         if m > self.margin * math.sqrt(var):
             return actions[best]
         return actions[p]
@@ -579,6 +642,9 @@ class ISMCTSBot:
         vseats_a = np.array(vseats, dtype=np.int64)
         sums_a = np.zeros(k, dtype=np.float64)
         sq_a = np.zeros(k, dtype=np.float64)
+        wacc = np.zeros(2, dtype=np.float64)  # the worlds' weights and their squares
+        found = self._inference(view) if self.infer > 0 and self.policy == 2 else None
+        inf = np.array(found if found is not None else [0], dtype=np.int64)
         steps = self.horizon or 2000
         seat = view.seat
         worlds = 0
@@ -597,25 +663,31 @@ class ISMCTSBot:
             if self.policy == 2:
                 search.search_worlds_h(st0, rules_arr, rng, seat, acts, pool_a, need_a,
                                        banned, free_a, vseats_a, batch, steps, p, sums_a,
-                                       sq_a)  # fmt: skip
+                                       sq_a, inf, self.infer, self.infer_floor,
+                                       wacc)  # fmt: skip
             else:
                 search.search_worlds(st0, rules_arr, rng, seat, acts, pool_a, need_a,
                                      banned, free_a, vseats_a, batch, steps, self.judge, p,
                                      sums_a, sq_a)  # fmt: skip
             worlds += batch
             self.rollouts += batch * k
+            if self.policy != 2:
+                wacc[0] = wacc[1] = worlds  # unweighted
             if limit is not None:
                 continue
             now = clock()
             if now > deadline:
                 break
             early = self.settle > 0 and now - start >= self.time_budget / 3 and worlds >= 32
-            if early and _settled(p, sums_a.tolist(), sq_a.tolist(), worlds, self.settle):
+            if early and _settled(p, sums_a.tolist(), sq_a.tolist(), wacc[0], self.settle, wacc[1]):
                 self.settled += 1
                 break
             per_world = max((now - start) / worlds, 1e-6)
             batch = max(1, min(256, int(min(deadline - now, chunk) / per_world) + 1))
-        return self._decide(actions, p, sums_a.tolist(), sq_a.tolist(), worlds)
+        if found is not None:
+            self.weighted += 1
+            self.ess += wacc[0] * wacc[0] / wacc[1] / worlds
+        return self._decide(actions, p, sums_a.tolist(), sq_a.tolist(), wacc[0], wacc[1])
 
     def _search(self, view: View, actions: list[Action], prior: Action) -> Action:
         """UCB1 over root actions, a fresh world each iteration; the prior wins ties.
@@ -677,7 +749,9 @@ class ISMCTSBot:
         return actions[p]
 
 
-def _settled(p: int, sums: list[float], sq: list[float], worlds: int, z: float) -> bool:
+def _settled(
+    p: int, sums: list[float], sq: list[float], worlds: float, z: float, w2: float | None = None
+) -> bool:
     """Whether every rival of the prior (index ``p``) trails it by ``z`` standard errors.
 
     Then more worlds would almost surely keep the prior, so the search may stop and
@@ -690,7 +764,7 @@ def _settled(p: int, sums: list[float], sq: list[float], worlds: int, z: float) 
         m = sums[j] / worlds
         if m >= 0:
             return False
-        se = math.sqrt(max(sq[j] / worlds - m * m, 1e-12) / worlds)
+        se = math.sqrt(max(sq[j] / worlds - m * m, 1e-12) * (w2 or worlds) / (worlds * worlds))
         if m + z * se >= 0:
             return False
     return True

@@ -368,11 +368,14 @@ def play_value(
 
 
 @njit(cache=True)
-def heur_choose(
+def heur_values(
     st: np.ndarray, R: np.ndarray, s: int, buf: np.ndarray, k: int,
-    deck_col: np.ndarray, cnt: np.ndarray, unseen: np.ndarray, nodes: np.ndarray,
-) -> tuple[int, int]:  # fmt: skip
-    """The heuristic's play among ``buf[:k]`` (card, colour), or (-1, -1) to draw."""
+    deck_col: np.ndarray, cnt: np.ndarray, unseen: np.ndarray, cards: np.ndarray,
+    cols: np.ndarray, vals: np.ndarray,
+) -> int:  # fmt: skip
+    """The heuristic's value of each distinct play among ``buf[:k]`` (a wild with its
+    best colour), in order, then drawing (card -1) last: ``cards``, ``cols``, ``vals``
+    hold them; returns how many."""
     n = st[S_N]
     hs = st[O_HS + s]
     base = O_HANDS + s * HCAP
@@ -395,10 +398,7 @@ def heur_choose(
     two = st[S_NLIVE] == 2
     bluffing = R[R_BLUFF] != 0
     colour = st[S_COLOR]
-    nodes[0] = 0
-    best_card = -1
-    best_col = -1
-    best_v = -1e18
+    m = 0
     for i in range(k):
         c = buf[i]
         dup = False
@@ -409,30 +409,118 @@ def heur_choose(
         if dup:
             continue
         if c >= WILD:
+            best_v = -1e18
+            best_col = -1
             for col in range(4):
                 v = play_value(cnt, hs, c, col, colour, s, hurry, two, bluffing, unseen, st)
                 if v > best_v:
                     best_v = v
-                    best_card = c
                     best_col = col
+            cards[m] = c
+            cols[m] = best_col
+            vals[m] = best_v
         else:
-            v = play_value(cnt, hs, c, -1, colour, s, hurry, two, bluffing, unseen, st)
-            if v > best_v:
-                best_v = v
-                best_card = c
-                best_col = -1
+            cards[m] = c
+            cols[m] = -1
+            vals[m] = play_value(cnt, hs, c, -1, colour, s, hurry, two, bluffing, unseen, st)
+        m += 1
     nxt = (s + st[S_DIR]) % n
-    draw_v = end_value(cnt, hs, colour, nxt, s, False, hurry, two, unseen, st) - 1.6
-    if draw_v > best_v:
-        return -1, -1
-    return best_card, best_col
+    cards[m] = -1
+    cols[m] = -1
+    vals[m] = end_value(cnt, hs, colour, nxt, s, False, hurry, two, unseen, st) - 1.6
+    return m + 1
+
+
+@njit(cache=True)
+def heur_choose(
+    st: np.ndarray, R: np.ndarray, s: int, buf: np.ndarray, k: int,
+    deck_col: np.ndarray, cnt: np.ndarray, unseen: np.ndarray, sc: np.ndarray,
+) -> tuple[int, int]:  # fmt: skip
+    """The heuristic's play among ``buf[:k]`` (card, colour), or (-1, -1) to draw.
+    ``sc`` is scratch: three rows of ``HCAP + 1``."""
+    cards = sc[0]
+    cols = sc[1]
+    vals = sc[2]
+    m = heur_values(st, R, s, buf, k, deck_col, cnt, unseen, cards, cols, vals)
+    best = 0
+    for i in range(1, m):  # the first best play; drawing only if strictly better
+        if vals[i] > vals[best]:
+            best = i
+    return np.int64(cards[best]), np.int64(cols[best])
+
+
+@njit(cache=True)
+def play_likelihood(
+    st: np.ndarray, R: np.ndarray, s: int, card: int, temp: float, buf: np.ndarray,
+    deck_col: np.ndarray, cnt: np.ndarray, unseen: np.ndarray, sc: np.ndarray,
+) -> float:  # fmt: skip
+    """P(player ``s`` plays ``card`` now), if it chose by the heuristic's values with
+    softmax noise of temperature ``temp``."""
+    k = playable_cards(st, R, s, buf)
+    cards = sc[0]
+    cols = sc[1]
+    vals = sc[2]
+    m = heur_values(st, R, s, buf, k, deck_col, cnt, unseen, cards, cols, vals)
+    top = -1e18
+    for i in range(m):
+        if vals[i] > top:
+            top = vals[i]
+    total = 0.0
+    mine = 0.0
+    for i in range(m):
+        e = np.exp((vals[i] - top) / temp)
+        total += e
+        if cards[i] == card:
+            mine = e
+    return mine / total
+
+
+@njit(cache=True)
+def world_weight(
+    world: np.ndarray, R: np.ndarray, inf: np.ndarray, temp: float, floor: float,
+    sc_st: np.ndarray, buf: np.ndarray, deck_col: np.ndarray, cnt: np.ndarray,
+    unseen: np.ndarray, sc: np.ndarray,
+) -> float:  # fmt: skip
+    """How likely a dealt world makes the opponents' plays since each last drew.
+
+    ``inf`` = [records, then per record: seat, card, colour before, discard size
+    before, direction before, m, the m cards that seat has played since (that card
+    first), hand sizes before...].  For each record the world is rewound to that
+    moment in ``sc_st`` (the cards back in the hand, the later discards off the pile)
+    and the play scored by ``play_likelihood``; the weight is the product over the
+    records, each factor kept above ``floor`` so that a world the model finds
+    unlikely stays alive."""
+    n = world[S_N]
+    w = 1.0
+    i = 1
+    for _ in range(inf[0]):
+        o = inf[i]
+        card = inf[i + 1]
+        m = inf[i + 5]
+        sc_st[:] = world
+        hs = sc_st[O_HS + o]
+        base = O_HANDS + o * HCAP
+        for j in range(m):
+            sc_st[base + hs + j] = inf[i + 6 + j]
+        sc_st[S_COLOR] = inf[i + 2]
+        sc_st[S_NDISC] = inf[i + 3]
+        sc_st[S_DIR] = inf[i + 4]
+        i += 6 + m
+        for t in range(n):
+            sc_st[O_HS + t] = inf[i + t]
+        i += n
+        sc_st[S_CUR] = o
+        sc_st[S_PHASE] = P_PLAY
+        p = play_likelihood(sc_st, R, o, card, temp, buf, deck_col, cnt, unseen, sc)
+        w *= floor + (1.0 - floor) * p
+    return w
 
 
 @njit(cache=True)
 def heur_rollout(
     st: np.ndarray, R: np.ndarray, seat: int, max_steps: int, buf: np.ndarray,
     lg: np.ndarray, deck_col: np.ndarray, cnt: np.ndarray, unseen: np.ndarray,
-    nodes: np.ndarray,
+    sc: np.ndarray,
 ) -> float:  # fmt: skip
     """``kernel.rollout_value`` with heuristic-scored plays: 1 if ``seat`` (or its team)
     wins the round, a straight-line judgement of hand sizes if cut off."""
@@ -446,7 +534,7 @@ def heur_rollout(
             if k == 0:
                 draw(st, R, s, lg)
             else:
-                card, col = heur_choose(st, R, s, buf, k, deck_col, cnt, unseen, nodes)
+                card, col = heur_choose(st, R, s, buf, k, deck_col, cnt, unseen, sc)
                 if card < 0:
                     draw(st, R, s, lg)
                 else:
@@ -484,24 +572,35 @@ def search_worlds_h(
     st0: np.ndarray, R: np.ndarray, rng: np.ndarray, seat: int, acts: np.ndarray,
     pool: np.ndarray, need: np.ndarray, banned: np.ndarray, free: np.ndarray,
     vseats: np.ndarray, worlds: int, max_steps: int, p: int,
-    sums: np.ndarray, sq: np.ndarray,
+    sums: np.ndarray, sq: np.ndarray, inf: np.ndarray, temp: float, floor: float,
+    wacc: np.ndarray,
 ) -> None:  # fmt: skip
-    """``search_worlds`` with the heuristic-scored rollout players (``heur_rollout``)."""
+    """``search_worlds`` with the heuristic-scored rollout players (``heur_rollout``).
+
+    With ``inf[0] > 0`` each world's paired differences are weighted by
+    ``world_weight`` (the likelihood of the opponents' recent plays in that world);
+    ``wacc`` sums the weights and their squares.  Otherwise every weight is 1."""
     k = acts.shape[0]
     base = st0.copy()
     st = st0.copy()
+    sc_st = st0.copy()
     work = np.empty(max(pool.shape[0], 1), dtype=np.int64)
     out = np.zeros(k, dtype=np.float64)
     buf = np.empty(HCAP, dtype=np.int64)
     lg = np.zeros(1, dtype=np.int64)
     cnt = np.zeros(57, dtype=np.int64)
     unseen = np.zeros(5, dtype=np.int64)
-    nodes = np.zeros(1, dtype=np.int64)
+    sc = np.zeros((3, HCAP + 1), dtype=np.float64)
     deck_col = np.zeros(5, dtype=np.int64)
     for i in range(R[R_DECKSIZE]):
         deck_col[ccolor(R[O_DECK + i])] += 1
     for _ in range(worlds):
         deal_world(base, st0, rng, pool, work, need, banned, free, vseats)
+        w = 1.0
+        if inf[0] > 0:
+            w = world_weight(base, R, inf, temp, floor, sc_st, buf, deck_col, cnt, unseen, sc)
+        wacc[0] += w
+        wacc[1] += w * w
         seed = rnext(rng)
         for j in range(k):
             st[:] = base
@@ -509,10 +608,9 @@ def search_worlds_h(
             st[S_LOGON] = 0
             apply_root(st, R, seat, acts[j, 0], acts[j, 1], acts[j, 2], acts[j, 3],
                        acts[j, 4], lg)  # fmt: skip
-            out[j] = heur_rollout(st, R, seat, max_steps, buf, lg, deck_col, cnt, unseen,
-                                  nodes)  # fmt: skip
+            out[j] = heur_rollout(st, R, seat, max_steps, buf, lg, deck_col, cnt, unseen, sc)
         b = out[p]
         for j in range(k):
             d = out[j] - b
-            sums[j] += d
-            sq[j] += d * d
+            sums[j] += w * d
+            sq[j] += w * d * d
