@@ -427,3 +427,52 @@ def test_heuristic_rollouts_challenge_exactly_the_bluffs(bluff: bool) -> None:
     search.heur_rollout(st, r_arr, 1, 1, *args)  # one step: seat 1 answers
     player, victim = int(st[kernel.O_HS]), int(st[kernel.O_HS + 1])
     assert (player, victim) == ((12, 5) if bluff else (8, 9))
+
+
+def test_worlds_are_weighed_by_how_likely_they_make_the_opponents_last_play() -> None:
+    """Seat 1, with 2 cards, played R5 on R3.  A world where it also held R+2 (R+2 then
+    R5 would have won at once) makes that play unlikely; one where its other card was
+    B9 (R5 its only sensible play) makes it likely.  The bot rebuilds the moment from
+    its own events."""
+    _compiled()
+    import numpy as np
+
+    from unokit.cards import build_deck, parse_card
+    from unokit.engine.actions import Action
+    from unokit.sim import compiled
+    from unokit.sim.compiled import kernel, search
+
+    game = Game(RuleSet(), 2, seed=1, events=True)
+    game.hands = [[parse_card(c) for c in h] for h in (["G1", "G2", "Y3"], ["R5", "B9"])]
+    game.discard = [parse_card("R3")]
+    game.color, game.current, game.direction, game.phase, game.vulnerable = 0, 1, 1, 0, -1
+    bot = ISMCTSBot(seed=1, iterations=40)
+    bot._remember(view_of(game, 0))
+    mark = len(game.events or [])
+    game.apply(1, Action.play(parse_card("R5"), uno=True))
+    bot.observe(game.events_for(0, mark))
+    view = view_of(game, 0)
+    inf = bot._inference(view)
+    r5, red = parse_card("R5"), 0
+    assert inf == [1, 1, r5, red, 1, 1, 1, r5, 3, 2]
+
+    rules = compiled.rules_array(RuleSet(), 2, rounds_only=True, reactive=False)
+    deck_col = np.zeros(5, dtype=np.int64)
+    for c in build_deck(RuleSet().deck):
+        deck_col[kernel.ccolor(c)] += 1
+
+    def weight(other: str) -> float:
+        world = game.copy()
+        world.hands[1] = [parse_card(other)]
+        st = compiled.state_from_game(world)
+        i64 = np.int64
+        return float(
+            search.world_weight(
+                st, rules, np.array(inf, dtype=i64), 0.1, 0.25, st.copy(),
+                np.empty(kernel.HCAP, dtype=i64), deck_col, np.zeros(57, dtype=i64),
+                np.zeros(5, dtype=i64), np.zeros((3, kernel.HCAP + 1)),
+            )
+        )  # fmt: skip
+
+    assert weight("B9") > 0.9
+    assert weight("R+2") < 0.3
