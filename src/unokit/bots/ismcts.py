@@ -143,6 +143,8 @@ class ISMCTSBot:
         self.weighted = 0  # searches whose worlds were weighed by an opponent's play
         self.ess = 0.0  # over those: the effective share of worlds, summed
         self.decisions = 0  # act() calls
+        self.jit = 0.0  # CPU seconds spent compiling (or loading) the search, not counted
+        self._jit_now = 0.0
         self._rules_key: Any = None
         self._rules_arr: Any = None
         self._reset()
@@ -159,6 +161,7 @@ class ISMCTSBot:
             "rollouts_per_decision": self.rollouts / self.decisions if self.decisions else 0.0,
             "rollouts_per_search": self.rollouts / self.searches if self.searches else 0.0,
             "cpu_ms_per_decision": 1000 * self.cpu / self.decisions if self.decisions else 0.0,
+            "jit_s": self.jit,
         }
 
     def _compiled_rules(self, view: View) -> Any:
@@ -455,10 +458,11 @@ class ISMCTSBot:
         banking = self.bank_cap > 0 and self.iterations is None
         if banking:
             self._bank = min(self._bank + self.time_budget, self.bank_cap * self.time_budget)
+        self._jit_now = 0.0
         try:
             return self._act(view, banking, t0)
         finally:
-            spent = clock() - t0
+            spent = clock() - t0 - self._jit_now  # compiling is not thinking
             self.cpu += spent
             if banking:
                 self._bank -= spent
@@ -654,6 +658,24 @@ class ISMCTSBot:
         deadline = start + self._allow
         # a batch lasts at most a quarter budget, so that a settled search stops early
         chunk = self.time_budget / 4 if self.settle > 0 else self._allow
+        if self.policy not in _WARM:
+            # the first search of a process compiles (or loads from numba's cache) the
+            # compiled search: minutes or seconds that must not come out of the budget
+            t = clock()
+            args = (st0, rules_arr, rng.copy(), seat, acts, pool_a, need_a, banned, free_a,
+                    vseats_a, 1, steps)  # fmt: skip
+            junk = (np.zeros(k), np.zeros(k))
+            if self.policy == 2:
+                search.search_worlds_h(*args, p, *junk, inf, self.infer, self.infer_floor,
+                                       np.zeros(2))  # fmt: skip
+            else:
+                search.search_worlds(*args, self.judge, p, *junk)
+            _WARM.add(self.policy)
+            jit = clock() - t
+            self.jit += jit
+            self._jit_now += jit
+            start += jit
+            deadline += jit
         batch = 2
         while True:
             if limit is not None:
@@ -747,6 +769,9 @@ class ISMCTSBot:
         if means[best] - means[p] > self.margin * math.sqrt(var(best) + var(p)):
             return actions[best]
         return actions[p]
+
+
+_WARM: set[int] = set()  # rollout policies whose compiled search this process has run
 
 
 def _settled(
