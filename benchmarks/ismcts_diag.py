@@ -9,14 +9,24 @@ it holds.  The real hand is read from the game by this script only, never by the
 ``wd4``: count Wild Draw Four plays, bluffs and answers (challenged or accepted, legal
 or guilty) on both sides.
 
+``wd4-oracle``: what ``ismcts``'s answer to a W+4 (``bluff_far``) is worth.  Two
+``heuristic`` bots play; wherever the W+4 answer with ``bluff_far`` differs from the
+heuristic's own, both answers are played out ``--playouts`` times from the true
+position by fresh ``heuristic`` bots (the same draw pile order for both), and the
+difference in the answering seat's wins is summed: points per 100 seat-games.
+
     python benchmarks/ismcts_diag.py beliefs --first 8000 --deals 10
     python benchmarks/ismcts_diag.py wd4 --first 5000 --deals 60
+    python benchmarks/ismcts_diag.py wd4-oracle --first 9100 --deals 300 --playouts 30
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import math
+import random
+import statistics
 import sys
 from pathlib import Path
 from typing import Any
@@ -110,6 +120,55 @@ class Hero(ISMCTSBot):
         COUNT["cases"] += 1
 
 
+ORACLE: list[float] = []  # per changed answer: the new answer's mean gain in wins
+
+
+class Answerer(HeuristicBot):
+    """A heuristic bot that plays its own W+4 answers and scores ``bluff_far``'s."""
+
+    playouts = 30
+    bluff_far = 0.02
+
+    def act(self, view: View) -> Action:
+        a = super().act(view)
+        if view.phase != P_CHALLENGE:
+            return a
+        COUNT["answers"] += 1
+        w = self.w
+        near = view.hand_sizes[view.seat] <= w.bluff_when
+        ratio = w.prior_bluff if near else self.bluff_far
+        if (self._p_bluff(view, ratio) > w.challenge_at) == (a.kind == CHALLENGE):
+            return a
+        other = next(x for x in view.legal if (x.kind == CHALLENGE) != (a.kind == CHALLENGE))
+        gain = 0.0
+        for k in range(self.playouts):
+            for answer, sign in ((other, 1), (a, -1)):
+                game = TABLE["game"].copy(rng=random.Random(k * 7919 + COUNT["answers"]))
+                game.apply(view.seat, answer)
+                bots = [HeuristicBot(seed=k * 2 + s) for s in range(game.n)]
+                play_round(Match(game, bots, timing=Timing.instant()), max_steps=100_000)
+                gain += sign * (game.round_winner == view.seat)
+        ORACLE.append(gain / self.playouts)
+        return a
+
+
+def oracle(first: int, deals: int, playouts: int) -> None:
+    Answerer.playouts = playouts
+    for d in range(first, first + deals):
+        game = Game(RuleSet(), ["P0", "P1"], seed=d, events=False)
+        TABLE["game"] = game
+        bots = [Answerer(d * 2), Answerer(d * 2 + 1)]
+        play_round(Match(game, bots, timing=Timing.instant()), max_steps=100_000)
+    games = 2 * deals  # each deal is a game for each of its two seats
+    n = len(ORACLE)
+    mean = sum(ORACLE) / games * 100
+    sd = statistics.pstdev(ORACLE) if n > 1 else 0.0
+    se = sd * math.sqrt(n) / games * 100
+    print(f"{deals} deals, {COUNT['answers']} W+4 answers, {n} changed by bluff_far")
+    print(f"  gain: {mean:+.2f} wins per 100 seat-games (se {se:.2f}); "
+          f"{100 * sum(ORACLE) / max(n, 1):+.1f} points per changed answer")  # fmt: skip
+
+
 class Opponent(HeuristicBot):
     def act(self, view: View) -> Action:
         a = super().act(view)
@@ -119,10 +178,14 @@ class Opponent(HeuristicBot):
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    p.add_argument("what", choices=["beliefs", "wd4"])
+    p.add_argument("what", choices=["beliefs", "wd4", "wd4-oracle"])
     p.add_argument("--first", type=int, default=8000)
     p.add_argument("--deals", type=int, default=10)
+    p.add_argument("--playouts", type=int, default=30)
     args = p.parse_args()
+    if args.what == "wd4-oracle":
+        oracle(args.first, args.deals, args.playouts)
+        return 0
     Hero.mode = args.what
     wins = games = 0
     for d in range(args.first, args.first + args.deals):
