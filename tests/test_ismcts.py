@@ -405,8 +405,10 @@ def test_ismcts_challenges_a_wd4_only_when_a_bluff_is_likely() -> None:
 
 
 @pytest.mark.parametrize("bluff", [True, False])
-def test_heuristic_rollouts_challenge_exactly_the_bluffs(bluff: bool) -> None:
-    """A rollout that never challenged would make a bluffed W+4 free for the search."""
+@pytest.mark.parametrize("chal", [1, 0])
+def test_heuristic_rollouts_challenge_exactly_the_bluffs(bluff: bool, chal: int) -> None:
+    """A rollout that never challenged would make a bluffed W+4 free for the search
+    (``rollout_challenges=False`` keeps that, for comparison)."""
     _compiled()
     import numpy as np
 
@@ -424,9 +426,9 @@ def test_heuristic_rollouts_challenge_exactly_the_bluffs(bluff: bool) -> None:
     i64 = np.int64
     buf, lg, cnt = np.empty(kernel.HCAP, dtype=i64), np.zeros(1, dtype=i64), np.zeros(57, dtype=i64)
     args = (buf, lg, deck_col, cnt, np.zeros(5, dtype=i64), np.zeros((3, kernel.HCAP + 1)))
-    search.heur_rollout(st, r_arr, 1, 1, *args)  # one step: seat 1 answers
+    search.heur_rollout(st, r_arr, 1, 1, *args, chal)  # one step: seat 1 answers
     player, victim = int(st[kernel.O_HS]), int(st[kernel.O_HS + 1])
-    assert (player, victim) == ((12, 5) if bluff else (8, 9))
+    assert (player, victim) == ((12, 5) if bluff and chal else (8, 9))
 
 
 def test_worlds_are_weighed_by_how_likely_they_make_the_opponents_last_play() -> None:

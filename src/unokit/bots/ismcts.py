@@ -107,6 +107,7 @@ class ISMCTSBot:
         bluff_far: float = 0.02,
         infer: float = 0.1,
         infer_floor: float = 0.25,
+        rollout_challenges: bool = True,
     ) -> None:
         from unokit.bots.heuristic import HeuristicBot  # the prior; imported late
 
@@ -133,6 +134,7 @@ class ISMCTSBot:
         self.bluff_far = bluff_far
         self.infer = infer  # softmax temperature of the opponent model; 0: no weights
         self.infer_floor = infer_floor  # the least weight a dealt world keeps
+        self.rollout_challenges = rollout_challenges  # policy 2: bluffs are challenged
         self.bluffers: set[int] = set()  # kept for the whole game, across rounds
         self._bank = 0.0  # CPU seconds credited to decisions and not yet spent
         self._allow = time_budget  # this decision's CPU allowance, set by act()
@@ -667,7 +669,7 @@ class ISMCTSBot:
             junk = (np.zeros(k), np.zeros(k))
             if self.policy == 2:
                 search.search_worlds_h(*args, p, *junk, inf, self.infer, self.infer_floor,
-                                       np.zeros(2))  # fmt: skip
+                                       np.zeros(2), int(self.rollout_challenges))  # fmt: skip
             else:
                 search.search_worlds(*args, self.judge, p, *junk)
             _WARM.add(self.policy)
@@ -686,7 +688,7 @@ class ISMCTSBot:
                 search.search_worlds_h(st0, rules_arr, rng, seat, acts, pool_a, need_a,
                                        banned, free_a, vseats_a, batch, steps, p, sums_a,
                                        sq_a, inf, self.infer, self.infer_floor,
-                                       wacc)  # fmt: skip
+                                       wacc, int(self.rollout_challenges))  # fmt: skip
             else:
                 search.search_worlds(st0, rules_arr, rng, seat, acts, pool_a, need_a,
                                      banned, free_a, vseats_a, batch, steps, self.judge, p,

@@ -520,7 +520,7 @@ def world_weight(
 def heur_rollout(
     st: np.ndarray, R: np.ndarray, seat: int, max_steps: int, buf: np.ndarray,
     lg: np.ndarray, deck_col: np.ndarray, cnt: np.ndarray, unseen: np.ndarray,
-    sc: np.ndarray,
+    sc: np.ndarray, chal: int,
 ) -> float:  # fmt: skip
     """``kernel.rollout_value`` with heuristic-scored plays: 1 if ``seat`` (or its team)
     wins the round, a straight-line judgement of hand sizes if cut off."""
@@ -546,8 +546,8 @@ def heur_rollout(
         elif phase == P_CHALLENGE:
             # sensible players catch nearly every bluff and let a legal W+4 pass (the
             # heuristic caught 19 of 19 ismcts bluffs); a rollout that never
-            # challenged would make bluffing free
-            if st[S_GUILTY]:
+            # challenged (``chal`` 0) makes bluffing free
+            if chal and st[S_GUILTY]:
                 challenge(st, R, s, lg)
             else:
                 accept(st, R, s, lg)
@@ -573,7 +573,7 @@ def search_worlds_h(
     pool: np.ndarray, need: np.ndarray, banned: np.ndarray, free: np.ndarray,
     vseats: np.ndarray, worlds: int, max_steps: int, p: int,
     sums: np.ndarray, sq: np.ndarray, inf: np.ndarray, temp: float, floor: float,
-    wacc: np.ndarray,
+    wacc: np.ndarray, chal: int,
 ) -> None:  # fmt: skip
     """``search_worlds`` with the heuristic-scored rollout players (``heur_rollout``).
 
@@ -608,7 +608,8 @@ def search_worlds_h(
             st[S_LOGON] = 0
             apply_root(st, R, seat, acts[j, 0], acts[j, 1], acts[j, 2], acts[j, 3],
                        acts[j, 4], lg)  # fmt: skip
-            out[j] = heur_rollout(st, R, seat, max_steps, buf, lg, deck_col, cnt, unseen, sc)
+            out[j] = heur_rollout(st, R, seat, max_steps, buf, lg, deck_col, cnt, unseen, sc,
+                                  chal)  # fmt: skip
         b = out[p]
         for j in range(k):
             d = out[j] - b
