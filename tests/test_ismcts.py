@@ -382,24 +382,27 @@ def _wd4(victim: list[str], bluff: bool = True) -> Game:
 
 
 def test_ismcts_challenges_a_wd4_only_when_a_bluff_is_likely() -> None:
-    """R-WD4-* challenges: a sensible player bluffs a W+4 only to stop a hand about to go
-    out, so against a longer hand the bot accepts where the heuristic's even prior
-    challenges; at 2 cards, or once that player was caught bluffing a longer hand, it
-    challenges as the heuristic does."""
+    """R-ACT-WD4, R-ACT-CHALLENGE with ``bluff_far``: a sensible player bluffs a W+4 only
+    to stop a hand about to go out, so against a longer hand the bot accepts where the
+    heuristic's even prior challenges; at 2 cards, or once that player was caught
+    bluffing a longer hand, it challenges as the heuristic does.  By default
+    (``bluff_far=None``) it answers as the heuristic."""
     from unokit.engine.actions import ACCEPT, CHALLENGE
     from unokit.engine.game import Event
 
     def answers(victim: list[str], bot: ISMCTSBot | None = None) -> tuple[int, int]:
         view = view_of(_wd4(victim), 1)
-        bot = bot or ISMCTSBot(seed=1, iterations=40)
+        bot = bot or ISMCTSBot(seed=1, iterations=40, bluff_far=0.02)
         return HeuristicBot(seed=1).act(view).kind, bot.act(view).kind
 
     assert answers(["B1", "B2", "Y3", "Y4", "G5"]) == (CHALLENGE, ACCEPT)
+    plain = ISMCTSBot(seed=1, iterations=40)
+    assert answers(["B1", "B2", "Y3", "Y4", "G5"], plain) == (CHALLENGE, CHALLENGE)
     assert answers(["B1", "B2"]) == (CHALLENGE, CHALLENGE)
-    caught = ISMCTSBot(seed=1, iterations=40)
+    caught = ISMCTSBot(seed=1, iterations=40, bluff_far=0.02)
     caught.observe([Event("deal", 1, amount=6), Event("challenge", 1, target=0, amount=1)])
     assert answers(["B1", "B2", "Y3", "Y4", "G5"], caught) == (CHALLENGE, CHALLENGE)
-    close = ISMCTSBot(seed=1, iterations=40)  # a bluff against 2 cards says nothing new
+    close = ISMCTSBot(seed=1, iterations=40, bluff_far=0.02)  # a bluff at 2 cards: no news
     close.observe([Event("deal", 1, amount=2), Event("challenge", 1, target=0, amount=1)])
     assert answers(["B1", "B2", "Y3", "Y4", "G5"], close) == (CHALLENGE, ACCEPT)
 
@@ -448,7 +451,7 @@ def test_worlds_are_weighed_by_how_likely_they_make_the_opponents_last_play() ->
     game.hands = [[parse_card(c) for c in h] for h in (["G1", "G2", "Y3"], ["R5", "B9"])]
     game.discard = [parse_card("R3")]
     game.color, game.current, game.direction, game.phase, game.vulnerable = 0, 1, 1, 0, -1
-    bot = ISMCTSBot(seed=1, iterations=40)
+    bot = ISMCTSBot(seed=1, iterations=40, infer=0.1)
     bot._remember(view_of(game, 0))
     mark = len(game.events or [])
     game.apply(1, Action.play(parse_card("R5"), uno=True))

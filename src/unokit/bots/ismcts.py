@@ -104,10 +104,10 @@ class ISMCTSBot:
         wild_voids: bool = True,
         bank: float = 3.0,
         settle: float = 2.0,
-        bluff_far: float = 0.02,
-        infer: float = 0.1,
+        bluff_far: float | None = None,
+        infer: float = 0.0,
         infer_floor: float = 0.25,
-        rollout_challenges: bool = True,
+        rollout_challenges: bool = False,
     ) -> None:
         from unokit.bots.heuristic import HeuristicBot  # the prior; imported late
 
@@ -130,11 +130,13 @@ class ISMCTSBot:
         self.bank_cap = bank  # a decision may spend up to this many budgets of banked time
         self.settle = settle  # stop a search once every rival trails by this many se
         # P(W+4 | holds the colour) / P(W+4 | not) when the victim is not about to go
-        # out, unless that player was caught bluffing such a victim (``bluffers``)
+        # out, unless that player was caught bluffing such a victim (``bluffers``);
+        # None: the heuristic's answer (the default: see docs/bots.md, fourth pass)
         self.bluff_far = bluff_far
-        self.infer = infer  # softmax temperature of the opponent model; 0: no weights
+        self.infer = infer  # softmax temperature of the opponent model; 0 (default): none
         self.infer_floor = infer_floor  # the least weight a dealt world keeps
-        self.rollout_challenges = rollout_challenges  # policy 2: bluffs are challenged
+        # policy 2: a rollout W+4 is challenged when it is a bluff (default: never)
+        self.rollout_challenges = rollout_challenges
         self.bluffers: set[int] = set()  # kept for the whole game, across rounds
         self._bank = 0.0  # CPU seconds credited to decisions and not yet spent
         self._allow = time_budget  # this decision's CPU allowance, set by act()
@@ -527,6 +529,8 @@ class ISMCTSBot:
         the player was seen caught bluffing a longer hand) the ratio is ``bluff_far``.
         """
         w = self.prior.w
+        if self.bluff_far is None:
+            return prior
         challenge = next((a for a in view.legal if a.kind == CHALLENGE), None)
         answer = next((a for a in view.legal if a.kind in (ACCEPT, DRAW)), None)
         if challenge is None or answer is None:
