@@ -16,7 +16,8 @@ position by fresh ``heuristic`` bots (the same draw pile order for both), and th
 difference in the answering seat's wins is summed: points per 100 seat-games.
 
     python benchmarks/ismcts_diag.py beliefs --first 8000 --deals 10
-    python benchmarks/ismcts_diag.py wd4 --first 5000 --deals 60
+    python benchmarks/ismcts_diag.py wd4 --first 5000 --deals 60 \
+        --options bluff_far=0.02,rollout_challenges=true,infer=0.1
     python benchmarks/ismcts_diag.py wd4-oracle --first 9100 --deals 300 --playouts 30
 """
 
@@ -36,6 +37,7 @@ sys.path.insert(0, str(HERE.parent / "src"))
 
 import numpy as np  # noqa: E402
 
+from unokit import tournament  # noqa: E402
 from unokit.bots.heuristic import HeuristicBot  # noqa: E402
 from unokit.bots.ismcts import ISMCTSBot  # noqa: E402
 from unokit.bots.runner import play_round  # noqa: E402
@@ -182,7 +184,11 @@ def main() -> int:
     p.add_argument("--first", type=int, default=8000)
     p.add_argument("--deals", type=int, default=10)
     p.add_argument("--playouts", type=int, default=30)
+    p.add_argument("--options", default="", help="ismcts options, as in `unokit tournament`")
     args = p.parse_args()
+    options = dict(tournament.parse_entrant(f"ismcts:{args.options}").options)
+    if args.what == "beliefs":
+        options.setdefault("infer", 0.1)  # the bot keeps the plays to weigh by only then
     if args.what == "wd4-oracle":
         oracle(args.first, args.deals, args.playouts)
         return 0
@@ -191,6 +197,7 @@ def main() -> int:
     for d in range(args.first, args.first + args.deals):
         for hero in range(2):
             opts: dict[str, Any] = {"iterations": 60} if args.what == "beliefs" else {}
+            opts.update(options)
             bots: list[Any] = [None, None]
             bots[hero] = Hero(d * 16, **opts)
             bots[1 - hero] = Opponent(d * 16 + 1)
