@@ -257,7 +257,7 @@ class ISMCTSBot:
                 # a bluff caught: was its victim (the challenger) about to go out?
                 if self.sizes.get(e.seat, 99) > self.prior.w.bluff_when:
                     self.bluffers.add(e.target)
-            elif kind in ("reshuffle", "discard", "swap", "rotate", "shuffle_hands"):
+            elif kind in ("reshuffle", "swap", "rotate", "shuffle_hands"):
                 self.lastplay = {}
             if kind == "reveal" and e.cards is not None and e.only >= 0:
                 self.known[e.seat] = Counter(e.cards)
@@ -478,8 +478,8 @@ class ISMCTSBot:
         if self.paired and view.phase == P_CHALLENGE:
             # A sampled world's W+4 player holds the old colour as often as a random
             # hand does, but players rarely bluff: searching would challenge far too
-            # often.  The heuristic's bluff estimate decides, with a prior that knows
-            # when sensible players bluff.
+            # often.  The heuristic's bluff estimate decides (with ``bluff_far``, under
+            # a prior that knows when sensible players bluff).
             return self._answer_wd4(view, prior)
         legal = [a for a in view.legal if a.kind not in (CATCH, UNO)]
         # always call UNO: drop the forgetting twin of a calling play
@@ -620,9 +620,8 @@ class ISMCTSBot:
         best = max(range(k), key=lambda j: sums[j])
         if best == p or sums[best] <= 0:
             return actions[p]
-        m = sums[best] / worlds
-        var = max(sq[best] / worlds - m * m, 1e-9) * (w2 or worlds) / (worlds * worlds)
-        if m > self.margin * math.sqrt(var):
+        m, se = _mean_se(sums[best], sq[best], worlds, w2, 1e-9)
+        if m > self.margin * se:
             return actions[best]
         return actions[p]
 
@@ -780,6 +779,16 @@ class ISMCTSBot:
 _WARM: set[int] = set()  # rollout policies whose compiled search this process has run
 
 
+def _mean_se(
+    total: float, sq: float, worlds: float, w2: float | None, floor: float
+) -> tuple[float, float]:
+    """The mean paired difference and its standard error; with weighted worlds,
+    ``worlds`` is the sum of the weights and ``w2`` that of their squares."""
+    m = total / worlds
+    var = max(sq / worlds - m * m, floor)
+    return m, math.sqrt(var * (w2 or worlds) / (worlds * worlds))
+
+
 def _settled(
     p: int, sums: list[float], sq: list[float], worlds: float, z: float, w2: float | None = None
 ) -> bool:
@@ -792,10 +801,9 @@ def _settled(
     for j in range(len(sums)):
         if j == p or sq[j] == 0.0:
             continue
-        m = sums[j] / worlds
+        m, se = _mean_se(sums[j], sq[j], worlds, w2, 1e-12)
         if m >= 0:
             return False
-        se = math.sqrt(max(sq[j] / worlds - m * m, 1e-12) * (w2 or worlds) / (worlds * worlds))
         if m + z * se >= 0:
             return False
     return True
