@@ -221,10 +221,12 @@ def test_settled_searches_stop_early_and_bank_the_rest() -> None:
         bot.act(view)
         if bot.settled:
             found += 1
-            assert bot.cpu < 0.03  # stopped early: the rest stays in the bank
             full = ISMCTSBot(seed=1, time_budget=0.03, bank=0, settle=0)
             full.act(view)
             assert full.settled == 0 and full.cpu >= 0.03
+            # stopped early: fewer rollouts for less CPU (counted, not timed, so that
+            # a busy machine cannot fail it by a fraction of a millisecond)
+            assert bot.rollouts < full.rollouts
         step(g, heuristics)
     assert found
 

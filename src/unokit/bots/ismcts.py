@@ -108,6 +108,7 @@ class ISMCTSBot:
         infer: float = 0.0,
         infer_floor: float = 0.25,
         rollout_challenges: bool = False,
+        sure_voids: bool = True,
     ) -> None:
         from unokit.bots.heuristic import HeuristicBot  # the prior; imported late
 
@@ -137,6 +138,11 @@ class ISMCTSBot:
         self.infer_floor = infer_floor  # the least weight a dealt world keeps
         # policy 2: a rollout W+4 is challenged when it is a bluff (default: never)
         self.rollout_challenges = rollout_challenges
+        # read voids as a sensible player leaves them (issue 16, fifth pass): a turn
+        # draw leaves no card of the colour in force in the hand (a playable drawn
+        # card is played at once), and a W+4 against a hand of more than
+        # ``bluff_when`` cards is no bluff; False: the fourth pass's reading
+        self.sure_voids = sure_voids
         self.bluffers: set[int] = set()  # kept for the whole game, across rounds
         self._bank = 0.0  # CPU seconds credited to decisions and not yet spent
         self._allow = time_budget  # this decision's CPU allowance, set by act()
@@ -219,9 +225,12 @@ class ISMCTSBot:
             elif kind == "color":
                 self.color = e.color
             elif kind == "play":
-                self._on_play(e, prev == "draw" and prev_seat == e.seat)
+                drawn = prev == "draw" and prev_seat == e.seat
+                self._on_play(e, drawn)
                 if e.seat != self.seat and e.cards[0] >= WILD and self.color >= 0:
-                    self._on_wild(e.seat)
+                    self._on_wild(e.seat, e.cards[0])
+                if drawn and self.sure_voids and e.seat != self.seat:
+                    self._on_draw(e.seat, -len(e.cards))  # the drawn card left again
                 if e.seat in self.sizes:
                     self.sizes[e.seat] -= len(e.cards)
                 self.color = e.color
@@ -252,7 +261,8 @@ class ISMCTSBot:
                     if e.amount == 1 and prev not in _PENALTIES and self.color >= 0:
                         # a turn draw: they held no card of the colour in force (a player
                         # may draw anyway, so the sampler treats this as a preference)
-                        self.voids.setdefault(e.seat, {})[self.color] = 1
+                        since = 0 if self.sure_voids else 1
+                        self.voids.setdefault(e.seat, {})[self.color] = since
             elif kind == "challenge" and e.amount and e.target >= 0:
                 # a bluff caught: was its victim (the challenger) about to go out?
                 if self.sizes.get(e.seat, 99) > self.prior.w.bluff_when:
@@ -321,7 +331,7 @@ class ISMCTSBot:
                 out[0] += 1
         return out if out[0] else None
 
-    def _on_wild(self, seat: int) -> None:
+    def _on_wild(self, seat: int, card: int) -> None:
         """A wild played by ``seat`` with ``self.color`` in force.
 
         Sensible players hold wilds for last unless their hand is short or someone is
@@ -331,6 +341,11 @@ class ISMCTSBot:
         """
         if not self.wild_voids or not self.sizes or len(self.sizes) < self.n:
             return
+        if self.sure_voids and card == WILD_DRAW4 and self.n:
+            victim = (seat + self.direction) % self.n
+            if self.sizes.get(victim, 0) > self.prior.w.bluff_when:
+                self.voids.setdefault(seat, {})[self.color] = 0
+                return
         if self.sizes.get(seat, 0) < 4:
             return
         if any(0 < k <= 1 for s, k in self.sizes.items() if s != seat):
@@ -338,10 +353,12 @@ class ISMCTSBot:
         self.voids.setdefault(seat, {})[self.color] = 0
 
     def _on_draw(self, seat: int, amount: int) -> None:
+        """``amount`` more cards in ``seat``'s hand that may be of its void colours
+        (negative: a drawn card played at once)."""
         v = self.voids.get(seat)
         if v:
             for col in v:
-                v[col] += amount
+                v[col] = max(0, v[col] + amount)
 
     def _remember(self, view: View) -> None:
         self.seat = view.seat
