@@ -483,3 +483,36 @@ def test_worlds_are_weighed_by_how_likely_they_make_the_opponents_last_play() ->
 
     assert weight("B9") > 0.9
     assert weight("R+2") < 0.3
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_sure_voids_hold_against_sensible_players(players: int) -> None:
+    """Every void the bot reads with no card drawn since (a turn draw; a W+4 against a
+    hand of more than 2 cards) is really absent from that hand in ``heuristic`` games
+    whenever the bot decides,
+    and the drawn-card count of every void bounds the cards of that colour; the fourth
+    pass's reading (``sure_voids=False``) left one card open after every turn draw."""
+    from unokit.cards import CARD_COLOR
+
+    sure = {True: 0, False: 0}
+    for seed in range(10):
+        g = Game(RuleSet(), players, seed=seed, events=True)
+        bots = [HeuristicBot(s) for s in range(players)]
+        readers = {v: ISMCTSBot(seed=0, iterations=1, sure_voids=v) for v in (True, False)}
+        mark = 0
+        while not g.round_over:
+            for b in readers.values():
+                b._remember(view_of(g, 0))
+            step(g, bots)
+            events = g.events_for(0, mark)
+            mark = len(g.events or [])
+            for v, b in readers.items():
+                b.observe(events)
+                if g.current != 0:
+                    continue  # checked where seat 0 samples: at its own decisions
+                for seat, voids in b.voids.items():
+                    for col, since in voids.items():
+                        held = sum(CARD_COLOR[c] == col for c in g.hands[seat])
+                        assert held <= since, (seed, seat, col, since, g.hands[seat])
+                        sure[v] += since == 0
+    assert sure[True] > 2 * sure[False] > 0
