@@ -57,7 +57,17 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from unokit.cards import CARD_COLOR, CARD_RANK, DRAW2, REVERSE, SKIP, WILD, WILD_DRAW4, build_deck
+from unokit.cards import (
+    CARD_COLOR,
+    CARD_RANK,
+    DRAW2,
+    REVERSE,
+    SKIP,
+    WILD,
+    WILD_COLOR,
+    WILD_DRAW4,
+    build_deck,
+)
 from unokit.engine.actions import ACCEPT, CATCH, CHALLENGE, DRAW, PLAY, UNO, Action
 from unokit.engine.game import (
     P_ANSWER,
@@ -139,9 +149,9 @@ class ISMCTSBot:
         # policy 2: a rollout W+4 is challenged when it is a bluff (default: never)
         self.rollout_challenges = rollout_challenges
         # read voids as a sensible player leaves them (issue 16, fifth pass): a turn
-        # draw leaves no card of the colour in force in the hand (a playable drawn
-        # card is played at once), and a W+4 against a hand of more than
-        # ``bluff_when`` cards is no bluff; False: the fourth pass's reading
+        # draw leaves no card of the colour in force and no wild in the hand (a
+        # playable drawn card is played at once), and a W+4 against a hand of more
+        # than ``bluff_when`` cards is no bluff; False: the fourth pass's reading
         self.sure_voids = sure_voids
         self.bluffers: set[int] = set()  # kept for the whole game, across rounds
         self._bank = 0.0  # CPU seconds credited to decisions and not yet spent
@@ -261,8 +271,13 @@ class ISMCTSBot:
                     if e.amount == 1 and prev not in _PENALTIES and self.color >= 0:
                         # a turn draw: they held no card of the colour in force (a player
                         # may draw anyway, so the sampler treats this as a preference)
-                        since = 0 if self.sure_voids else 1
-                        self.voids.setdefault(e.seat, {})[self.color] = since
+                        voids = self.voids.setdefault(e.seat, {})
+                        if self.sure_voids:
+                            # nor a wild: in 3,270 turn draws of heuristic games
+                            # (seeds 0-299) the drawer never held one
+                            voids[self.color] = voids[WILD_COLOR] = 0
+                        else:
+                            voids[self.color] = 1
             elif kind == "challenge" and e.amount and e.target >= 0:
                 # a bluff caught: was its victim (the challenger) about to go out?
                 if self.sizes.get(e.seat, 99) > self.prior.w.bluff_when:
