@@ -516,3 +516,35 @@ def test_sure_voids_hold_against_sensible_players(players: int) -> None:
                         assert held <= since, (seed, seat, col, since, g.hands[seat])
                         sure[v] += since == 0
     assert sure[True] > 2 * sure[False] > 0
+
+
+def test_tilt_weighs_a_world_by_its_opponents_hands() -> None:
+    """A sampled world's weight is exp(TILT . features) of the other seats' hands:
+    Skip/Reverse/Draw Two cards, the colour in force held, the top's rank held in
+    another colour, cards of the colour in force, wilds (the fifth pass's fit)."""
+    _compiled()
+    import math
+
+    import numpy as np
+
+    from unokit.bots.ismcts import TILT
+    from unokit.cards import parse_card
+    from unokit.sim import compiled
+    from unokit.sim.compiled import search
+
+    game = Game(RuleSet(), 2, seed=1, events=False)
+    game.discard = [parse_card("R3")]
+    game.color = 0  # red in force, a 3 on top
+    tilt = np.array(TILT, dtype=np.float64)
+    f = np.zeros(search.TILT_FEATURES)
+
+    def weight(other: list[str]) -> float:
+        game.hands = [[parse_card("G1")], [parse_card(c) for c in other]]
+        st = compiled.state_from_game(game)
+        return float(search.tilt_weight(st, 0, tilt, f))
+
+    assert weight(["G5"]) == pytest.approx(1.0)  # nothing the fit weighs
+    # R+2: an action card, the colour in force held once; B3: the top's rank; W: a wild
+    expected = math.exp(TILT[0] + TILT[1] + TILT[3] + TILT[2] + TILT[4])
+    assert weight(["R+2", "B3", "W", "G5"]) == pytest.approx(expected)
+    assert weight(["R+2", "B3", "W", "G5"]) < weight(["G5", "G6", "Y7", "B8"]) == 1.0

@@ -82,6 +82,11 @@ from unokit.engine.game import (
 )
 from unokit.engine.view import View, world_from_view
 
+# Weights of ``search.hand_features`` (Skip/Reverse/Draw Two cards, holds the colour in
+# force, holds the top's rank in another colour, cards of the colour in force, wilds):
+# fitted by ``benchmarks/ismcts_tilt.py`` on heuristic games (docs/bots.md, fifth pass).
+TILT = (-0.384, -0.489, -0.398, -0.048, -0.24)
+
 _PENALTIES = {"catch", "false_uno", "launch", "hit", "challenge"}
 
 
@@ -119,6 +124,7 @@ class ISMCTSBot:
         infer_floor: float = 0.25,
         rollout_challenges: bool = False,
         sure_voids: bool = True,
+        tilt: bool = False,
     ) -> None:
         from unokit.bots.heuristic import HeuristicBot  # the prior; imported late
 
@@ -153,6 +159,9 @@ class ISMCTSBot:
         # playable drawn card is played at once), and a W+4 against a hand of more
         # than ``bluff_when`` cards is no bluff; False: the fourth pass's reading
         self.sure_voids = sure_voids
+        # policy 2: weigh each sampled world by exp(TILT . the opponents' hand
+        # features), fitted so that the worlds look like sensible players' hands
+        self.tilt = tilt
         self.bluffers: set[int] = set()  # kept for the whole game, across rounds
         self._bank = 0.0  # CPU seconds credited to decisions and not yet spent
         self._allow = time_budget  # this decision's CPU allowance, set by act()
@@ -686,6 +695,7 @@ class ISMCTSBot:
         wacc = np.zeros(2, dtype=np.float64)  # the worlds' weights and their squares
         found = self._inference(view) if self.infer > 0 and self.policy == 2 else None
         inf = np.array(found if found is not None else [0], dtype=np.int64)
+        tilt = np.array(TILT if self.tilt else [0.0] * len(TILT), dtype=np.float64)
         steps = self.horizon or 2000
         seat = view.seat
         worlds = 0
@@ -704,7 +714,8 @@ class ISMCTSBot:
             junk = (np.zeros(k), np.zeros(k))
             if self.policy == 2:
                 search.search_worlds_h(*args, p, *junk, inf, self.infer, self.infer_floor,
-                                       np.zeros(2), int(self.rollout_challenges))  # fmt: skip
+                                       np.zeros(2), int(self.rollout_challenges),
+                                       tilt)  # fmt: skip
             else:
                 search.search_worlds(*args, self.judge, p, *junk)
             _WARM.add(self.policy)
@@ -723,7 +734,7 @@ class ISMCTSBot:
                 search.search_worlds_h(st0, rules_arr, rng, seat, acts, pool_a, need_a,
                                        banned, free_a, vseats_a, batch, steps, p, sums_a,
                                        sq_a, inf, self.infer, self.infer_floor,
-                                       wacc, int(self.rollout_challenges))  # fmt: skip
+                                       wacc, int(self.rollout_challenges), tilt)  # fmt: skip
             else:
                 search.search_worlds(st0, rules_arr, rng, seat, acts, pool_a, need_a,
                                      banned, free_a, vseats_a, batch, steps, self.judge, p,

@@ -567,19 +567,68 @@ def heur_rollout(
     return 1.0 if winner == seat else 0.0
 
 
+TILT_FEATURES = 5  # hand_features' length
+
+
+@njit(cache=True)
+def hand_features(st: np.ndarray, t: int, out: np.ndarray) -> None:
+    """What the sampler gets wrong about a sensible player's hand (docs/bots.md, fifth
+    pass): its Skip/Reverse/Draw Two cards, whether it holds the colour in force,
+    whether it holds the top card's rank in another colour, how many of the colour
+    in force, its wilds."""
+    colour = st[S_COLOR]
+    top = st[O_DISC + st[S_NDISC] - 1] if st[S_NDISC] > 0 else WILD
+    base = O_HANDS + t * HCAP
+    acts = 0
+    same = 0
+    rank = 0
+    wilds = 0
+    for i in range(st[O_HS + t]):
+        c = st[base + i]
+        if c >= WILD:
+            wilds += 1
+            continue
+        if c % 13 >= SKIP:
+            acts += 1
+        if c // 13 == colour:
+            same += 1
+        elif top < WILD and c % 13 == top % 13:
+            rank = 1
+    out[0] = acts
+    out[1] = 1.0 if same > 0 else 0.0
+    out[2] = rank
+    out[3] = same
+    out[4] = wilds
+
+
+@njit(cache=True)
+def tilt_weight(st: np.ndarray, seat: int, tilt: np.ndarray, f: np.ndarray) -> float:
+    """exp(tilt . features) over the other live seats' hands: the sampler's worlds
+    reweighed toward what sensible players' hands look like."""
+    z = 0.0
+    for t in range(st[S_N]):
+        if t == seat or not st[O_LIVE + t]:
+            continue
+        hand_features(st, t, f)
+        for i in range(TILT_FEATURES):
+            z += tilt[i] * f[i]
+    return np.exp(z)
+
+
 @njit(cache=True)
 def search_worlds_h(
     st0: np.ndarray, R: np.ndarray, rng: np.ndarray, seat: int, acts: np.ndarray,
     pool: np.ndarray, need: np.ndarray, banned: np.ndarray, free: np.ndarray,
     vseats: np.ndarray, worlds: int, max_steps: int, p: int,
     sums: np.ndarray, sq: np.ndarray, inf: np.ndarray, temp: float, floor: float,
-    wacc: np.ndarray, chal: int,
+    wacc: np.ndarray, chal: int, tilt: np.ndarray,
 ) -> None:  # fmt: skip
     """``search_worlds`` with the heuristic-scored rollout players (``heur_rollout``).
 
     With ``inf[0] > 0`` each world's paired differences are weighted by
     ``world_weight`` (the likelihood of the opponents' recent plays in that world);
-    ``wacc`` sums the weights and their squares.  Otherwise every weight is 1."""
+    ``wacc`` sums the weights and their squares.  Otherwise every weight is 1.  A
+    nonzero ``tilt`` multiplies each world's weight by ``tilt_weight``."""
     k = acts.shape[0]
     base = st0.copy()
     st = st0.copy()
@@ -594,11 +643,18 @@ def search_worlds_h(
     deck_col = np.zeros(5, dtype=np.int64)
     for i in range(R[R_DECKSIZE]):
         deck_col[ccolor(R[O_DECK + i])] += 1
+    tilted = False
+    for i in range(tilt.shape[0]):
+        if tilt[i] != 0.0:
+            tilted = True
+    feats = np.zeros(TILT_FEATURES, dtype=np.float64)
     for _ in range(worlds):
         deal_world(base, st0, rng, pool, work, need, banned, free, vseats)
         w = 1.0
         if inf[0] > 0:
             w = world_weight(base, R, inf, temp, floor, sc_st, buf, deck_col, cnt, unseen, sc)
+        if tilted:
+            w *= tilt_weight(base, seat, tilt, feats)
         wacc[0] += w
         wacc[1] += w * w
         seed = rnext(rng)
