@@ -9,7 +9,7 @@ import pytest
 from test_properties import assert_no_leak
 from unokit.bots import ISMCTSBot, RandomBot
 from unokit.bots.heuristic import HeuristicBot
-from unokit.bots.ismcts import rollout
+from unokit.bots.ismcts import RANK_VOID, rollout
 from unokit.bots.runner import play_round, step
 from unokit.engine import Game, view_of
 from unokit.rules import PRESETS, RuleSet, from_preset
@@ -325,7 +325,8 @@ def test_compiled_deals_match_the_python_sampler() -> None:
     a, b = (seat + 1) % 3, (seat + 2) % 3
     hidden_a = g.hands[a]
     bot.known[a] = __import__("collections").Counter(hidden_a[:2])  # two known cards
-    bot.voids[b] = {0: 1, 1: 0}  # b held no red (1 drawn since) and no yellow
+    # b held no red (1 drawn since), no yellow and no 7
+    bot.voids[b] = {0: 1, 1: 0, RANK_VOID + 7: 0}
     world, pool, need, banned, free, vseats = bot._sample_spec(view)
     st0 = compiled.state_from_game(world)
     rng = np.zeros(search.RNG_SIZE, dtype=np.int64)
@@ -350,11 +351,12 @@ def test_compiled_deals_match_the_python_sampler() -> None:
         assert hands[seat] == list(view.hand)
         assert sorted(hands[a] + hands[b] + pile) == hidden
         assert all(hands[a].count(c) >= hidden_a[:2].count(c) for c in hidden_a[:2])
-        assert sum(CARD_COLOR[c] in (0, 1) for c in hands[b]) <= 1
+        assert sum(CARD_COLOR[c] in (0, 1) or c % 13 == 7 for c in hands[b] if c < 52) <= 1
         for s in range(3):
             for c in hands[s]:
                 tally_c[s, CARD_COLOR[c]] += 1
         w = bot._sample(view)
+        assert sum(CARD_COLOR[c] in (0, 1) or c % 13 == 7 for c in w.hands[b] if c < 52) <= 1
         for s in range(3):
             for c in w.hands[s]:
                 tally_p[s, CARD_COLOR[c]] += 1
@@ -512,7 +514,10 @@ def test_sure_voids_hold_against_sensible_players(players: int) -> None:
                     continue  # checked where seat 0 samples: at its own decisions
                 for seat, voids in b.voids.items():
                     for col, since in voids.items():
-                        held = sum(CARD_COLOR[c] == col for c in g.hands[seat])
+                        if col < 5:
+                            held = sum(CARD_COLOR[c] == col for c in g.hands[seat])
+                        else:  # a rank: RANK_VOID + rank
+                            held = sum(c < 52 and c % 13 == col - 5 for c in g.hands[seat])
                         assert held <= since, (seed, seat, col, since, g.hands[seat])
                         sure[v] += since == 0
     assert sure[True] > 2 * sure[False] > 0

@@ -87,6 +87,16 @@ from unokit.engine.view import View, world_from_view
 # fitted by ``benchmarks/ismcts_tilt.py`` on heuristic games (docs/bots.md, fifth pass).
 TILT = (-0.384, -0.489, -0.398, -0.048, -0.24)
 
+RANK_VOID = 5  # a void's key for a rank: RANK_VOID + rank (colours are 0-4)
+
+
+def _banned(card: int, banned: set[int]) -> bool:
+    """Whether a void in ``banned`` (colours, and ``RANK_VOID`` + ranks) excludes ``card``."""
+    if CARD_COLOR[card] in banned:
+        return True
+    return card < WILD and RANK_VOID + CARD_RANK[card] in banned
+
+
 _PENALTIES = {"catch", "false_uno", "launch", "hit", "challenge"}
 
 
@@ -216,8 +226,10 @@ class ISMCTSBot:
     # ------------------------------------------------------------ memory -------
     def _reset(self) -> None:
         self.known: dict[int, Counter[int]] = {}
-        self.voids: dict[int, dict[int, int]] = {}  # seat -> colour -> cards drawn since
+        # seat -> colour (0-4, 4: wilds) or RANK_VOID + rank -> cards drawn since
+        self.voids: dict[int, dict[int, int]] = {}
         self.color = -1
+        self.top = -1  # the card on the discard pile
         self.my_hand: list[int] = []
         self.seat = -1
         self.direction = 1
@@ -238,6 +250,7 @@ class ISMCTSBot:
             if kind == "round_start":
                 self._reset()
             elif kind == "start_card" or kind == "retract":
+                self.top = e.cards[0]
                 self.color = CARD_COLOR[e.cards[0]] if e.cards[0] < WILD else -1
                 if kind == "retract":
                     self.color = e.color
@@ -253,6 +266,7 @@ class ISMCTSBot:
                 if e.seat in self.sizes:
                     self.sizes[e.seat] -= len(e.cards)
                 self.color = e.color
+                self.top = e.cards[-1]
                 k = self.known.get(e.seat)
                 if k:
                     for c in e.cards:
@@ -285,6 +299,8 @@ class ISMCTSBot:
                             # nor a wild: in 3,270 turn draws of heuristic games
                             # (seeds 0-299) the drawer never held one
                             voids[self.color] = voids[WILD_COLOR] = 0
+                            if 0 <= self.top < WILD:  # nor the top card's rank
+                                voids[RANK_VOID + CARD_RANK[self.top]] = 0
                         else:
                             voids[self.color] = 1
             elif kind == "challenge" and e.amount and e.target >= 0:
@@ -431,7 +447,7 @@ class ISMCTSBot:
             free = min(voids[col] for col in banned)
             keep: list[int] = []
             for c in pool:
-                if need[s] > free and CARD_COLOR[c] not in banned:
+                if need[s] > free and not _banned(c, banned):
                     hands[s].append(c)
                     need[s] -= 1
                 else:
@@ -449,16 +465,17 @@ class ISMCTSBot:
         """What ``_sample`` deals, before shuffling: for compiled sampling.
 
         Returns a world whose hands hold only the known cards (empty draw pile), the
-        pool of other unseen cards, the cards each seat still needs, the banned colours
-        per seat (an ``n x 5`` array), the cards each seat may still take of a banned
-        colour, and the seats with voids, in the order ``_sample`` fills them.
+        pool of other unseen cards, the cards each seat still needs, the banned
+        colours and ranks per seat (an ``n x 18`` array indexed by ``voids``' keys),
+        the cards each seat may still take of a banned one, and the seats with voids,
+        in the order ``_sample`` fills them.
         """
         import numpy as np
 
         n = view.n
         unseen, hands, need = self._known_hands(view)
         pool = sorted(unseen.elements())
-        banned = np.zeros((n, 5), dtype=np.int64)
+        banned = np.zeros((n, RANK_VOID + 13), dtype=np.int64)
         free = [0] * n
         vseats: list[int] = []
         for s, voids in self.voids.items():

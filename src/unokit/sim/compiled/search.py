@@ -102,7 +102,11 @@ def deal_world(
         hb = O_HANDS + s * HCAP
         for i in range(cnt):
             c = work[i]
-            if left[s] > free[s] and banned[s, ccolor(c)] == 0:
+            if (
+                left[s] > free[s]
+                and banned[s, ccolor(c)] == 0
+                and (c >= WILD or banned.shape[1] <= 5 or banned[s, 5 + c % 13] == 0)
+            ):
                 base[hb + base[O_HS + s]] = c
                 base[O_HS + s] += 1
                 left[s] -= 1
