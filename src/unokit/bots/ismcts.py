@@ -85,7 +85,7 @@ from unokit.engine.view import View, world_from_view
 # Weights of ``search.hand_features`` (Skip/Reverse/Draw Two cards, holds the colour in
 # force, holds the top's rank in another colour, cards of the colour in force, wilds):
 # fitted by ``benchmarks/ismcts_tilt.py`` on heuristic games (docs/bots.md, fifth pass).
-TILT = (-0.384, -0.489, -0.398, -0.048, -0.24)
+TILT = (-0.434, -0.538, -0.055, -0.02, -0.224)
 
 RANK_VOID = 5  # a void's key for a rank: RANK_VOID + rank (colours are 0-4)
 
