@@ -165,9 +165,10 @@ class ISMCTSBot:
         # policy 2: a rollout W+4 is challenged when it is a bluff (default: never)
         self.rollout_challenges = rollout_challenges
         # read voids as a sensible player leaves them (issue 16, fifth pass): a turn
-        # draw leaves no card of the colour in force and no wild in the hand (a
-        # playable drawn card is played at once), and a W+4 against a hand of more
-        # than ``bluff_when`` cards is no bluff; False: the fourth pass's reading
+        # draw leaves no card of the colour in force, no wild and no card of the top's
+        # rank in the hand (a playable drawn card is played at once), and a W+4
+        # against a hand of more than ``bluff_when`` cards is no bluff (with
+        # ``wild_voids``); False: the fourth pass's reading
         self.sure_voids = sure_voids
         # policy 2: weigh each sampled world by exp(TILT . the opponents' hand
         # features), fitted so that the worlds look like sensible players' hands
@@ -393,7 +394,7 @@ class ISMCTSBot:
         self.voids.setdefault(seat, {})[self.color] = 0
 
     def _on_draw(self, seat: int, amount: int) -> None:
-        """``amount`` more cards in ``seat``'s hand that may be of its void colours
+        """``amount`` more cards in ``seat``'s hand that may break its voids
         (negative: a drawn card played at once)."""
         v = self.voids.get(seat)
         if v:
