@@ -553,3 +553,20 @@ def test_tilt_weighs_a_world_by_its_opponents_hands() -> None:
     expected = math.exp(TILT[0] + TILT[1] + TILT[3] + TILT[2] + TILT[4])
     assert weight(["R+2", "B3", "W", "G5"]) == pytest.approx(expected)
     assert weight(["R+2", "B3", "W", "G5"]) < weight(["G5", "G6", "Y7", "B8"]) == 1.0
+
+
+def test_tilt_is_used_with_two_players_only() -> None:
+    """TILT was fitted on two-player games: with four players the default bot plays
+    exactly as ``tilt=False`` (the same round, move for move); with two it differs
+    somewhere in a few rounds."""
+    _compiled()
+
+    def moves(players: int, seed: int, tilt: bool) -> list[object]:
+        g = Game(RuleSet(), players, seed=seed, events=True)
+        bots: list[object] = [ISMCTSBot(seed=3, iterations=120, tilt=tilt)]
+        bots += [HeuristicBot(s) for s in range(1, players)]
+        play_round(g, bots)  # type: ignore[arg-type]
+        return list(g.events or [])
+
+    assert moves(4, 8, True) == moves(4, 8, False)
+    assert any(moves(2, s, True) != moves(2, s, False) for s in range(6))

@@ -134,7 +134,7 @@ class ISMCTSBot:
         infer_floor: float = 0.25,
         rollout_challenges: bool = False,
         sure_voids: bool = True,
-        tilt: bool = False,
+        tilt: bool = True,
     ) -> None:
         from unokit.bots.heuristic import HeuristicBot  # the prior; imported late
 
@@ -170,8 +170,9 @@ class ISMCTSBot:
         # against a hand of more than ``bluff_when`` cards is no bluff (with
         # ``wild_voids``); False: the fourth pass's reading
         self.sure_voids = sure_voids
-        # policy 2: weigh each sampled world by exp(TILT . the opponents' hand
-        # features), fitted so that the worlds look like sensible players' hands
+        # policy 2, two live players: weigh each sampled world by exp(TILT . the
+        # opponent's hand features), fitted on two-player games so that the worlds
+        # look like sensible players' hands; not fitted (so not used) with more
         self.tilt = tilt
         self.bluffers: set[int] = set()  # kept for the whole game, across rounds
         self._bank = 0.0  # CPU seconds credited to decisions and not yet spent
@@ -713,7 +714,8 @@ class ISMCTSBot:
         wacc = np.zeros(2, dtype=np.float64)  # the worlds' weights and their squares
         found = self._inference(view) if self.infer > 0 and self.policy == 2 else None
         inf = np.array(found if found is not None else [0], dtype=np.int64)
-        tilt = np.array(TILT if self.tilt else [0.0] * len(TILT), dtype=np.float64)
+        two = sum(1 for alive in view.live if alive) == 2
+        tilt = np.array(TILT if self.tilt and two else [0.0] * len(TILT), dtype=np.float64)
         steps = self.horizon or 2000
         seat = view.seat
         worlds = 0
