@@ -105,7 +105,7 @@ def deal_world(
             if (
                 left[s] > free[s]
                 and banned[s, ccolor(c)] == 0
-                and (c >= WILD or banned.shape[1] <= 5 or banned[s, 5 + c % 13] == 0)
+                and (c >= WILD or banned[s, 5 + c % 13] == 0)  # 5: ismcts.RANK_VOID
             ):
                 base[hb + base[O_HS + s]] = c
                 base[O_HS + s] += 1
