@@ -9,9 +9,13 @@ and at each play decision of seat 0 records the features of every opponent's tru
 from seat 0's view and events.  It then fits the weights ``theta`` of a conditional
 logit, so that worlds weighed by ``exp(theta . features)`` match the true hands'
 features on average (maximum entropy), on the first half of the deals, and prints the
-means on the second half: true, as sampled, and as weighed.
+means on the second half: true, as sampled, and as weighed.  With more than two
+players each opponent's hands are fitted by its seat relative to seat 0 in the
+direction of play (next, in between, just before: the rows of ``TILT_MANY``), and
+the fit on every deal is printed last, to paste into ``TILT_MANY``.
 
-    python benchmarks/ismcts_tilt.py --players 2 --games 800 --first 7000
+    python benchmarks/ismcts_tilt.py --players 2 --games 600 --first 7000
+    python benchmarks/ismcts_tilt.py --players 4 --games 3000 --first 20000
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "src"))
 
 from unokit.bots.heuristic import HeuristicBot  # noqa: E402
-from unokit.bots.ismcts import TILT, ISMCTSBot  # noqa: E402
+from unokit.bots.ismcts import TILT, TILT_MANY, ISMCTSBot  # noqa: E402
 from unokit.bots.runner import step  # noqa: E402
 from unokit.engine import Game, view_of  # noqa: E402
 from unokit.rules import RuleSet  # noqa: E402
@@ -34,6 +38,7 @@ from unokit.sim import compiled  # noqa: E402
 from unokit.sim.compiled import search  # noqa: E402
 
 NAMES = ("Skip/Rev/+2 cards", "holds colour", "holds top rank", "cards of colour", "wilds")
+ROWS = ("next seat", "seats in between", "seat just before")
 
 
 def features(game: Game, seat: int) -> list[float]:
@@ -42,9 +47,18 @@ def features(game: Game, seat: int) -> list[float]:
     return f.tolist()
 
 
-def collect(players: int, games: int, first: int, worlds: int) -> tuple[np.ndarray, np.ndarray]:
-    true: list[list[float]] = []
-    sampled: list[list[list[float]]] = []
+def row(players: int, direction: int, seat: int) -> int:
+    """The ``TILT_MANY`` row of ``seat`` seen from seat 0 (``search.tilt_weight``'s)."""
+    j = (seat * direction) % players
+    return 0 if j == 1 else (2 if j == players - 1 else 1)
+
+
+def collect(
+    players: int, games: int, first: int, worlds: int
+) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+    """For each row: the true hands' features and those of ``worlds`` sampled hands."""
+    true: dict[int, list[list[float]]] = {0: [], 1: [], 2: []}
+    sampled: dict[int, list[list[list[float]]]] = {0: [], 1: [], 2: []}
     for seed in range(first, first + games):
         g = Game(RuleSet(), players, seed=seed, events=True)
         bots = [HeuristicBot(s) for s in range(players)]
@@ -56,14 +70,15 @@ def collect(players: int, games: int, first: int, worlds: int) -> tuple[np.ndarr
                 reader._remember(view)
                 dealt = [reader._sample(view) for _ in range(worlds)]
                 for s in range(1, players):
-                    true.append(features(g, s))
-                    sampled.append([features(w, s) for w in dealt])
+                    r = 0 if players == 2 else row(players, g.direction, s)
+                    true[r].append(features(g, s))
+                    sampled[r].append([features(w, s) for w in dealt])
             reader._remember(view_of(g, 0))
             step(g, bots)
             events = g.events_for(0, mark)
             mark = len(g.events or [])
             reader.observe(events)
-    return np.array(true), np.array(sampled)
+    return {r: (np.array(true[r]), np.array(sampled[r])) for r in true if true[r]}
 
 
 def weights(sampled: np.ndarray, theta: np.ndarray) -> np.ndarray:
@@ -90,23 +105,16 @@ def fit(true: np.ndarray, sampled: np.ndarray, l2: float = 1e-3) -> np.ndarray:
     return theta
 
 
-def main() -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    p.add_argument("--players", type=int, default=2)
-    p.add_argument("--games", type=int, default=800)
-    p.add_argument("--first", type=int, default=7000)
-    p.add_argument("--worlds", type=int, default=20)
-    args = p.parse_args()
-    true, sampled = collect(args.players, args.games, args.first, args.worlds)
+def report(true: np.ndarray, sampled: np.ndarray, current: np.ndarray) -> np.ndarray:
+    """Fit on the first half, print the held-out means; return the fit on all."""
     half = len(true) // 2
     theta = fit(true[:half], sampled[:half])
     print(f"{len(true)} hands; theta fitted on the first {half}: {np.round(theta, 3).tolist()}")
-    print(f"TILT in unokit.bots.ismcts: {list(TILT)}")
     t, s = true[half:], sampled[half:]
-    print("\nheld-out half: mean of each feature")
-    print(f"{'feature':18s} {'true':>6s} {'sampled':>8s} {'weighed':>8s} {'by TILT':>8s}")
+    print("held-out half: mean of each feature")
+    print(f"{'feature':18s} {'true':>6s} {'sampled':>8s} {'weighed':>8s} {'current':>8s}")
     w_fit = weights(s, theta)
-    w_cur = weights(s, np.array(TILT))
+    w_cur = weights(s, current)
     for i, name in enumerate(NAMES):
         print(
             f"{name:18s} {t[:, i].mean():6.3f} {s[:, :, i].mean():8.3f} "
@@ -114,7 +122,28 @@ def main() -> int:
             f"{np.einsum('nk,nk->n', w_cur, s[:, :, i]).mean():8.3f}"
         )
     ess = (1.0 / (w_cur**2).sum(axis=1)).mean() / s.shape[1]
-    print(f"\neffective share of the worlds under TILT: {ess:.3f}")
+    print(f"effective share of the worlds under the current weights: {ess:.3f}")
+    return fit(true, sampled)
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--games", type=int, default=800)
+    p.add_argument("--first", type=int, default=7000)
+    p.add_argument("--worlds", type=int, default=20)
+    args = p.parse_args()
+    data = collect(args.players, args.games, args.first, args.worlds)
+    fitted = []
+    for r, (true, sampled) in sorted(data.items()):
+        if args.players == 2:
+            print(f"current: TILT in unokit.bots.ismcts = {list(TILT)}")
+            current = np.array(TILT)
+        else:
+            print(f"\n{ROWS[r]}; current: TILT_MANY[{r}] = {list(TILT_MANY[r])}")
+            current = np.array(TILT_MANY[r])
+        fitted.append(np.round(report(true, sampled, current), 3).tolist())
+    print(f"\nfitted on every hand, row by row: {fitted}")
     return 0
 
 

@@ -540,7 +540,7 @@ def test_tilt_weighs_a_world_by_its_opponents_hands() -> None:
     game = Game(RuleSet(), 2, seed=1, events=False)
     game.discard = [parse_card("R3")]
     game.color = 0  # red in force, a 3 on top
-    tilt = np.array(TILT, dtype=np.float64)
+    tilt = np.array([TILT] * 3, dtype=np.float64)
     f = np.zeros(search.TILT_FEATURES)
 
     def weight(other: list[str]) -> float:
@@ -555,11 +555,55 @@ def test_tilt_weighs_a_world_by_its_opponents_hands() -> None:
     assert weight(["R+2", "B3", "W", "G5"]) < weight(["G5", "G6", "Y7", "B8"]) == 1.0
 
 
-def test_tilt_is_used_with_two_players_only() -> None:
-    """TILT was fitted on two-player games: with four players the default bot plays
-    exactly as ``tilt=False`` (the same round, move for move); with two it differs
-    somewhere in a few rounds."""
+def test_tilt_rows_follow_the_direction_of_play() -> None:
+    """With more than two live players each other hand is weighed by its own row:
+    the next seat to play, the seats in between, the seat that played just before
+    (who set the colour in force); a Reverse swaps the next and the previous seat,
+    and an eliminated seat is skipped."""
     _compiled()
+    import math
+
+    import numpy as np
+
+    from unokit.cards import parse_card
+    from unokit.sim import compiled
+    from unokit.sim.compiled import search
+
+    game = Game(RuleSet(), 4, seed=1, events=False)
+    game.discard = [parse_card("R3")]
+    game.color = 0
+    # only "holds the colour in force" counts, by a different weight in each row
+    tilt = np.zeros((3, search.TILT_FEATURES))
+    tilt[:, 1] = (1.0, 10.0, 100.0)
+    f = np.zeros(search.TILT_FEATURES)
+    # seats 1, 2 and 3 hold red; seat 0 is the bot
+    game.hands = [[parse_card("G1")], [parse_card("R5")], [parse_card("R6")], [parse_card("R7")]]
+
+    def log_weight(direction: int, red: set[int]) -> float:
+        for s in (1, 2, 3):
+            game.hands[s] = [parse_card("R5" if s in red else "G5")]
+        game.direction = direction
+        st = compiled.state_from_game(game)
+        return math.log(float(search.tilt_weight(st, 0, tilt, f)))
+
+    assert log_weight(1, {1}) == pytest.approx(1.0)  # seat 1 plays next
+    assert log_weight(1, {3}) == pytest.approx(100.0)  # seat 3 played just before
+    assert log_weight(-1, {1}) == pytest.approx(100.0)  # reversed: seat 1 played before
+    assert log_weight(-1, {2, 3}) == pytest.approx(11.0)
+    game.live = [True, True, False, True]  # seat 2 is out: three live seats
+    game.n_live = 3
+    game.direction = 1
+    assert log_weight(1, {1, 2, 3}) == pytest.approx(101.0)
+
+
+def test_tilt_uses_its_own_weights_with_more_than_two_players() -> None:
+    """``TILT`` is fitted on two-player games, ``TILT_MANY`` on four-player ones: the
+    default bot's four-player play differs from ``tilt=False`` in some round, so the
+    four-player weights are really used."""
+    _compiled()
+    from unokit.bots.ismcts import TILT_MANY
+
+    assert any(any(row) for row in TILT_MANY)
 
     def moves(players: int, seed: int, tilt: bool) -> list[object]:
         g = Game(RuleSet(), players, seed=seed, events=True)
@@ -568,5 +612,5 @@ def test_tilt_is_used_with_two_players_only() -> None:
         play_round(g, bots)  # type: ignore[arg-type]
         return list(g.events or [])
 
-    assert moves(4, 8, True) == moves(4, 8, False)
+    assert any(moves(4, s, True) != moves(4, s, False) for s in range(8))
     assert any(moves(2, s, True) != moves(2, s, False) for s in range(6))

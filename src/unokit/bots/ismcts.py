@@ -86,6 +86,14 @@ from unokit.engine.view import View, world_from_view
 # force, holds the top's rank in another colour, cards of the colour in force, wilds):
 # fitted by ``benchmarks/ismcts_tilt.py`` on heuristic games (docs/bots.md, fifth pass).
 TILT = (-0.434, -0.538, -0.055, -0.02, -0.224)
+# the same with three or more live players, one row per seat relative to the bot in
+# the direction of play: the next seat, the seats in between, the seat just before
+# (``benchmarks/ismcts_tilt.py --players 4``, docs/bots.md, sixth pass)
+TILT_MANY = (
+    (-0.291, -0.285, 0.018, 0.097, -0.082),
+    (-0.325, -0.287, 0.025, 0.085, -0.113),
+    (-0.273, -0.509, -0.0, -0.033, -0.102),
+)
 
 RANK_VOID = 5  # a void's key for a rank: RANK_VOID + rank (colours are 0-4)
 
@@ -170,9 +178,10 @@ class ISMCTSBot:
         # against a hand of more than ``bluff_when`` cards is no bluff (with
         # ``wild_voids``); False: the fourth pass's reading
         self.sure_voids = sure_voids
-        # policy 2, two live players: weigh each sampled world by exp(TILT . the
-        # opponent's hand features), fitted on two-player games so that the worlds
-        # look like sensible players' hands; not fitted (so not used) with more
+        # policy 2: weigh each sampled world by exp(TILT . the other hands' features),
+        # so that the worlds look like sensible players' hands: ``TILT`` (fitted on
+        # two-player games) with two live players, ``TILT_MANY`` (fitted on four-player
+        # games, a row per relative seat) with more
         self.tilt = tilt
         self.bluffers: set[int] = set()  # kept for the whole game, across rounds
         self._bank = 0.0  # CPU seconds credited to decisions and not yet spent
@@ -715,7 +724,8 @@ class ISMCTSBot:
         found = self._inference(view) if self.infer > 0 and self.policy == 2 else None
         inf = np.array(found if found is not None else [0], dtype=np.int64)
         two = sum(1 for alive in view.live if alive) == 2
-        tilt = np.array(TILT if self.tilt and two else [0.0] * len(TILT), dtype=np.float64)
+        rows = ((TILT,) * 3 if two else TILT_MANY) if self.tilt else ((0.0,) * len(TILT),) * 3
+        tilt = np.array(rows, dtype=np.float64)
         steps = self.horizon or 2000
         seat = view.seat
         worlds = 0

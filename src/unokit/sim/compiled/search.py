@@ -607,15 +607,20 @@ def hand_features(st: np.ndarray, t: int, out: np.ndarray) -> None:
 
 @njit(cache=True)
 def tilt_weight(st: np.ndarray, seat: int, tilt: np.ndarray, f: np.ndarray) -> float:
-    """exp(tilt . features) over the other live seats' hands: the sampler's worlds
-    reweighed toward what sensible players' hands look like."""
+    """exp(tilt[row] . features) over the other live seats' hands: the sampler's worlds
+    reweighed toward what sensible players' hands look like.  ``tilt`` has a row for
+    the next seat to play after ``seat``, one for the seats in between and one for
+    the seat that plays just before it (whose last play set the colour in force); the
+    rows are read in the direction of play, over live seats."""
+    live = st[S_NLIVE]
+    t = seat
     z = 0.0
-    for t in range(st[S_N]):
-        if t == seat or not st[O_LIVE + t]:
-            continue
+    for j in range(1, live):
+        t = step(st, t, 1)
+        row = 0 if j == 1 else (2 if j == live - 1 else 1)
         hand_features(st, t, f)
         for i in range(TILT_FEATURES):
-            z += tilt[i] * f[i]
+            z += tilt[row, i] * f[i]
     return np.exp(z)
 
 
@@ -648,9 +653,10 @@ def search_worlds_h(
     for i in range(R[R_DECKSIZE]):
         deck_col[ccolor(R[O_DECK + i])] += 1
     tilted = False
-    for i in range(tilt.shape[0]):
-        if tilt[i] != 0.0:
-            tilted = True
+    for r in range(tilt.shape[0]):
+        for i in range(tilt.shape[1]):
+            if tilt[r, i] != 0.0:
+                tilted = True
     feats = np.zeros(TILT_FEATURES, dtype=np.float64)
     for _ in range(worlds):
         deal_world(base, st0, rng, pool, work, need, banned, free, vseats)
