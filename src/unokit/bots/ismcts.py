@@ -448,22 +448,24 @@ class ISMCTSBot:
         unseen, hands, need = self._known_hands(view)
         pool = list(unseen.elements())
         shuffle(rng, pool)
-        # seats with voids first, filled with cards of other colours where possible
+        # seats with voids first.  A void with ``since`` cards drawn after it bars its
+        # colour (or rank) from all but the ``since`` newest cards of the hand, so the
+        # hand is dealt oldest card first: the card ``j`` places from the newest
+        # (``j = need``, then down) is the first in the pool that no void younger than
+        # it excludes; the ``free`` newest cards are anything (dealt last, below)
         for s, voids in self.voids.items():
             if s == view.seat or need[s] <= 0 or not view.live[s]:
                 continue
-            banned = {col for col, since in voids.items() if since < need[s]}
-            if not banned:
+            if not any(since < need[s] for since in voids.values()):
                 continue
-            free = min(voids[col] for col in banned)
-            keep: list[int] = []
-            for c in pool:
-                if need[s] > free and not _banned(c, banned):
-                    hands[s].append(c)
-                    need[s] -= 1
-                else:
-                    keep.append(c)
-            pool = keep
+            free = min(voids.values())
+            while need[s] > free:
+                bars = {col for col, since in voids.items() if since < need[s]}
+                i = next((i for i, c in enumerate(pool) if not _banned(c, bars)), -1)
+                if i < 0:
+                    break
+                hands[s].append(pool.pop(i))
+                need[s] -= 1
         for s in range(view.n):
             if need[s] > 0:
                 hands[s].extend(pool[-need[s] :])
@@ -476,10 +478,10 @@ class ISMCTSBot:
         """What ``_sample`` deals, before shuffling: for compiled sampling.
 
         Returns a world whose hands hold only the known cards (empty draw pile), the
-        pool of other unseen cards, the cards each seat still needs, the banned
-        colours and ranks per seat (an ``n x 18`` array indexed by ``voids``' keys),
-        the cards each seat may still take of a banned one, and the seats with voids,
-        in the order ``_sample`` fills them.
+        pool of other unseen cards, the cards each seat still needs, the voids per
+        seat (an ``n x 18`` array indexed by ``voids``' keys: 1 + the cards drawn
+        since, 0 for none), the newest cards of each seat that no void bars, and the
+        seats with voids, in the order ``_sample`` fills them.
         """
         import numpy as np
 
@@ -496,7 +498,7 @@ class ISMCTSBot:
             if not cols:
                 continue
             for col in cols:
-                banned[s, col] = 1
+                banned[s, col] = 1 + voids[col]
             free[s] = min(voids[col] for col in cols)
             vseats.append(s)
         world = world_from_view(view, hands, [], seed=0)

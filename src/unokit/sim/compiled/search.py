@@ -96,24 +96,33 @@ def deal_world(
         base[O_HS + s] = st0[O_HS + s]
         left[s] = need[s]
     cnt = m
-    for vi in range(vseats.shape[0]):
+    for vi in range(vseats.shape[0]):  # ``ISMCTSBot._sample``'s order and rule
         s = vseats[vi]
-        out = 0
         hb = O_HANDS + s * HCAP
-        for i in range(cnt):
-            c = work[i]
-            if (
-                left[s] > free[s]
-                and banned[s, ccolor(c)] == 0
-                and (c >= WILD or banned[s, 5 + c % 13] == 0)  # 5: ismcts.RANK_VOID
-            ):
-                base[hb + base[O_HS + s]] = c
-                base[O_HS + s] += 1
-                left[s] -= 1
-            else:
-                work[out] = c
-                out += 1
-        cnt = out
+        while left[s] > free[s]:
+            # the card ``j`` places from the newest: barred by the voids with fewer
+            # than ``j`` cards drawn since (``banned`` holds 1 + that count)
+            j = left[s]
+            at = -1
+            for i in range(cnt):
+                c = work[i]
+                b = banned[s, ccolor(c)]
+                if b > 0 and b <= j:
+                    continue
+                if c < WILD:
+                    b = banned[s, 5 + c % 13]  # 5: ismcts.RANK_VOID
+                    if b > 0 and b <= j:
+                        continue
+                at = i
+                break
+            if at < 0:
+                break
+            base[hb + base[O_HS + s]] = work[at]
+            base[O_HS + s] += 1
+            left[s] -= 1
+            for i in range(at, cnt - 1):
+                work[i] = work[i + 1]
+            cnt -= 1
     for s in range(n):
         k = left[s]
         if k > 0:
