@@ -85,7 +85,7 @@ from unokit.engine.view import View, world_from_view
 # Weights of ``search.hand_features`` (Skip/Reverse/Draw Two cards, holds the colour in
 # force, holds the top's rank in another colour, cards of the colour in force, wilds):
 # fitted by ``benchmarks/ismcts_tilt.py`` on heuristic games (docs/bots.md, fifth pass).
-TILT = (-0.434, -0.538, -0.055, -0.02, -0.224)
+TILT = (-0.406, -0.627, 0.011, 0.07, -0.201)
 # the same with three or more live players, one row per seat relative to the bot in
 # the direction of play: the next seat, the seats in between, the seat just before
 # (``benchmarks/ismcts_tilt.py --players 4``, docs/bots.md, sixth pass)
