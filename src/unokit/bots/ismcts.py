@@ -84,15 +84,17 @@ from unokit.engine.view import View, world_from_view
 
 # Weights of ``search.hand_features`` (Skip/Reverse/Draw Two cards, holds the colour in
 # force, holds the top's rank in another colour, cards of the colour in force, wilds):
-# fitted by ``benchmarks/ismcts_tilt.py`` on heuristic games (docs/bots.md, fifth pass).
+# fitted by ``benchmarks/ismcts_tilt.py --players 2`` on heuristic games, to the worlds
+# of the samplers as they deal since the sixth pass (docs/bots.md, fifth and sixth pass).
 TILT = (-0.406, -0.627, 0.011, 0.07, -0.201)
-# the same with three or more live players, one row per seat relative to the bot in
-# the direction of play: the next seat, the seats in between, the seat just before
-# (``benchmarks/ismcts_tilt.py --players 4``, docs/bots.md, sixth pass)
+# the same with three or more live players (``tilt_many``, off by default), one row
+# per seat relative to the bot in the direction of play: the next seat, the seats in
+# between, the seat just before (``benchmarks/ismcts_tilt.py --players 4``, docs/bots.md,
+# sixth pass)
 TILT_MANY = (
-    (-0.291, -0.285, 0.018, 0.097, -0.082),
-    (-0.325, -0.287, 0.025, 0.085, -0.113),
-    (-0.273, -0.509, -0.0, -0.033, -0.102),
+    (-0.299, -0.519, 0.007, 0.159, -0.095),
+    (-0.333, -0.513, 0.025, 0.156, -0.127),
+    (-0.281, -0.619, 0.003, 0.021, -0.103),
 )
 
 RANK_VOID = 5  # a void's key for a rank: RANK_VOID + rank (colours are 0-4)
@@ -143,6 +145,7 @@ class ISMCTSBot:
         rollout_challenges: bool = False,
         sure_voids: bool = True,
         tilt: bool = True,
+        tilt_many: bool = False,
     ) -> None:
         from unokit.bots.heuristic import HeuristicBot  # the prior; imported late
 
@@ -178,11 +181,13 @@ class ISMCTSBot:
         # against a hand of more than ``bluff_when`` cards is no bluff (with
         # ``wild_voids``); False: the fourth pass's reading
         self.sure_voids = sure_voids
-        # policy 2: weigh each sampled world by exp(TILT . the other hands' features),
-        # so that the worlds look like sensible players' hands: ``TILT`` (fitted on
-        # two-player games) with two live players, ``TILT_MANY`` (fitted on four-player
-        # games, a row per relative seat) with more
+        # policy 2, two live players: weigh each sampled world by exp(TILT . the
+        # opponent's hand features), so that the worlds look like sensible players'
+        # hands; with more live players only with ``tilt_many``, by ``TILT_MANY``
+        # (fitted on four-player games, a row per relative seat; measured no better
+        # there, docs/bots.md, sixth pass)
         self.tilt = tilt
+        self.tilt_many = tilt_many
         self.bluffers: set[int] = set()  # kept for the whole game, across rounds
         self._bank = 0.0  # CPU seconds credited to decisions and not yet spent
         self._allow = time_budget  # this decision's CPU allowance, set by act()
@@ -726,7 +731,11 @@ class ISMCTSBot:
         found = self._inference(view) if self.infer > 0 and self.policy == 2 else None
         inf = np.array(found if found is not None else [0], dtype=np.int64)
         two = sum(1 for alive in view.live if alive) == 2
-        rows = ((TILT,) * 3 if two else TILT_MANY) if self.tilt else ((0.0,) * len(TILT),) * 3
+        rows: tuple[tuple[float, ...], ...] = ((0.0,) * len(TILT),) * 3
+        if self.tilt and two:
+            rows = (TILT,) * 3
+        elif self.tilt and self.tilt_many:
+            rows = TILT_MANY
         tilt = np.array(rows, dtype=np.float64)
         steps = self.horizon or 2000
         seat = view.seat
