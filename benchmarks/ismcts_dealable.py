@@ -1,12 +1,12 @@
-"""How many real hands could the bot's samplers deal, before and after the sixth pass?
+"""How many real hands can the bot's default samplers not deal?
 
 At each decision of seat 0 in ``heuristic`` games, for every opponent with voids
 (colours or ranks it has shown it lacks, each with the cards it drew since): the
-fifth pass's samplers barred every void from all but the ``free`` newest cards
-(``free``: the fewest cards drawn since any void), so a real hand holding more
-barred cards than that could never be dealt.  The samplers now bar a void only from
-the cards drawn before it; ``tests/test_ismcts.py`` checks every real hand is
-dealable under that rule.
+default samplers bar every void from all but the ``free`` newest cards (``free``: the
+fewest cards drawn since any void), so a real hand holding more barred cards than
+that is never dealt.  With ``layered_voids`` a void bars only the cards drawn before
+it; ``tests/test_ismcts.py`` checks that every real hand is dealable then.  (The
+default stays, being measured stronger: docs/bots.md, sixth pass.)
 
     python benchmarks/ismcts_dealable.py --players 2 --games 300
 """
@@ -57,7 +57,7 @@ def main() -> int:
             reader.observe(events)
     print(
         f"{args.players} players, {args.games} games: {hands} opponent hands with voids at "
-        f"seat 0's play decisions; the fifth pass's samplers could not deal "
+        f"seat 0's play decisions; the default samplers cannot deal "
         f"{out} of them ({100 * out / max(hands, 1):.1f}%)"
     )
     return 0

@@ -306,9 +306,11 @@ def test_ismcts_with_either_rollouts_plays_legally(compiled_rollouts: bool) -> N
         assert g.round_over and bot.rollouts > 0
 
 
-def test_compiled_deals_match_the_python_sampler() -> None:
+@pytest.mark.parametrize("layered", [False, True])
+def test_compiled_deals_match_the_python_sampler(layered: bool) -> None:
     """The compiled sampler deals what ``_sample`` deals: sizes, known cards, voids, and
-    the same colour counts per seat on average."""
+    the same colour counts per seat on average; with ``layered_voids`` a void bars
+    only the cards drawn before it, by default every card but the free ones."""
     _compiled()
     import numpy as np
 
@@ -320,7 +322,7 @@ def test_compiled_deals_match_the_python_sampler() -> None:
     g = Game(RuleSet(), 3, seed=21)
     seat = g.current
     view = view_of(g, seat)
-    bot = ISMCTSBot(seed=4)
+    bot = ISMCTSBot(seed=4, layered_voids=layered)
     bot._remember(view)
     a, b = (seat + 1) % 3, (seat + 2) % 3
     hidden_a = g.hands[a]
@@ -364,10 +366,11 @@ def test_compiled_deals_match_the_python_sampler() -> None:
             for c in w.hands[s]:
                 tally_p[s, CARD_COLOR[c]] += 1
     assert np.abs(tally_c - tally_p).max() / trials < 0.35
-    # the card b drew after its red void may be red: both samplers deal that (the
-    # fifth pass's samplers barred red from the whole hand), about as often
-    assert reds["compiled"] > trials / 20 and reds["python"] > trials / 20
-    assert abs(reds["compiled"] - reds["python"]) < trials / 10
+    if layered:  # the card b drew after its red void may be red, in both samplers
+        assert reds["compiled"] > trials / 20 and reds["python"] > trials / 20
+        assert abs(reds["compiled"] - reds["python"]) < trials / 10
+    else:  # barred, as yellow is, from the whole hand
+        assert reds["compiled"] == reds["python"] == 0
 
 
 @pytest.mark.parametrize("policy", [1, 2])
@@ -544,18 +547,18 @@ def _dealable(hand: list[int], voids: dict[int, int]) -> bool:
 
 
 @pytest.mark.parametrize("players", [2, 4])
-def test_sampled_hands_can_be_the_real_ones(players: int) -> None:
-    """The samplers deal each hand newest card last, barring a void's colour or rank
-    from all but the cards drawn after it, so every real hand of a ``heuristic``
-    player is one they can deal when the bot decides, and every hand they deal obeys
-    the same rule.  (The fifth pass's samplers barred every void from all but the
-    fewest cards drawn since any of them, which left many real hands out.)"""
+def test_layered_voids_can_deal_the_real_hands(players: int) -> None:
+    """With ``layered_voids`` the samplers bar a void's colour or rank only from the
+    cards drawn before it, so every real hand of a ``heuristic`` player is one they
+    can deal when the bot decides, and every hand they deal obeys the same rule.  By
+    default every void bars all but the fewest cards drawn since any of them, which
+    leaves real hands out (measured stronger all the same, docs/bots.md)."""
     _compiled()
     out_before = real = dealt_out = 0
     for seed in range(10):
         g = Game(RuleSet(), players, seed=seed, events=True)
         bots = [HeuristicBot(s) for s in range(players)]
-        bot = ISMCTSBot(seed=seed, iterations=1)
+        bot = ISMCTSBot(seed=seed, iterations=1, layered_voids=True)
         mark = 0
         while not g.round_over:
             bot._remember(view_of(g, 0))

@@ -84,17 +84,17 @@ from unokit.engine.view import View, world_from_view
 
 # Weights of ``search.hand_features`` (Skip/Reverse/Draw Two cards, holds the colour in
 # force, holds the top's rank in another colour, cards of the colour in force, wilds):
-# fitted by ``benchmarks/ismcts_tilt.py --players 2`` on heuristic games, to the worlds
-# of the samplers as they deal since the sixth pass (docs/bots.md, fifth and sixth pass).
-TILT = (-0.406, -0.627, 0.011, 0.07, -0.201)
+# fitted by ``benchmarks/ismcts_tilt.py --players 2`` on heuristic games (docs/bots.md,
+# fifth pass).
+TILT = (-0.434, -0.538, -0.055, -0.02, -0.224)
 # the same with three or more live players (``tilt_many``, off by default), one row
 # per seat relative to the bot in the direction of play: the next seat, the seats in
 # between, the seat just before (``benchmarks/ismcts_tilt.py --players 4``, docs/bots.md,
 # sixth pass)
 TILT_MANY = (
-    (-0.299, -0.519, 0.007, 0.159, -0.095),
-    (-0.333, -0.513, 0.025, 0.156, -0.127),
-    (-0.281, -0.619, 0.003, 0.021, -0.103),
+    (-0.291, -0.285, 0.018, 0.097, -0.082),
+    (-0.325, -0.287, 0.025, 0.085, -0.113),
+    (-0.273, -0.509, -0.0, -0.033, -0.102),
 )
 
 RANK_VOID = 5  # a void's key for a rank: RANK_VOID + rank (colours are 0-4)
@@ -146,6 +146,7 @@ class ISMCTSBot:
         sure_voids: bool = True,
         tilt: bool = True,
         tilt_many: bool = False,
+        layered_voids: bool = False,
     ) -> None:
         from unokit.bots.heuristic import HeuristicBot  # the prior; imported late
 
@@ -188,6 +189,10 @@ class ISMCTSBot:
         # there, docs/bots.md, sixth pass)
         self.tilt = tilt
         self.tilt_many = tilt_many
+        # bar each void only from the cards drawn before it (``_sample``), so that
+        # every real hand can be dealt; measured weaker (docs/bots.md, sixth pass), so
+        # by default every void is barred from all but the fewest cards drawn since any
+        self.layered_voids = layered_voids
         self.bluffers: set[int] = set()  # kept for the whole game, across rounds
         self._bank = 0.0  # CPU seconds credited to decisions and not yet spent
         self._allow = time_budget  # this decision's CPU allowance, set by act()
@@ -453,19 +458,21 @@ class ISMCTSBot:
         unseen, hands, need = self._known_hands(view)
         pool = list(unseen.elements())
         shuffle(rng, pool)
-        # seats with voids first.  A void with ``since`` cards drawn after it bars its
-        # colour (or rank) from all but the ``since`` newest cards of the hand, so the
-        # hand is dealt oldest card first: the card ``j`` places from the newest
-        # (``j = need``, then down) is the first in the pool that no void younger than
-        # it excludes; the ``free`` newest cards are anything (dealt last, below)
+        # seats with voids first, filled oldest card first with the first cards of the
+        # pool that no void bars; the ``free`` newest cards (the fewest drawn since
+        # any void) are anything, dealt last (below).  By default every void bars
+        # all the others; with ``layered_voids`` a void with ``since`` cards drawn
+        # after it bars the card ``j`` places from the newest only when ``since < j``
         for s, voids in self.voids.items():
             if s == view.seat or need[s] <= 0 or not view.live[s]:
                 continue
             if not any(since < need[s] for since in voids.values()):
                 continue
             free = min(voids.values())
+            oldest = need[s]
             while need[s] > free:
-                bars = {col for col, since in voids.items() if since < need[s]}
+                j = need[s] if self.layered_voids else oldest
+                bars = {col for col, since in voids.items() if since < j}
                 i = next((i for i, c in enumerate(pool) if not _banned(c, bars)), -1)
                 if i < 0:
                     break
@@ -484,8 +491,9 @@ class ISMCTSBot:
 
         Returns a world whose hands hold only the known cards (empty draw pile), the
         pool of other unseen cards, the cards each seat still needs, the voids per
-        seat (an ``n x 18`` array indexed by ``voids``' keys: 1 + the cards drawn
-        since, 0 for none), the newest cards of each seat that no void bars, and the
+        seat (an ``n x 18`` array indexed by ``voids``' keys, 0 for none: 1 + the
+        cards drawn since with ``layered_voids``, else 1, which bars every card but
+        the free ones), the newest cards of each seat that no void bars, and the
         seats with voids, in the order ``_sample`` fills them.
         """
         import numpy as np
@@ -503,7 +511,7 @@ class ISMCTSBot:
             if not cols:
                 continue
             for col in cols:
-                banned[s, col] = 1 + voids[col]
+                banned[s, col] = 1 + voids[col] if self.layered_voids else 1
             free[s] = min(voids[col] for col in cols)
             vseats.append(s)
         world = world_from_view(view, hands, [], seed=0)

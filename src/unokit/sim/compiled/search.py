@@ -100,8 +100,9 @@ def deal_world(
         s = vseats[vi]
         hb = O_HANDS + s * HCAP
         while left[s] > free[s]:
-            # the card ``j`` places from the newest: barred by the voids with fewer
-            # than ``j`` cards drawn since (``banned`` holds 1 + that count)
+            # the card ``j`` places from the newest: barred by the voids whose
+            # ``banned`` entry is 1 to ``j`` (1 + the cards drawn since with
+            # ``layered_voids``; else 1, barring every card but the free ones)
             j = left[s]
             at = -1
             for i in range(cnt):
