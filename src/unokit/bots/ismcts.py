@@ -469,15 +469,18 @@ class ISMCTSBot:
             if not any(since < need[s] for since in voids.values()):
                 continue
             free = min(voids.values())
-            oldest = need[s]
+            bars = {col for col, since in voids.items() if since < need[s]}
+            lo = 0  # by default a card once barred stays barred: scan on from there
             while need[s] > free:
-                j = need[s] if self.layered_voids else oldest
-                bars = {col for col, since in voids.items() if since < j}
-                i = next((i for i, c in enumerate(pool) if not _banned(c, bars)), -1)
+                if self.layered_voids:
+                    bars = {col for col, since in voids.items() if since < need[s]}
+                    lo = 0
+                i = next((i for i in range(lo, len(pool)) if not _banned(pool[i], bars)), -1)
                 if i < 0:
                     break
                 hands[s].append(pool.pop(i))
                 need[s] -= 1
+                lo = i
         for s in range(view.n):
             if need[s] > 0:
                 hands[s].extend(pool[-need[s] :])

@@ -99,13 +99,20 @@ def deal_world(
     for vi in range(vseats.shape[0]):  # ``ISMCTSBot._sample``'s order and rule
         s = vseats[vi]
         hb = O_HANDS + s * HCAP
+        # with every entry 1 (the default) a card once barred stays barred, so each
+        # scan goes on from where the last one stopped; layered entries rescan
+        strict = True
+        for key in range(banned.shape[1]):
+            if banned[s, key] > 1:
+                strict = False
+        lo = 0
         while left[s] > free[s]:
             # the card ``j`` places from the newest: barred by the voids whose
             # ``banned`` entry is 1 to ``j`` (1 + the cards drawn since with
             # ``layered_voids``; else 1, barring every card but the free ones)
             j = left[s]
             at = -1
-            for i in range(cnt):
+            for i in range(lo, cnt):
                 c = work[i]
                 b = banned[s, ccolor(c)]
                 if b > 0 and b <= j:
@@ -124,6 +131,8 @@ def deal_world(
             for i in range(at, cnt - 1):
                 work[i] = work[i + 1]
             cnt -= 1
+            if strict:
+                lo = at
     for s in range(n):
         k = left[s]
         if k > 0:
