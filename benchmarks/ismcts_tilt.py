@@ -70,7 +70,7 @@ def collect(
                 reader._remember(view)
                 dealt = [reader._sample(view) for _ in range(worlds)]
                 for s in range(1, players):
-                    r = 0 if players == 2 else row(players, g.direction, s)
+                    r = row(players, g.direction, s)  # two players: always row 0
                     true[r].append(features(g, s))
                     sampled[r].append([features(w, s) for w in dealt])
             reader._remember(view_of(g, 0))
