@@ -686,3 +686,25 @@ def test_tilt_with_more_than_two_players_only_when_asked() -> None:
     assert all(moves(4, s, True) == moves(4, s, False) for s in range(2))
     assert any(moves(4, s, True, tilt_many=True) != moves(4, s, False) for s in range(8))
     assert any(moves(2, s, True) != moves(2, s, False) for s in range(6))
+
+
+def test_margin_many_is_the_margin_with_three_or_more_live_players() -> None:
+    """``margin_many`` replaces ``margin`` when more than two players are live (the
+    seventh pass measured four-player tables with a lower margin) and only then: a
+    two-player round ignores it, a four-player round ignores ``margin`` once it is
+    set, and a four-player round plays differently when it changes."""
+    _compiled()
+
+    def moves(players: int, seed: int, **options: float) -> list[object]:
+        g = Game(RuleSet(), players, seed=seed, events=True)
+        bots: list[object] = [ISMCTSBot(seed=3, iterations=120, **options)]
+        bots += [HeuristicBot(s) for s in range(1, players)]
+        play_round(g, bots)  # type: ignore[arg-type]
+        return list(g.events or [])
+
+    assert all(moves(2, s, margin_many=0.2) == moves(2, s, margin_many=5.0) for s in range(2))
+    assert all(
+        moves(4, s, margin=0.2, margin_many=1.0) == moves(4, s, margin=5.0, margin_many=1.0)
+        for s in range(2)
+    )
+    assert any(moves(4, s, margin_many=0.2) != moves(4, s, margin_many=5.0) for s in range(6))

@@ -129,6 +129,7 @@ class ISMCTSBot:
         prior_visits: int = 12,
         horizon: int = 0,
         margin: float = 1.5,
+        margin_many: float | None = None,
         paired: bool = True,
         policy: int = 2,
         collapse: bool = False,
@@ -157,6 +158,9 @@ class ISMCTSBot:
         self.prior_visits = prior_visits
         self.horizon = horizon  # rollout plies before judging by hand sizes; 0: to the end
         self.margin = margin
+        # the margin with three or more live players; None: ``margin``
+        self.margin_many = margin_many
+        self._margin = margin  # this decision's, set by _act
         self.paired = paired
         self.policy = policy  # rollouts: 0 greedy-random, 1 rule-based, 2 heuristic-scored
         self.collapse = collapse  # search one number card per colour
@@ -561,6 +565,8 @@ class ISMCTSBot:
     def _act(self, view: View, banking: bool, t0: float) -> Action:
         """``act`` without the bookkeeping of its CPU time."""
         self._remember(view)
+        many = sum(1 for alive in view.live if alive) > 2
+        self._margin = self.margin_many if many and self.margin_many is not None else self.margin
         prior = self.prior.act(view)
         if self.paired and view.phase == P_CHALLENGE:
             # A sampled world's W+4 player holds the old colour as often as a random
@@ -708,7 +714,7 @@ class ISMCTSBot:
         if best == p or sums[best] <= 0:
             return actions[p]
         m, se = _mean_se(sums[best], sq[best], worlds, w2, 1e-9)
-        if m > self.margin * se:
+        if m > self._margin * se:
             return actions[best]
         return actions[p]
 
@@ -866,7 +872,7 @@ class ISMCTSBot:
             m = means[j]
             return max(m * (1 - m), 0.05) / max(visits[j], 1)
 
-        if means[best] - means[p] > self.margin * math.sqrt(var(best) + var(p)):
+        if means[best] - means[p] > self._margin * math.sqrt(var(best) + var(p)):
             return actions[best]
         return actions[p]
 
