@@ -148,6 +148,7 @@ class ISMCTSBot:
         tilt: bool = True,
         tilt_many: bool = False,
         layered_voids: bool = False,
+        named: float = 0.0,
     ) -> None:
         from unokit.bots.heuristic import HeuristicBot  # the prior; imported late
 
@@ -197,6 +198,10 @@ class ISMCTSBot:
         # every real hand can be dealt; measured weaker (docs/bots.md, sixth pass), so
         # by default every void is barred from all but the fewest cards drawn since any
         self.layered_voids = layered_voids
+        # policy 2: weigh each world by exp(named * the cards of the colour an opponent
+        # named with its last play, a wild, until it draws): sensible players name
+        # the colour they hold most (docs/bots.md, seventh pass); 0: not weighed
+        self.named_w = named
         self.bluffers: set[int] = set()  # kept for the whole game, across rounds
         self._bank = 0.0  # CPU seconds credited to decisions and not yet spent
         self._allow = time_budget  # this decision's CPU allowance, set by act()
@@ -265,6 +270,8 @@ class ISMCTSBot:
         # before, hand sizes before, cards played after it]
         self.lastplay: dict[int, list[list[Any]]] = {}
         self._last_seat = -1
+        # seat -> the colour it named with a wild, until it next draws
+        self.named: dict[int, int] = {}
 
     def observe(self, events: Sequence[Event]) -> None:
         """Learn from this seat's events: reveals, swaps, who could not follow a colour."""
@@ -286,6 +293,8 @@ class ISMCTSBot:
                 self._on_play(e, drawn)
                 if e.seat != self.seat and e.cards[0] >= WILD and self.color >= 0:
                     self._on_wild(e.seat, e.cards[0])
+                if e.seat != self.seat and e.cards[-1] >= WILD and 0 <= e.color < 4:
+                    self.named[e.seat] = e.color
                 if drawn and self.sure_voids and e.seat != self.seat:
                     self._on_draw(e.seat, -len(e.cards))  # the drawn card left again
                 if e.seat in self.sizes:
@@ -312,6 +321,7 @@ class ISMCTSBot:
                 self.direction = -self.direction
             elif kind == "draw":
                 self.lastplay.pop(e.seat, None)  # its hand then is no longer ours to rebuild
+                self.named.pop(e.seat, None)
                 if e.seat in self.sizes:
                     self.sizes[e.seat] += e.amount
                 if e.only < 0:
@@ -334,6 +344,8 @@ class ISMCTSBot:
                     self.bluffers.add(e.target)
             elif kind in ("reshuffle", "swap", "rotate", "shuffle_hands"):
                 self.lastplay = {}
+                if kind != "reshuffle":
+                    self.named = {}
             if kind == "reveal" and e.cards is not None and e.only >= 0:
                 self.known[e.seat] = Counter(e.cards)
             elif kind == "swap" and self.seat in (e.seat, e.target):
@@ -754,6 +766,10 @@ class ISMCTSBot:
         elif self.tilt and self.tilt_many:
             rows = TILT_MANY
         tilt = np.array(rows, dtype=np.float64)
+        named = np.full(view.n, -1, dtype=np.int64)
+        for t, col in self.named.items():
+            if t != view.seat and 0 <= t < view.n and view.live[t]:
+                named[t] = col
         steps = self.horizon or 2000
         seat = view.seat
         worlds = 0
@@ -773,7 +789,7 @@ class ISMCTSBot:
             if self.policy == 2:
                 search.search_worlds_h(*args, p, *junk, inf, self.infer, self.infer_floor,
                                        np.zeros(2), int(self.rollout_challenges),
-                                       tilt)  # fmt: skip
+                                       tilt, named, self.named_w)  # fmt: skip
             else:
                 search.search_worlds(*args, self.judge, p, *junk)
             _WARM.add(self.policy)
@@ -792,7 +808,8 @@ class ISMCTSBot:
                 search.search_worlds_h(st0, rules_arr, rng, seat, acts, pool_a, need_a,
                                        banned, free_a, vseats_a, batch, steps, p, sums_a,
                                        sq_a, inf, self.infer, self.infer_floor,
-                                       wacc, int(self.rollout_challenges), tilt)  # fmt: skip
+                                       wacc, int(self.rollout_challenges), tilt,
+                                       named, self.named_w)  # fmt: skip
             else:
                 search.search_worlds(st0, rules_arr, rng, seat, acts, pool_a, need_a,
                                      banned, free_a, vseats_a, batch, steps, self.judge, p,

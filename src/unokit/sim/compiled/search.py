@@ -644,19 +644,37 @@ def tilt_weight(st: np.ndarray, seat: int, tilt: np.ndarray, f: np.ndarray) -> f
 
 
 @njit(cache=True)
+def named_weight(st: np.ndarray, named: np.ndarray, named_w: float) -> float:
+    """exp(named_w * the cards of its named colour in each hand of ``named``): a
+    sensible player names the colour it holds most, which a uniform deal does not
+    know (docs/bots.md, seventh pass)."""
+    z = 0.0
+    for t in range(named.shape[0]):
+        col = named[t]
+        if col < 0:
+            continue
+        base = O_HANDS + t * HCAP
+        for i in range(st[O_HS + t]):
+            if ccolor(st[base + i]) == col:
+                z += named_w
+    return np.exp(z)
+
+
+@njit(cache=True)
 def search_worlds_h(
     st0: np.ndarray, R: np.ndarray, rng: np.ndarray, seat: int, acts: np.ndarray,
     pool: np.ndarray, need: np.ndarray, banned: np.ndarray, free: np.ndarray,
     vseats: np.ndarray, worlds: int, max_steps: int, p: int,
     sums: np.ndarray, sq: np.ndarray, inf: np.ndarray, temp: float, floor: float,
-    wacc: np.ndarray, chal: int, tilt: np.ndarray,
+    wacc: np.ndarray, chal: int, tilt: np.ndarray, named: np.ndarray, named_w: float,
 ) -> None:  # fmt: skip
     """``search_worlds`` with the heuristic-scored rollout players (``heur_rollout``).
 
     With ``inf[0] > 0`` each world's paired differences are weighted by
     ``world_weight`` (the likelihood of the opponents' recent plays in that world);
     ``wacc`` sums the weights and their squares.  Otherwise every weight is 1.  A
-    nonzero ``tilt`` multiplies each world's weight by ``tilt_weight``."""
+    nonzero ``tilt`` multiplies each world's weight by ``tilt_weight``, and a nonzero
+    ``named_w`` by ``named_weight`` (``named[t]``: the colour seat ``t`` named, or -1)."""
     k = acts.shape[0]
     base = st0.copy()
     st = st0.copy()
@@ -684,6 +702,8 @@ def search_worlds_h(
             w = world_weight(base, R, inf, temp, floor, sc_st, buf, deck_col, cnt, unseen, sc)
         if tilted:
             w *= tilt_weight(base, seat, tilt, feats)
+        if named_w != 0.0:
+            w *= named_weight(base, named, named_w)
         wacc[0] += w
         wacc[1] += w * w
         seed = rnext(rng)
