@@ -767,9 +767,9 @@ class ISMCTSBot:
             rows = TILT_MANY
         tilt = np.array(rows, dtype=np.float64)
         named = np.full(view.n, -1, dtype=np.int64)
-        for t, col in self.named.items():
-            if t != view.seat and 0 <= t < view.n and view.live[t]:
-                named[t] = col
+        for namer, col in self.named.items():
+            if namer != view.seat and 0 <= namer < view.n and view.live[namer]:
+                named[namer] = col
         steps = self.horizon or 2000
         seat = view.seat
         worlds = 0
