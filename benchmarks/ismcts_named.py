@@ -25,13 +25,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "src"))
 sys.path.insert(0, str(HERE))
 
-from ismcts_tilt import fit, weights  # noqa: E402
-from unokit.bots.heuristic import HeuristicBot  # noqa: E402
-from unokit.bots.ismcts import ISMCTSBot  # noqa: E402
-from unokit.bots.runner import step  # noqa: E402
+from ismcts_tilt import decisions, fit, weights  # noqa: E402
 from unokit.cards import CARD_COLOR  # noqa: E402
-from unokit.engine import Game, view_of  # noqa: E402
-from unokit.rules import RuleSet  # noqa: E402
 
 
 def count(hand: list[int], colour: int) -> float:
@@ -42,24 +37,13 @@ def collect(players: int, games: int, first: int, worlds: int) -> tuple[np.ndarr
     """The true hands' counts of their named colour, and ``worlds`` sampled ones each."""
     true: list[list[float]] = []
     sampled: list[list[list[float]]] = []
-    for seed in range(first, first + games):
-        g = Game(RuleSet(), players, seed=seed, events=True)
-        bots = [HeuristicBot(s) for s in range(players)]
-        reader = ISMCTSBot(seed=seed, iterations=1)
-        mark = 0
-        while not g.round_over:
-            if g.current == 0 and g.phase == 0 and g.color >= 0 and reader.named:
-                view = view_of(g, 0)
-                reader._remember(view)
-                dealt = [reader._sample(view) for _ in range(worlds)]
-                for s, colour in reader.named.items():
-                    true.append([count(g.hands[s], colour)])
-                    sampled.append([[count(w.hands[s], colour)] for w in dealt])
-            reader._remember(view_of(g, 0))
-            step(g, bots)
-            events = g.events_for(0, mark)
-            mark = len(g.events or [])
-            reader.observe(events)
+    for g, view, reader in decisions(players, games, first):
+        if not reader.named:
+            continue
+        dealt = [reader._sample(view) for _ in range(worlds)]
+        for s, colour in reader.named.items():
+            true.append([count(g.hands[s], colour)])
+            sampled.append([[count(w.hands[s], colour)] for w in dealt])
     return np.array(true), np.array(sampled)
 
 

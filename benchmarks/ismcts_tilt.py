@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -33,6 +34,7 @@ from unokit.bots.heuristic import HeuristicBot  # noqa: E402
 from unokit.bots.ismcts import TILT, TILT_MANY, ISMCTSBot  # noqa: E402
 from unokit.bots.runner import step  # noqa: E402
 from unokit.engine import Game, view_of  # noqa: E402
+from unokit.engine.view import View  # noqa: E402
 from unokit.rules import RuleSet  # noqa: E402
 from unokit.sim import compiled  # noqa: E402
 from unokit.sim.compiled import search  # noqa: E402
@@ -53,12 +55,10 @@ def row(players: int, direction: int, seat: int) -> int:
     return 0 if j == 1 else (2 if j == players - 1 else 1)
 
 
-def collect(
-    players: int, games: int, first: int, worlds: int
-) -> dict[int, tuple[np.ndarray, np.ndarray]]:
-    """For each row: the true hands' features and those of ``worlds`` sampled hands."""
-    true: dict[int, list[list[float]]] = {0: [], 1: [], 2: []}
-    sampled: dict[int, list[list[list[float]]]] = {0: [], 1: [], 2: []}
+def decisions(players: int, games: int, first: int) -> Iterator[tuple[Game, View, ISMCTSBot]]:
+    """Every play decision of seat 0 in ``heuristic`` games (seeds ``first`` on), with
+    a reader ``ISMCTSBot`` that has seen seat 0's view and events so far, so that its
+    sampler deals the worlds the bot would deal there."""
     for seed in range(first, first + games):
         g = Game(RuleSet(), players, seed=seed, events=True)
         bots = [HeuristicBot(s) for s in range(players)]
@@ -68,16 +68,26 @@ def collect(
             if g.current == 0 and g.phase == 0 and g.color >= 0:
                 view = view_of(g, 0)
                 reader._remember(view)
-                dealt = [reader._sample(view) for _ in range(worlds)]
-                for s in range(1, players):
-                    r = row(players, g.direction, s)  # two players: always row 0
-                    true[r].append(features(g, s))
-                    sampled[r].append([features(w, s) for w in dealt])
+                yield g, view, reader
             reader._remember(view_of(g, 0))
             step(g, bots)
             events = g.events_for(0, mark)
             mark = len(g.events or [])
             reader.observe(events)
+
+
+def collect(
+    players: int, games: int, first: int, worlds: int
+) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+    """For each row: the true hands' features and those of ``worlds`` sampled hands."""
+    true: dict[int, list[list[float]]] = {0: [], 1: [], 2: []}
+    sampled: dict[int, list[list[list[float]]]] = {0: [], 1: [], 2: []}
+    for g, view, reader in decisions(players, games, first):
+        dealt = [reader._sample(view) for _ in range(worlds)]
+        for s in range(1, players):
+            r = row(players, g.direction, s)  # two players: always row 0
+            true[r].append(features(g, s))
+            sampled[r].append([features(w, s) for w in dealt])
     return {r: (np.array(true[r]), np.array(sampled[r])) for r in true if true[r]}
 
 
