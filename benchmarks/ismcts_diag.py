@@ -16,7 +16,7 @@ position by fresh ``heuristic`` bots (the same draw pile order for both), and th
 difference in the answering seat's wins is summed: points per 100 seat-games.
 
     python benchmarks/ismcts_diag.py beliefs --first 8000 --deals 10
-    python benchmarks/ismcts_diag.py wd4 --first 5000 --deals 60 \
+    python benchmarks/ismcts_diag.py wd4 --first 5000 --deals 60 [--players 4] \
         --options bluff_far=0.02,rollout_challenges=true,infer=0.1
     python benchmarks/ismcts_diag.py wd4-oracle --first 9100 --deals 300 --playouts 30
 """
@@ -185,6 +185,7 @@ def main() -> int:
     p.add_argument("--deals", type=int, default=10)
     p.add_argument("--playouts", type=int, default=30)
     p.add_argument("--options", default="", help="ismcts options, as in `unokit tournament`")
+    p.add_argument("--players", type=int, default=2, help="table size for beliefs and wd4")
     args = p.parse_args()
     options = dict(tournament.parse_entrant(f"ismcts:{args.options}").options)
     if args.what == "beliefs":
@@ -194,14 +195,14 @@ def main() -> int:
         return 0
     Hero.mode = args.what
     wins = games = 0
+    n = args.players
     for d in range(args.first, args.first + args.deals):
-        for hero in range(2):
+        for hero in range(n):
             opts: dict[str, Any] = {"iterations": 60} if args.what == "beliefs" else {}
             opts.update(options)
-            bots: list[Any] = [None, None]
+            bots: list[Any] = [Opponent(d * 16 + 1 + s) for s in range(n)]
             bots[hero] = Hero(d * 16, **opts)
-            bots[1 - hero] = Opponent(d * 16 + 1)
-            game = Game(RuleSet(), ["P0", "P1"], seed=d, events=True)
+            game = Game(RuleSet(), [f"P{s}" for s in range(n)], seed=d, events=True)
             TABLE["game"] = game
             play_round(Match(game, bots, timing=Timing.instant()), max_steps=100_000)
             games += 1

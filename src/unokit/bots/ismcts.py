@@ -162,6 +162,7 @@ class ISMCTSBot:
         # the margin with three or more live players; None: ``margin``
         self.margin_many = margin_many
         self._margin = margin  # this decision's, set by _act
+        self._live = 2  # this decision's live players, set by _act
         self.paired = paired
         self.policy = policy  # rollouts: 0 greedy-random, 1 rule-based, 2 heuristic-scored
         self.collapse = collapse  # search one number card per colour
@@ -577,7 +578,8 @@ class ISMCTSBot:
     def _act(self, view: View, banking: bool, t0: float) -> Action:
         """``act`` without the bookkeeping of its CPU time."""
         self._remember(view)
-        many = sum(1 for alive in view.live if alive) > 2
+        self._live = sum(1 for alive in view.live if alive)
+        many = self._live > 2
         self._margin = self.margin_many if many and self.margin_many is not None else self.margin
         prior = self.prior.act(view)
         if self.paired and view.phase == P_CHALLENGE:
@@ -759,7 +761,7 @@ class ISMCTSBot:
         wacc = np.zeros(2, dtype=np.float64)  # the worlds' weights and their squares
         found = self._inference(view) if self.infer > 0 and self.policy == 2 else None
         inf = np.array(found if found is not None else [0], dtype=np.int64)
-        two = sum(1 for alive in view.live if alive) == 2
+        two = self._live == 2  # counted once per decision, by _act
         rows: tuple[tuple[float, ...], ...] = ((0.0,) * len(TILT),) * 3
         if self.tilt and two:
             rows = (TILT,) * 3
@@ -767,9 +769,10 @@ class ISMCTSBot:
             rows = TILT_MANY
         tilt = np.array(rows, dtype=np.float64)
         named = np.full(view.n, -1, dtype=np.int64)
-        for namer, col in self.named.items():
-            if namer != view.seat and 0 <= namer < view.n and view.live[namer]:
-                named[namer] = col
+        if self.named_w != 0.0:  # read by the compiled search only then
+            for namer, col in self.named.items():
+                if namer != view.seat and 0 <= namer < view.n and view.live[namer]:
+                    named[namer] = col
         steps = self.horizon or 2000
         seat = view.seat
         worlds = 0
