@@ -448,6 +448,50 @@ def test_heuristic_rollouts_challenge_exactly_the_bluffs(bluff: bool, chal: int)
     assert (player, victim) == ((12, 5) if bluff and chal else (8, 9))
 
 
+def test_rollouts_can_answer_a_wd4_as_the_heuristic_does() -> None:
+    """``rollout_challenges=2``: a rollout player answers a W+4 by the heuristic's own
+    rule, which challenges most legal ones too (it lets sensible opponents be as
+    challenge-happy in the search as they are at the table).  R-ACT-CHALLENGE: in
+    heuristic games, wherever the answering bot had read no void of the W+4 player in
+    the replaced colour, the compiled rule gives the heuristic's answer."""
+    _compiled()
+    import numpy as np
+
+    from unokit.cards import build_deck
+    from unokit.engine.actions import CHALLENGE, Action
+    from unokit.engine.game import P_CHALLENGE
+    from unokit.engine.view import View
+    from unokit.sim import compiled
+    from unokit.sim.compiled import kernel, search
+
+    deck_col = np.zeros(5, dtype=np.int64)
+    for c in build_deck(RuleSet().deck):
+        deck_col[kernel.ccolor(c)] += 1
+    seen: list[tuple[bool, bool]] = []
+
+    class Answerer(HeuristicBot):
+        game: Game
+
+        def act(self, view: View) -> Action:
+            a = super().act(view)
+            if view.phase == P_CHALLENGE and self.lack[view.wd4_by][view.prev_color] == 0:
+                st = compiled.state_from_game(self.game)
+                rule = search.heur_challenges(st, view.seat, deck_col, np.zeros(5, np.int64))
+                seen.append((bool(rule), a.kind == CHALLENGE))
+            return a
+
+    for players in (2, 4):
+        for d in range(30):
+            game = Game(RuleSet(), players, seed=7000 + d, events=False)
+            bots = [Answerer(seed=d * 8 + s) for s in range(players)]
+            for b in bots:
+                b.game = game
+            play_round(game, bots)
+    assert len(seen) >= 20
+    assert {h for _, h in seen} == {True, False}  # both answers occur
+    assert [r for r, _ in seen] == [h for _, h in seen]
+
+
 def test_worlds_are_weighed_by_how_likely_they_make_the_opponents_last_play() -> None:
     """Seat 1, with 2 cards, played R5 on R3.  A world where it also held R+2 (R+2 then
     R5 would have won at once) makes that play unlikely; one where its other card was

@@ -143,7 +143,7 @@ class ISMCTSBot:
         bluff_far: float | None = None,
         infer: float = 0.0,
         infer_floor: float = 0.25,
-        rollout_challenges: bool = False,
+        rollout_challenges: int = 0,
         sure_voids: bool = True,
         tilt: bool = True,
         tilt_many: bool = False,
@@ -180,7 +180,8 @@ class ISMCTSBot:
         self.bluff_far = bluff_far
         self.infer = infer  # softmax temperature of the opponent model; 0 (default): none
         self.infer_floor = infer_floor  # the least weight a dealt world keeps
-        # policy 2: a rollout W+4 is challenged when it is a bluff (default: never)
+        # policy 2: 1 (True), a rollout W+4 is challenged when it is a bluff; 2, by
+        # the heuristic's own rule (search.heur_challenges); 0 (default): never
         self.rollout_challenges = rollout_challenges
         # read voids as a sensible player leaves them (issue 16, fifth pass): a turn
         # draw leaves no card of the colour in force, no wild and no card of the top's
