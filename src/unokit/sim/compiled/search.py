@@ -177,8 +177,8 @@ def search_worlds(
 # (``_end_value`` / ``_play_value`` / ``_chain_value`` with its tuned weights), from
 # what that player could know: its own hand, the hand sizes, the discard pile.  Left
 # out: its reading of who could not follow (voids) and its challenge statistics (in a
-# rollout a W+4 is challenged exactly when it is a bluff; the bluff weight uses the
-# prior 1/2).
+# rollout a W+4 is never challenged by default; ``chal`` 1 challenges exactly the
+# bluffs, ``chal`` 2 by the heuristic's rule under its prior 1/2, ``heur_challenges``).
 
 WIN_VALUE = 1e6
 NEVER = -1e6
