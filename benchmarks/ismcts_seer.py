@@ -51,10 +51,7 @@ class Seer(ISMCTSBot):
             self.known = {s: Counter(hands[s]) for s in others}
             self.voids = {}
         elif self.show == "next":
-            nxt = next(
-                t for k in range(1, view.n)
-                if view.live[t := (view.seat + k * view.direction) % view.n]
-            )  # fmt: skip
+            nxt = self.game.next_seat(view.seat)
             self.known = {nxt: Counter(hands[nxt])}  # replaces what it had read
             self.voids.pop(nxt, None)
         else:  # voids: the colours each seat holds none of, on top of its own reading

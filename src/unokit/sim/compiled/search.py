@@ -393,6 +393,20 @@ def play_value(
 
 
 @njit(cache=True)
+def fill_unseen(st: np.ndarray, s: int, deck_col: np.ndarray, unseen: np.ndarray) -> None:
+    """What player ``s`` has not seen, as the heuristic counts it: the deck less its
+    hand and the discard pile, per colour in ``unseen[:4]`` and in all in ``unseen[4]``."""
+    for c in range(5):
+        unseen[c] = deck_col[c]
+    base = O_HANDS + s * HCAP
+    for i in range(st[O_HS + s]):
+        unseen[ccolor(st[base + i])] -= 1
+    for i in range(st[S_NDISC]):
+        unseen[ccolor(st[O_DISC + i])] -= 1
+    unseen[4] = unseen[0] + unseen[1] + unseen[2] + unseen[3] + unseen[4]
+
+
+@njit(cache=True)
 def heur_values(
     st: np.ndarray, R: np.ndarray, s: int, buf: np.ndarray, k: int,
     deck_col: np.ndarray, cnt: np.ndarray, unseen: np.ndarray, cards: np.ndarray,
@@ -407,14 +421,7 @@ def heur_values(
     cnt[:] = 0
     for i in range(hs):
         cnt[st[base + i]] += 1
-    # the unseen cards of each colour (deck - my hand - discard), total last
-    for c in range(5):
-        unseen[c] = deck_col[c]
-    for i in range(hs):
-        unseen[ccolor(st[base + i])] -= 1
-    for i in range(st[S_NDISC]):
-        unseen[ccolor(st[O_DISC + i])] -= 1
-    unseen[4] = unseen[0] + unseen[1] + unseen[2] + unseen[3] + unseen[4]
+    fill_unseen(st, s, deck_col, unseen)
     others = 99
     for t in range(n):
         if t != s and st[O_LIVE + t] and st[O_HS + t] < others:
@@ -552,15 +559,8 @@ def heur_challenges(st: np.ndarray, s: int, deck_col: np.ndarray, unseen: np.nda
     prev = st[S_WD4PREV]
     if by < 0 or prev < 0 or prev > 3:
         return False
-    for c in range(5):
-        unseen[c] = deck_col[c]
-    base = O_HANDS + s * HCAP
-    for i in range(st[O_HS + s]):
-        unseen[ccolor(st[base + i])] -= 1
-    for i in range(st[S_NDISC]):
-        unseen[ccolor(st[O_DISC + i])] -= 1
-    total = unseen[0] + unseen[1] + unseen[2] + unseen[3] + unseen[4]
-    holds = 1.0 - p_none(total, unseen[prev], st[O_HS + by])
+    fill_unseen(st, s, deck_col, unseen)
+    holds = 1.0 - p_none(unseen[4], unseen[prev], st[O_HS + by])
     denom = 0.5 * holds + (1.0 - holds)
     return denom > 0.0 and 0.5 * holds / denom > 1.0 / 3.0
 
