@@ -88,23 +88,20 @@ class Hero(ISMCTSBot):
         if inf is None:
             return
         rules = fast.rules_array(view.rules, view.n, rounds_only=True, reactive=False)
-        deck_col = np.zeros(5, dtype=np.int64)
-        for i in range(rules[kernel.R_DECKSIZE]):
-            deck_col[kernel.ccolor(rules[kernel.O_DECK + i])] += 1
+        deck = rules[kernel.O_DECK : kernel.O_DECK + rules[kernel.R_DECKSIZE]]
+        buf, _, deck_col, cnt, unseen, sc = search.rollout_scratch(search.deck_colours(deck))
         who = inf[1]
         truth = np.zeros(5)
         for c in TABLE["game"].hands[who]:
             truth[CARD_COLOR[c]] += 1
         infa = np.array(inf, dtype=np.int64)
-        i64 = np.int64
         weights, counts = [], []
         for _ in range(300):
             world = self._sample(view)
             st = fast.state_from_game(world)
             w = search.world_weight(
                 st, rules, infa, self.infer, self.infer_floor, st.copy(),
-                np.empty(kernel.HCAP, dtype=i64), deck_col, np.zeros(57, dtype=i64),
-                np.zeros(5, dtype=i64), np.zeros((3, kernel.HCAP + 1)),
+                buf, deck_col, cnt, unseen, sc,
             )  # fmt: skip
             cc = np.zeros(5)
             for c in world.hands[who]:

@@ -427,7 +427,6 @@ def test_heuristic_rollouts_challenge_exactly_the_bluffs(bluff: bool, chal: int)
     """A rollout that never challenged would make a bluffed W+4 free for the search
     (``rollout_challenges=False`` keeps that, for comparison)."""
     _compiled()
-    import numpy as np
 
     from unokit.cards import build_deck
     from unokit.sim import compiled
@@ -437,12 +436,7 @@ def test_heuristic_rollouts_challenge_exactly_the_bluffs(bluff: bool, chal: int)
     game = _wd4(["B1", "B2", "Y3", "Y4", "G5"], bluff=bluff)
     st = compiled.state_from_game(game)
     r_arr = compiled.rules_array(rules, 2, rounds_only=True, reactive=False)
-    deck_col = np.zeros(5, dtype=np.int64)
-    for c in build_deck(rules.deck):
-        deck_col[kernel.ccolor(c)] += 1
-    i64 = np.int64
-    buf, lg, cnt = np.empty(kernel.HCAP, dtype=i64), np.zeros(1, dtype=i64), np.zeros(57, dtype=i64)
-    args = (buf, lg, deck_col, cnt, np.zeros(5, dtype=i64), np.zeros((3, kernel.HCAP + 1)))
+    args = search.rollout_scratch(search.deck_colours(build_deck(rules.deck)))
     search.heur_rollout(st, r_arr, 1, 1, *args, chal)  # one step: seat 1 answers
     player, victim = int(st[kernel.O_HS]), int(st[kernel.O_HS + 1])
     assert (player, victim) == ((12, 5) if bluff and chal else (8, 9))
@@ -462,11 +456,9 @@ def test_rollouts_can_answer_a_wd4_as_the_heuristic_does() -> None:
     from unokit.engine.game import P_CHALLENGE
     from unokit.engine.view import View
     from unokit.sim import compiled
-    from unokit.sim.compiled import kernel, search
+    from unokit.sim.compiled import search
 
-    deck_col = np.zeros(5, dtype=np.int64)
-    for c in build_deck(RuleSet().deck):
-        deck_col[kernel.ccolor(c)] += 1
+    deck_col = search.deck_colours(build_deck(RuleSet().deck))
     seen: list[tuple[bool, bool]] = []
 
     class Answerer(HeuristicBot):
@@ -492,6 +484,63 @@ def test_rollouts_can_answer_a_wd4_as_the_heuristic_does() -> None:
     assert [r for r, _ in seen] == [h for _, h in seen]
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_rollout_ends_the_same_however_its_counts_are_kept(players: int) -> None:
+    """Compiled rollouts keep the discard pile's colour counts from turn to turn and copy
+    only the live parts of a state (issue 16, ninth pass: about 1.5 times the rollouts a
+    second with four players).  So a rollout played in one call (counts kept) must end
+    exactly as the same rollout played one turn a call (each call counts afresh) from a
+    copy whose unused parts are garbage: the same final state and value, through
+    reshuffles (R-DRAW-RESHUFFLE) and, under ``wd4_guilty="retract"``, caught W+4s
+    taken back (R-ACT-CHALLENGE)."""
+    _compiled()
+    import numpy as np
+
+    from unokit.cards import build_deck
+    from unokit.sim import compiled
+    from unokit.sim.compiled import kernel, search
+
+    def live(st: np.ndarray) -> list[list[int]]:
+        out = np.zeros_like(st)
+        search.copy_live(out, st)
+        return [out.tolist()]
+
+    deck_col = search.deck_colours(build_deck(RuleSet().deck))
+
+    def scratch() -> tuple[np.ndarray, ...]:
+        return search.rollout_scratch(deck_col)
+
+    reshuffles = 0
+    for rules in (RuleSet(), RuleSet(wd4_guilty="retract")):
+        r_arr = compiled.rules_array(rules, players, rounds_only=True, reactive=False)
+        shared = scratch()
+        for seed in range(12):
+            g = Game(rules, players, seed=seed, events=False)
+            for _ in range(seed % 5):
+                step(g, [HeuristicBot(s) for s in range(players)])
+            if seed % 2:  # a short draw pile: the rest under the discard pile's top
+                g.discard[:-1] += g.pile[: -4 - seed]
+                del g.pile[: -4 - seed]
+            st0 = compiled.state_from_game(g)
+            st0[kernel.S_LOGON] = 0
+            for r in range(5):
+                st0[kernel.S_RNG] = 1 + 977 * r + seed
+
+                whole = st0.copy()  # its scratch is shared, as the search shares it
+                value = search.heur_rollout(whole, r_arr, 0, 100_000, *shared, 2)
+                turns = np.full_like(st0, -7)
+                search.copy_live(turns, st0)
+                args = scratch()
+                value_t = -1.0
+                for _ in range(100_000):
+                    if turns[kernel.S_PHASE] >= kernel.P_ROUND_OVER:
+                        break
+                    value_t = search.heur_rollout(turns, r_arr, 0, 1, *args, 2)
+                assert value_t == value and live(turns) == live(whole), (seed, r)
+                reshuffles += int(whole[kernel.S_RESH] > st0[kernel.S_RESH])
+    assert reshuffles >= 5
+
+
 def test_worlds_are_weighed_by_how_likely_they_make_the_opponents_last_play() -> None:
     """Seat 1, with 2 cards, played R5 on R3.  A world where it also held R+2 (R+2 then
     R5 would have won at once) makes that play unlikely; one where its other card was
@@ -503,7 +552,7 @@ def test_worlds_are_weighed_by_how_likely_they_make_the_opponents_last_play() ->
     from unokit.cards import build_deck, parse_card
     from unokit.engine.actions import Action
     from unokit.sim import compiled
-    from unokit.sim.compiled import kernel, search
+    from unokit.sim.compiled import search
 
     game = Game(RuleSet(), 2, seed=1, events=True)
     game.hands = [[parse_card(c) for c in h] for h in (["G1", "G2", "Y3"], ["R5", "B9"])]
@@ -520,20 +569,17 @@ def test_worlds_are_weighed_by_how_likely_they_make_the_opponents_last_play() ->
     assert inf == [1, 1, r5, red, 1, 1, 1, r5, 3, 2]
 
     rules = compiled.rules_array(RuleSet(), 2, rounds_only=True, reactive=False)
-    deck_col = np.zeros(5, dtype=np.int64)
-    for c in build_deck(RuleSet().deck):
-        deck_col[kernel.ccolor(c)] += 1
+    scratch = search.rollout_scratch(search.deck_colours(build_deck(RuleSet().deck)))
 
     def weight(other: str) -> float:
         world = game.copy()
         world.hands[1] = [parse_card(other)]
         st = compiled.state_from_game(world)
-        i64 = np.int64
+        buf, _, deck_col, cnt, unseen, sc = scratch
         return float(
             search.world_weight(
-                st, rules, np.array(inf, dtype=i64), 0.1, 0.25, st.copy(),
-                np.empty(kernel.HCAP, dtype=i64), deck_col, np.zeros(57, dtype=i64),
-                np.zeros(5, dtype=i64), np.zeros((3, kernel.HCAP + 1)),
+                st, rules, np.array(inf, dtype=np.int64), 0.1, 0.25, st.copy(),
+                buf, deck_col, cnt, unseen, sc,
             )
         )  # fmt: skip
 

@@ -17,12 +17,15 @@ events, all of which depend on the view and the events only.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 from numba import njit
 
 from unokit.sim.compiled.kernel import (
     DRAW2,
     HCAP,
+    NMAX,
     O_DECK,
     O_DISC,
     O_HANDS,
@@ -49,6 +52,7 @@ from unokit.sim.compiled.kernel import (
     S_NLIVE,
     S_NPILE,
     S_PHASE,
+    S_RESH,
     S_RNG,
     S_RWIN,
     S_VULN,
@@ -76,6 +80,20 @@ from unokit.sim.compiled.kernel import (
 )
 
 RNG_SIZE = 21  # the sampler's generator lives at index S_RNG (20), as in a state
+
+
+@njit(cache=True)
+def copy_live(dst: np.ndarray, src: np.ndarray) -> None:
+    """``dst[:] = src`` for what a classic rollout reads: the header, each hand, the
+    draw and discard piles up to their sizes.  The rest of a state (the cards past
+    each pile's size, the swap and deal scratch) is never read before written, and
+    copying all 2,650 words of it cost about a tenth of the four-player rollouts."""
+    dst[:O_HANDS] = src[:O_HANDS]
+    for s in range(src[S_N]):
+        b = O_HANDS + s * HCAP
+        dst[b : b + src[O_HS + s]] = src[b : b + src[O_HS + s]]
+    dst[O_PILE : O_PILE + src[S_NPILE]] = src[O_PILE : O_PILE + src[S_NPILE]]
+    dst[O_DISC : O_DISC + src[S_NDISC]] = src[O_DISC : O_DISC + src[S_NDISC]]
 
 
 @njit(cache=True)
@@ -209,40 +227,108 @@ def p_none(unseen: int, of_colour: int, h: int) -> float:
     return p
 
 
+# ``cnt``, the scratch array the heuristic's scoring passes around: the hand's count of
+# each card code, then running totals that spare the scoring a pass over 54 codes per
+# candidate and over the discard pile per decision (the hot loop of policy-2 rollouts)
+CNT_SIZE = 80
+C_HAND = 60  # 60..64: the hand's cards per colour (wilds at 64)
+C_ACTS = 65  # the hand's Skip, Reverse and Draw Two cards
+C_DISC = 66  # 66..70: the discard pile's cards per colour, counted up to C_DN
+C_DN = 71  # discards counted so far; -1: count again (the pile was not only added to)
+C_DRESH = 72  # the reshuffle count when they were counted
+SC_ROWS = 4  # float scratch ``sc``: candidates' cards, colours, values; ``end_value``'s memo
+
+
+def deck_colours(cards: Iterable[int]) -> np.ndarray:
+    """A deck's cards per colour (wilds at 4): where the heuristic's unseen counts start."""
+    out = np.zeros(5, dtype=np.int64)
+    for c in cards:
+        out[ccolor(c)] += 1
+    return out
+
+
+def rollout_scratch(deck_col: np.ndarray) -> tuple[np.ndarray, ...]:
+    """``heur_rollout``'s arguments after its first four (``buf``, ``lg``, ``deck_col``,
+    ``cnt``, ``unseen``, ``sc``; ``world_weight`` takes them but ``lg``), for
+    callers outside the search such as tests and diagnostics."""
+    i64 = np.int64
+    return (
+        np.empty(HCAP, dtype=i64), np.zeros(1, dtype=i64), deck_col,
+        np.zeros(CNT_SIZE, dtype=i64), np.zeros(5, dtype=i64),
+        np.zeros((SC_ROWS, HCAP + 1)),
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def take(cnt: np.ndarray, card: int, k: int) -> None:
+    """Add ``k`` (negative: remove) copies of ``card`` to the hand in ``cnt``, totals too."""
+    cnt[card] += k
+    cnt[C_HAND + ccolor(card)] += k
+    if card < WILD and card % 13 >= SKIP:
+        cnt[C_ACTS] += k
+
+
+@njit(cache=True)
+def count_hand(st: np.ndarray, s: int, cnt: np.ndarray) -> None:
+    """Seat ``s``'s hand into ``cnt`` (codes and totals)."""
+    cnt[:C_DISC] = 0
+    base = O_HANDS + s * HCAP
+    for i in range(st[O_HS + s]):
+        take(cnt, st[base + i], 1)
+
+
+@njit(cache=True)
+def count_discards(st: np.ndarray, cnt: np.ndarray) -> None:
+    """The discard pile per colour in ``cnt[C_DISC:]``, counting only the cards added
+    since the last call unless the pile was reshuffled or ``cnt[C_DN]`` was set to -1
+    (callers do so whenever the pile may have changed other than by plays on top: a
+    new rollout, a retracted W+4, a rewound state)."""
+    nd = st[S_NDISC]
+    start = cnt[C_DN]
+    if start < 0 or start > nd or cnt[C_DRESH] != st[S_RESH]:
+        for c in range(5):
+            cnt[C_DISC + c] = 0
+        start = 0
+    for i in range(start, nd):
+        cnt[C_DISC + ccolor(st[O_DISC + i])] += 1
+    cnt[C_DN] = nd
+    cnt[C_DRESH] = st[S_RESH]
+
+
 @njit(cache=True)
 def end_value(
     cnt: np.ndarray, size: int, colour: int, nxt: int, me: int, named: bool,
-    hurry: bool, two: bool, unseen: np.ndarray, st: np.ndarray,
+    hurry: bool, two: bool, unseen: np.ndarray, memo: np.ndarray, st: np.ndarray,
 ) -> float:  # fmt: skip
-    """``HeuristicBot._end_value``: my turn ends with hand ``cnt`` and ``colour`` in force."""
+    """``HeuristicBot._end_value``: my turn ends with hand ``cnt`` (its totals: see
+    ``CNT_SIZE``) and ``colour`` in force.  ``memo`` keeps ``p_none`` by colour and
+    next seat for one decision (``heur_values`` clears it)."""
     if size == 0:
         return WIN_VALUE
-    counts = np.zeros(5, dtype=np.int64)
-    actions = 0
-    for c in range(54):
-        k = cnt[c]
-        if k:
-            counts[ccolor(c)] += k
-            if c < WILD and c % 13 >= SKIP:
-                actions += k
-    wilds = counts[4]
+    wilds = cnt[C_HAND + 4]
     value = -1.0 * size
     if 0 <= colour < 4:
-        mine = counts[colour]
+        mine = cnt[C_HAND + colour]
         f = 0.35 if named else 0.0
         value += f * min(mine, 3) + 0.01 * mine
         if nxt != me:
             h = st[O_HS + nxt]
-            value += 0.6 * urgency(h) * p_none(unseen[4], unseen[colour], h)
+            key = colour * NMAX + nxt
+            pn = memo[key]
+            if pn < 0.0:  # the same in every candidate of one decision
+                pn = p_none(unseen[4], unseen[colour], h)
+                memo[key] = pn
+            value += 0.6 * urgency(h) * pn
     coloured = size - wilds
     if coloured > 0:
-        sq = counts[0] * counts[0] + counts[1] * counts[1] + counts[2] * counts[2]
-        sq += counts[3] * counts[3]
+        c0, c1, c2, c3 = cnt[C_HAND], cnt[C_HAND + 1], cnt[C_HAND + 2], cnt[C_HAND + 3]
+        sq = c0 * c0 + c1 * c1 + c2 * c2
+        sq += c3 * c3
         value += 2.0 * sq / (coloured * coloured)
     if not hurry:
         value += 2.0 * wilds
     if two:
-        value += 0.4 * actions
+        value += 0.4 * cnt[C_ACTS]
     return value
 
 
@@ -280,12 +366,7 @@ def play_effect(
             nxt = (me + 2 * d) % n
     elif card == WILD_DRAW4:
         victim = nxt
-        bluff = False
-        if 0 <= colour < 4:
-            for r in range(13):
-                if cnt[colour * 13 + r] > 0:
-                    bluff = True
-                    break
+        bluff = 0 <= colour < 4 and cnt[C_HAND + colour] > 0
         if bluff and st[O_HS + victim] > 2:
             return 0.0, nxt, False, new_colour, True  # a bluff only stops a near winner
         bonus += 0.35 * 6.0 * urgency(st[O_HS + victim])  # (5 + 2q) with q = 1/2
@@ -302,16 +383,14 @@ def follows(cnt: np.ndarray, c: int, colour: int, top: int, bluffing: bool) -> b
     if c < WILD:
         return c // 13 == colour or (top < WILD and c % 13 == top % 13)
     if c == WILD_DRAW4 and not bluffing:
-        for r in range(13):
-            if cnt[colour * 13 + r] > 0:
-                return False
+        return cnt[C_HAND + colour] == 0
     return True
 
 
 @njit(cache=True)
 def play_value2(
     cnt: np.ndarray, size: int, card: int, chosen: int, colour: int, me: int,
-    hurry: bool, two: bool, unseen: np.ndarray, st: np.ndarray,
+    hurry: bool, two: bool, unseen: np.ndarray, memo: np.ndarray, st: np.ndarray,
 ) -> float:  # fmt: skip
     """The third card of a chain: another turn is judged, not searched."""
     if size == 1:
@@ -320,18 +399,18 @@ def play_value2(
     if never:
         return NEVER
     named = card >= WILD
-    cnt[card] -= 1
+    take(cnt, card, -1)
     if again:
         nxt = (me + st[S_DIR]) % st[S_N]
-    v = end_value(cnt, size - 1, new_colour, nxt, me, named, hurry, two, unseen, st)
-    cnt[card] += 1
+    v = end_value(cnt, size - 1, new_colour, nxt, me, named, hurry, two, unseen, memo, st)
+    take(cnt, card, 1)
     return bonus + v - (0.5 if again else 0.0)
 
 
 @njit(cache=True)
 def play_value1(
     cnt: np.ndarray, size: int, card: int, chosen: int, colour: int, me: int,
-    hurry: bool, two: bool, bluffing: bool, unseen: np.ndarray, st: np.ndarray,
+    hurry: bool, two: bool, bluffing: bool, unseen: np.ndarray, memo: np.ndarray, st: np.ndarray,
 ) -> float:  # fmt: skip
     """The second card of a chain; a third is scored by ``play_value2``."""
     if size == 1:
@@ -340,29 +419,31 @@ def play_value1(
     if never:
         return NEVER
     named = card >= WILD
-    cnt[card] -= 1
+    take(cnt, card, -1)
     if not again:
-        v = end_value(cnt, size - 1, new_colour, nxt, me, named, hurry, two, unseen, st)
-        cnt[card] += 1
+        v = end_value(cnt, size - 1, new_colour, nxt, me, named, hurry, two, unseen, memo, st)
+        take(cnt, card, 1)
         return bonus + v
     opp = (me + st[S_DIR]) % st[S_N]
-    best = end_value(cnt, size - 1, new_colour, opp, me, named, hurry, two, unseen, st) - 1.6
-    for c in range(54):
-        if cnt[c] == 0 or not follows(cnt, c, new_colour, card, bluffing):
+    best = end_value(cnt, size - 1, new_colour, opp, me, named, hurry, two, unseen, memo, st) - 1.6
+    base = O_HANDS + me * HCAP
+    for i in range(st[O_HS + me]):  # the hand's cards (a repeat scores the same)
+        c = st[base + i]
+        if c > WILD_DRAW4 or cnt[c] == 0 or not follows(cnt, c, new_colour, card, bluffing):
             continue
         for col in range(4 if c >= WILD else 1):
             v = play_value2(cnt, size - 1, c, col if c >= WILD else -1, new_colour, me,
-                            hurry, two, unseen, st)  # fmt: skip
+                            hurry, two, unseen, memo, st)  # fmt: skip
             if v > best:
                 best = v
-    cnt[card] += 1
+    take(cnt, card, 1)
     return bonus + best
 
 
 @njit(cache=True)
 def play_value(
     cnt: np.ndarray, size: int, card: int, chosen: int, colour: int, me: int,
-    hurry: bool, two: bool, bluffing: bool, unseen: np.ndarray, st: np.ndarray,
+    hurry: bool, two: bool, bluffing: bool, unseen: np.ndarray, memo: np.ndarray, st: np.ndarray,
 ) -> float:  # fmt: skip
     """``HeuristicBot._play_value`` with ``_chain_value`` for one card of hand ``cnt``
     (restored on return): with two players an again-card chains up to three cards
@@ -373,22 +454,24 @@ def play_value(
     if never:
         return NEVER
     named = card >= WILD
-    cnt[card] -= 1
+    take(cnt, card, -1)
     if not again:
-        v = end_value(cnt, size - 1, new_colour, nxt, me, named, hurry, two, unseen, st)
-        cnt[card] += 1
+        v = end_value(cnt, size - 1, new_colour, nxt, me, named, hurry, two, unseen, memo, st)
+        take(cnt, card, 1)
         return bonus + v
     opp = (me + st[S_DIR]) % st[S_N]
-    best = end_value(cnt, size - 1, new_colour, opp, me, named, hurry, two, unseen, st) - 1.6
-    for c in range(54):
-        if cnt[c] == 0 or not follows(cnt, c, new_colour, card, bluffing):
+    best = end_value(cnt, size - 1, new_colour, opp, me, named, hurry, two, unseen, memo, st) - 1.6
+    base = O_HANDS + me * HCAP
+    for i in range(st[O_HS + me]):  # the hand's cards (a repeat scores the same)
+        c = st[base + i]
+        if c > WILD_DRAW4 or cnt[c] == 0 or not follows(cnt, c, new_colour, card, bluffing):
             continue
         for col in range(4 if c >= WILD else 1):
             v = play_value1(cnt, size - 1, c, col if c >= WILD else -1, new_colour, me,
-                            hurry, two, bluffing, unseen, st)  # fmt: skip
+                            hurry, two, bluffing, unseen, memo, st)  # fmt: skip
             if v > best:
                 best = v
-    cnt[card] += 1
+    take(cnt, card, 1)
     return bonus + best
 
 
@@ -410,18 +493,19 @@ def fill_unseen(st: np.ndarray, s: int, deck_col: np.ndarray, unseen: np.ndarray
 def heur_values(
     st: np.ndarray, R: np.ndarray, s: int, buf: np.ndarray, k: int,
     deck_col: np.ndarray, cnt: np.ndarray, unseen: np.ndarray, cards: np.ndarray,
-    cols: np.ndarray, vals: np.ndarray,
+    cols: np.ndarray, vals: np.ndarray, memo: np.ndarray,
 ) -> int:  # fmt: skip
     """The heuristic's value of each distinct play among ``buf[:k]`` (a wild with its
     best colour), in order, then drawing (card -1) last: ``cards``, ``cols``, ``vals``
-    hold them; returns how many."""
+    hold them; returns how many.  ``memo`` is scratch for ``end_value``."""
+    memo[: 4 * NMAX] = -1.0
     n = st[S_N]
     hs = st[O_HS + s]
-    base = O_HANDS + s * HCAP
-    cnt[:] = 0
-    for i in range(hs):
-        cnt[st[base + i]] += 1
-    fill_unseen(st, s, deck_col, unseen)
+    count_hand(st, s, cnt)
+    count_discards(st, cnt)
+    for c in range(5):  # as ``fill_unseen`` counts them
+        unseen[c] = deck_col[c] - cnt[C_HAND + c] - cnt[C_DISC + c]
+    unseen[4] = unseen[0] + unseen[1] + unseen[2] + unseen[3] + unseen[4]
     others = 99
     for t in range(n):
         if t != s and st[O_LIVE + t] and st[O_HS + t] < others:
@@ -444,7 +528,7 @@ def heur_values(
             best_v = -1e18
             best_col = -1
             for col in range(4):
-                v = play_value(cnt, hs, c, col, colour, s, hurry, two, bluffing, unseen, st)
+                v = play_value(cnt, hs, c, col, colour, s, hurry, two, bluffing, unseen, memo, st)
                 if v > best_v:
                     best_v = v
                     best_col = col
@@ -454,12 +538,12 @@ def heur_values(
         else:
             cards[m] = c
             cols[m] = -1
-            vals[m] = play_value(cnt, hs, c, -1, colour, s, hurry, two, bluffing, unseen, st)
+            vals[m] = play_value(cnt, hs, c, -1, colour, s, hurry, two, bluffing, unseen, memo, st)
         m += 1
     nxt = (s + st[S_DIR]) % n
     cards[m] = -1
     cols[m] = -1
-    vals[m] = end_value(cnt, hs, colour, nxt, s, False, hurry, two, unseen, st) - 1.6
+    vals[m] = end_value(cnt, hs, colour, nxt, s, False, hurry, two, unseen, memo, st) - 1.6
     return m + 1
 
 
@@ -469,11 +553,11 @@ def heur_choose(
     deck_col: np.ndarray, cnt: np.ndarray, unseen: np.ndarray, sc: np.ndarray,
 ) -> tuple[int, int]:  # fmt: skip
     """The heuristic's play among ``buf[:k]`` (card, colour), or (-1, -1) to draw.
-    ``sc`` is scratch: three rows of ``HCAP + 1``."""
+    ``sc`` is scratch: ``SC_ROWS`` rows of ``HCAP + 1``."""
     cards = sc[0]
     cols = sc[1]
     vals = sc[2]
-    m = heur_values(st, R, s, buf, k, deck_col, cnt, unseen, cards, cols, vals)
+    m = heur_values(st, R, s, buf, k, deck_col, cnt, unseen, cards, cols, vals, sc[3])
     best = 0
     for i in range(1, m):  # the first best play; drawing only if strictly better
         if vals[i] > vals[best]:
@@ -492,7 +576,7 @@ def play_likelihood(
     cards = sc[0]
     cols = sc[1]
     vals = sc[2]
-    m = heur_values(st, R, s, buf, k, deck_col, cnt, unseen, cards, cols, vals)
+    m = heur_values(st, R, s, buf, k, deck_col, cnt, unseen, cards, cols, vals, sc[3])
     top = -1e18
     for i in range(m):
         if vals[i] > top:
@@ -543,6 +627,7 @@ def world_weight(
         i += n
         sc_st[S_CUR] = o
         sc_st[S_PHASE] = P_PLAY
+        cnt[C_DN] = -1  # a rewound discard pile
         p = play_likelihood(sc_st, R, o, card, temp, buf, deck_col, cnt, unseen, sc)
         w *= floor + (1.0 - floor) * p
     return w
@@ -574,6 +659,7 @@ def heur_rollout(
     """``kernel.rollout_value`` with heuristic-scored plays: 1 if ``seat`` (or its team)
     wins the round, a straight-line judgement of hand sizes if cut off."""
     steps = 0
+    cnt[C_DN] = -1  # a new rollout: its discard pile is not the last one's
     while st[S_PHASE] < P_ROUND_OVER and steps < max_steps:
         steps += 1
         s = st[S_CUR]
@@ -606,6 +692,7 @@ def heur_rollout(
                 challenge(st, R, s, lg)
             else:
                 accept(st, R, s, lg)
+            cnt[C_DN] = -1  # a caught W+4 may go back to its player's hand
         elif phase == P_START_COLOR:
             choose_color(st, s, best_color(st, s), np.int64(-1), lg)
         else:
@@ -715,9 +802,9 @@ def search_worlds_h(
     out = np.zeros(k, dtype=np.float64)
     buf = np.empty(HCAP, dtype=np.int64)
     lg = np.zeros(1, dtype=np.int64)
-    cnt = np.zeros(57, dtype=np.int64)
+    cnt = np.zeros(CNT_SIZE, dtype=np.int64)
     unseen = np.zeros(5, dtype=np.int64)
-    sc = np.zeros((3, HCAP + 1), dtype=np.float64)
+    sc = np.zeros((SC_ROWS, HCAP + 1), dtype=np.float64)
     deck_col = np.zeros(5, dtype=np.int64)
     for i in range(R[R_DECKSIZE]):
         deck_col[ccolor(R[O_DECK + i])] += 1
@@ -740,7 +827,7 @@ def search_worlds_h(
         wacc[1] += w * w
         seed = rnext(rng)
         for j in range(k):
-            st[:] = base
+            copy_live(st, base)
             st[S_RNG] = np.int64(seed)
             st[S_LOGON] = 0
             apply_root(st, R, seat, acts[j, 0], acts[j, 1], acts[j, 2], acts[j, 3],
