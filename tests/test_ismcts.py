@@ -487,12 +487,12 @@ def test_rollouts_can_answer_a_wd4_as_the_heuristic_does() -> None:
 @pytest.mark.parametrize("players", [2, 4])
 def test_a_rollout_ends_the_same_however_its_counts_are_kept(players: int) -> None:
     """Compiled rollouts keep the discard pile's colour counts from turn to turn and copy
-    only the live parts of a state (issue 16, ninth pass: about 1.5 times the rollouts a
-    second with four players).  So a rollout played in one call (counts kept) must end
-    exactly as the same rollout played one turn a call (each call counts afresh) from a
-    copy whose unused parts are garbage: the same final state and value, through
-    reshuffles (R-DRAW-RESHUFFLE) and, under ``wd4_guilty="retract"``, caught W+4s
-    taken back (R-ACT-CHALLENGE)."""
+    only the live parts of a state (issue 16, ninth pass: 1.3 to 1.8 times the rollouts
+    a CPU second).  So a rollout played in one call (counts kept) must end exactly as
+    the same rollout played one turn a call (each call counts afresh) from a copy whose
+    unused parts are garbage: the same final state and value, through reshuffles
+    (R-DRAW-RESHUFFLE), under the classic rules and under ``wd4_guilty="retract"``
+    (R-ACT-CHALLENGE), whose caught W+4 leaves the discard pile."""
     _compiled()
     import numpy as np
 
@@ -500,20 +500,16 @@ def test_a_rollout_ends_the_same_however_its_counts_are_kept(players: int) -> No
     from unokit.sim import compiled
     from unokit.sim.compiled import kernel, search
 
-    def live(st: np.ndarray) -> list[list[int]]:
+    def live(st: np.ndarray) -> list[int]:
         out = np.zeros_like(st)
         search.copy_live(out, st)
-        return [out.tolist()]
+        return list(out.tolist())
 
     deck_col = search.deck_colours(build_deck(RuleSet().deck))
-
-    def scratch() -> tuple[np.ndarray, ...]:
-        return search.rollout_scratch(deck_col)
-
     reshuffles = 0
     for rules in (RuleSet(), RuleSet(wd4_guilty="retract")):
         r_arr = compiled.rules_array(rules, players, rounds_only=True, reactive=False)
-        shared = scratch()
+        shared = search.rollout_scratch(deck_col)
         for seed in range(12):
             g = Game(rules, players, seed=seed, events=False)
             for _ in range(seed % 5):
@@ -525,12 +521,11 @@ def test_a_rollout_ends_the_same_however_its_counts_are_kept(players: int) -> No
             st0[kernel.S_LOGON] = 0
             for r in range(5):
                 st0[kernel.S_RNG] = 1 + 977 * r + seed
-
                 whole = st0.copy()  # its scratch is shared, as the search shares it
                 value = search.heur_rollout(whole, r_arr, 0, 100_000, *shared, 2)
                 turns = np.full_like(st0, -7)
                 search.copy_live(turns, st0)
-                args = scratch()
+                args = search.rollout_scratch(deck_col)
                 value_t = -1.0
                 for _ in range(100_000):
                     if turns[kernel.S_PHASE] >= kernel.P_ROUND_OVER:
