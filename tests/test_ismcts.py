@@ -460,7 +460,6 @@ def test_rollouts_can_answer_a_wd4_as_the_heuristic_does() -> None:
     heuristic games, wherever the answering bot had read no void of the W+4 player in
     the replaced colour, the compiled rule gives the heuristic's answer."""
     _compiled()
-    import numpy as np
 
     from unokit.cards import build_deck
     from unokit.engine.actions import CHALLENGE, Action
@@ -469,7 +468,9 @@ def test_rollouts_can_answer_a_wd4_as_the_heuristic_does() -> None:
     from unokit.sim import compiled
     from unokit.sim.compiled import search
 
-    deck_col = search.deck_colours(build_deck(RuleSet().deck))
+    _, _, deck_col, cnt, unseen, _ = search.rollout_scratch(
+        search.deck_colours(build_deck(RuleSet().deck))
+    )
     seen: list[tuple[bool, bool]] = []
 
     class Answerer(HeuristicBot):
@@ -479,7 +480,8 @@ def test_rollouts_can_answer_a_wd4_as_the_heuristic_does() -> None:
             a = super().act(view)
             if view.phase == P_CHALLENGE and self.lack[view.wd4_by][view.prev_color] == 0:
                 st = compiled.state_from_game(self.game)
-                rule = search.heur_challenges(st, view.seat, deck_col, np.zeros(5, np.int64))
+                cnt[search.C_DN] = -1  # another game's pile may be counted there
+                rule = search.heur_challenges(st, view.seat, deck_col, cnt, unseen)
                 seen.append((bool(rule), a.kind == CHALLENGE))
             return a
 

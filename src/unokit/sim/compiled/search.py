@@ -476,16 +476,17 @@ def play_value(
 
 
 @njit(cache=True)
-def fill_unseen(st: np.ndarray, s: int, deck_col: np.ndarray, unseen: np.ndarray) -> None:
-    """What player ``s`` has not seen, as the heuristic counts it: the deck less its
-    hand and the discard pile, per colour in ``unseen[:4]`` and in all in ``unseen[4]``."""
+def count_unseen(
+    st: np.ndarray, s: int, deck_col: np.ndarray, cnt: np.ndarray, unseen: np.ndarray
+) -> None:
+    """Player ``s``'s hand into ``cnt`` (``count_hand``), the discard pile brought up to
+    date (``count_discards``), and what ``s`` has not seen, as the heuristic counts it:
+    the deck less that hand and the pile, per colour in ``unseen[:4]`` and in all in
+    ``unseen[4]``.  The one place both the rollout's plays and its W+4 answers get it."""
+    count_hand(st, s, cnt)
+    count_discards(st, cnt)
     for c in range(5):
-        unseen[c] = deck_col[c]
-    base = O_HANDS + s * HCAP
-    for i in range(st[O_HS + s]):
-        unseen[ccolor(st[base + i])] -= 1
-    for i in range(st[S_NDISC]):
-        unseen[ccolor(st[O_DISC + i])] -= 1
+        unseen[c] = deck_col[c] - cnt[C_HAND + c] - cnt[C_DISC + c]
     unseen[4] = unseen[0] + unseen[1] + unseen[2] + unseen[3] + unseen[4]
 
 
@@ -501,11 +502,7 @@ def heur_values(
     memo[: 4 * NMAX] = -1.0
     n = st[S_N]
     hs = st[O_HS + s]
-    count_hand(st, s, cnt)
-    count_discards(st, cnt)
-    for c in range(5):  # as ``fill_unseen`` counts them
-        unseen[c] = deck_col[c] - cnt[C_HAND + c] - cnt[C_DISC + c]
-    unseen[4] = unseen[0] + unseen[1] + unseen[2] + unseen[3] + unseen[4]
+    count_unseen(st, s, deck_col, cnt, unseen)
     others = 99
     for t in range(n):
         if t != s and st[O_LIVE + t] and st[O_HS + t] < others:
@@ -634,7 +631,9 @@ def world_weight(
 
 
 @njit(cache=True)
-def heur_challenges(st: np.ndarray, s: int, deck_col: np.ndarray, unseen: np.ndarray) -> bool:
+def heur_challenges(
+    st: np.ndarray, s: int, deck_col: np.ndarray, cnt: np.ndarray, unseen: np.ndarray
+) -> bool:
     """``HeuristicBot``'s answer to the W+4 just played on ``s``: challenge when
     P(bluff) is above 1/3 under its prior that a holder of the replaced colour plays
     a W+4 half as often as a non-holder, that is when the player holds that colour
@@ -644,7 +643,7 @@ def heur_challenges(st: np.ndarray, s: int, deck_col: np.ndarray, unseen: np.nda
     prev = st[S_WD4PREV]
     if by < 0 or prev < 0 or prev > 3:
         return False
-    fill_unseen(st, s, deck_col, unseen)
+    count_unseen(st, s, deck_col, cnt, unseen)
     holds = 1.0 - p_none(unseen[4], unseen[prev], st[O_HS + by])
     denom = 0.5 * holds + (1.0 - holds)
     return denom > 0.0 and 0.5 * holds / denom > 1.0 / 3.0
@@ -684,7 +683,7 @@ def heur_rollout(
             # own rule, which also challenges most legal ones (138 of 181 in 120
             # four-player games); 0: never, which makes bluffing free
             if chal == 2:
-                if heur_challenges(st, s, deck_col, unseen):
+                if heur_challenges(st, s, deck_col, cnt, unseen):
                     challenge(st, R, s, lg)
                 else:
                     accept(st, R, s, lg)
