@@ -98,6 +98,12 @@ class Weights:
     search_nodes: int = 400  # node budget of the chain search
 
 
+# The weights ``ismcts:prior_many=true`` gives its prior with three or more live
+# players, tuned on four-player tables against three default ``heuristic`` bots
+# (benchmarks/tune_prior.py; docs/bots.md, eleventh pass).
+MANY_WEIGHTS = Weights()
+
+
 def urgency(cards: int) -> float:
     """How much it matters to hold back a player with ``cards`` cards."""
     if cards <= 1:

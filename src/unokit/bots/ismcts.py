@@ -149,8 +149,9 @@ class ISMCTSBot:
         tilt_many: bool = False,
         layered_voids: bool = False,
         named: float = 0.0,
+        prior_many: bool = False,
     ) -> None:
-        from unokit.bots.heuristic import HeuristicBot  # the prior; imported late
+        from unokit.bots.heuristic import MANY_WEIGHTS, HeuristicBot, Weights  # imported late
 
         self.rng = random.Random(seed)
         self.time_budget = time_budget
@@ -169,6 +170,13 @@ class ISMCTSBot:
         self.colors = colors  # search every colour a wild may name, not just one
         self.judge = judge  # cut-off rollouts: 0 linear in cards, 1 calibrated
         self.prior = HeuristicBot(seed=seed)
+        # the prior's weights with three or more live players: the heuristic's own
+        # (tuned on two-player games) or, with ``prior_many``, ``MANY_WEIGHTS``,
+        # tuned on four-player tables against ``heuristic`` (docs/bots.md, eleventh
+        # pass); the readings of other players' plays keep the heuristic's weights
+        self._w_two = Weights()
+        self._w_many = MANY_WEIGHTS if prior_many else self._w_two
+        self.prior_many = prior_many
         self.compiled = compiled  # None: when numba is installed and the rules allow
         self.fast_sample = fast_sample  # with compiled rollouts, sample worlds there too
         self.wild_voids = wild_voids  # a wild played while holding wilds pays: a void
@@ -342,7 +350,7 @@ class ISMCTSBot:
                             voids[self.color] = 1
             elif kind == "challenge" and e.amount and e.target >= 0:
                 # a bluff caught: was its victim (the challenger) about to go out?
-                if self.sizes.get(e.seat, 99) > self.prior.w.bluff_when:
+                if self.sizes.get(e.seat, 99) > self._w_two.bluff_when:
                     self.bluffers.add(e.target)
             elif kind in ("reshuffle", "swap", "rotate", "shuffle_hands"):
                 self.lastplay = {}
@@ -422,7 +430,7 @@ class ISMCTSBot:
             return
         if self.sure_voids and card == WILD_DRAW4 and self.n:
             victim = (seat + self.direction) % self.n
-            if self.sizes.get(victim, 0) > self.prior.w.bluff_when:
+            if self.sizes.get(victim, 0) > self._w_two.bluff_when:
                 self.voids.setdefault(seat, {})[self.color] = 0
                 return
         if self.sizes.get(seat, 0) < 4:
@@ -582,6 +590,7 @@ class ISMCTSBot:
         self._live = sum(1 for alive in view.live if alive)
         many = self._live > 2
         self._margin = self.margin_many if many and self.margin_many is not None else self.margin
+        self.prior.w = self._w_many if many else self._w_two
         prior = self.prior.act(view)
         if self.paired and view.phase == P_CHALLENGE:
             # A sampled world's W+4 player holds the old colour as often as a random
