@@ -786,20 +786,23 @@ def test_tilt_with_more_than_two_players_only_when_asked() -> None:
     assert any(moves(2, s, True) != moves(2, s, False) for s in range(6))
 
 
+def _round_events(players: int, seed: int, **options: float) -> list[object]:
+    """The events of a round with one ``ismcts`` (120 rollouts a decision, ``options``)
+    in seat 0 and ``heuristic`` bots in the others: equal lists, the same play."""
+    g = Game(RuleSet(), players, seed=seed, events=True)
+    bots: list[object] = [ISMCTSBot(seed=3, iterations=120, **options)]
+    bots += [HeuristicBot(s) for s in range(1, players)]
+    play_round(g, bots)  # type: ignore[arg-type]
+    return list(g.events or [])
+
+
 def test_margin_many_is_the_margin_with_three_or_more_live_players() -> None:
     """``margin_many`` replaces ``margin`` when more than two players are live (the
     seventh pass measured four-player tables with a lower margin) and only then: a
     two-player round ignores it, a four-player round ignores ``margin`` once it is
     set, and a four-player round plays differently when it changes."""
     _compiled()
-
-    def moves(players: int, seed: int, **options: float) -> list[object]:
-        g = Game(RuleSet(), players, seed=seed, events=True)
-        bots: list[object] = [ISMCTSBot(seed=3, iterations=120, **options)]
-        bots += [HeuristicBot(s) for s in range(1, players)]
-        play_round(g, bots)  # type: ignore[arg-type]
-        return list(g.events or [])
-
+    moves = _round_events
     assert all(moves(2, s, margin_many=0.2) == moves(2, s, margin_many=5.0) for s in range(2))
     assert all(
         moves(4, s, margin=0.2, margin_many=1.0) == moves(4, s, margin=5.0, margin_many=1.0)
@@ -814,14 +817,7 @@ def test_prior_many_changes_the_prior_with_three_or_more_live_players_only() -> 
     events with it on or off, four-player rounds play differently, and the readings
     of other players' W+4s keep the heuristic's own weights."""
     _compiled()
-
-    def moves(players: int, seed: int, **options: bool) -> list[object]:
-        g = Game(RuleSet(), players, seed=seed, events=True)
-        bots: list[object] = [ISMCTSBot(seed=3, iterations=120, **options)]
-        bots += [HeuristicBot(s) for s in range(1, players)]
-        play_round(g, bots)  # type: ignore[arg-type]
-        return list(g.events or [])
-
+    moves = _round_events
     assert all(moves(2, s, prior_many=True) == moves(2, s) for s in range(2))
     assert any(moves(4, s, prior_many=True) != moves(4, s) for s in range(4))
     g = Game(RuleSet(), 4, seed=5)
