@@ -176,7 +176,6 @@ class ISMCTSBot:
         # pass); the readings of other players' plays keep the heuristic's weights
         self._w_two = Weights()
         self._w_many = MANY_WEIGHTS if prior_many else self._w_two
-        self.prior_many = prior_many
         self.compiled = compiled  # None: when numba is installed and the rules allow
         self.fast_sample = fast_sample  # with compiled rollouts, sample worlds there too
         self.wild_voids = wild_voids  # a wild played while holding wilds pays: a void
