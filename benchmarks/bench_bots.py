@@ -25,10 +25,12 @@ import multiprocessing
 import platform
 import sys
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from unokit.bots import BOTS
+from unokit.bots.base import Bot
 from unokit.bots.runner import play_round
 from unokit.engine.game import Game
 from unokit.rules import RuleSet
@@ -53,32 +55,44 @@ class Tally:
             self.calls[k] = self.calls.get(k, 0) + v
 
 
+def deal_rotations(
+    s: int, players: int, hero: Callable[[int], Bot], other: Callable[[int], Bot]
+) -> Iterator[tuple[int, Game, list[Bot]]]:
+    """Play the deal of seed ``s`` once per seat of the hero; yield each finished round.
+
+    Seeds follow the role, not the seat: the hero's RNG is the same in every seating of
+    a deal, and so are the opponents' (in seat order after the hero), so the seatings
+    differ only in who sits where and the luck of the deal cancels out.
+    """
+    rules = RuleSet()
+    names = [f"P{i}" for i in range(players)]
+    for hero_seat in range(players):
+        bots = [
+            hero(s * 16) if i == hero_seat else other(s * 16 + 1 + (i - hero_seat) % players)
+            for i in range(players)
+        ]
+        game = Game(rules, names, seed=s, events=False)
+        play_round(game, bots)
+        yield hero_seat, game, bots
+
+
 def play_deals(job: tuple[str, str, int, int, int, int]) -> Tally:
     """Play deals ``first`` .. ``last - 1``; each once per seat of the hero."""
     hero, other, players, seed, first, last = job
-    rules = RuleSet()
-    names = [f"P{i}" for i in range(players)]
     out = Tally()
     for deal in range(first, last):
-        s = deal_seed(seed, deal)
         won = 0
-        for hero_seat in range(players):
-            # seeds follow the role, not the seat: the hero's RNG is the same in every
-            # seating of a deal, and so are the opponents' (in seat order after the hero)
-            bots = [
-                Timed(
-                    BOTS[hero](seed=s * 16)
-                    if i == hero_seat
-                    else BOTS[other](seed=s * 16 + 1 + (i - hero_seat) % players)
-                )
-                for i in range(players)
-            ]
-            game = Game(rules, names, seed=s, events=False)
-            play_round(game, bots)
+        for hero_seat, game, bots in deal_rotations(
+            deal_seed(seed, deal),
+            players,
+            lambda sd: Timed(BOTS[hero](seed=sd)),
+            lambda sd: Timed(BOTS[other](seed=sd)),
+        ):
             out.games += 1
             if game.round_winner == hero_seat:
                 won += 1
             for i, b in enumerate(bots):
+                assert isinstance(b, Timed)
                 key = "A" if i == hero_seat else "B"
                 out.ns[key] = out.ns.get(key, 0) + b.ns
                 out.calls[key] = out.calls.get(key, 0) + b.calls

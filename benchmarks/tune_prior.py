@@ -29,10 +29,8 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "src"))
 
+from bench_bots import deal_rotations  # noqa: E402
 from unokit.bots.heuristic import HeuristicBot, Weights  # noqa: E402
-from unokit.bots.runner import play_round  # noqa: E402
-from unokit.engine.game import Game  # noqa: E402
-from unokit.rules import RuleSet  # noqa: E402
 from unokit.tournament import deal_seed, wilson  # noqa: E402
 
 
@@ -56,23 +54,15 @@ def play_deals(job: tuple[str, int, int, int, int]) -> tuple[str, list[int]]:
     """Wins of the hero over every seat rotation, one entry per deal."""
     spec, players, seed, first, last = job
     w = parse_weights(spec)
-    rules = RuleSet()
-    names = [f"P{i}" for i in range(players)]
     out = []
     for deal in range(first, last):
-        s = deal_seed(seed, deal)
-        won = 0
-        for hero in range(players):
-            bots = [
-                HeuristicBot(seed=s * 16, weights=w)
-                if i == hero
-                else HeuristicBot(seed=s * 16 + 1 + (i - hero) % players)
-                for i in range(players)
-            ]
-            game = Game(rules, names, seed=s, events=False)
-            play_round(game, bots)
-            won += game.round_winner == hero
-        out.append(won)
+        rounds = deal_rotations(
+            deal_seed(seed, deal),
+            players,
+            lambda sd: HeuristicBot(seed=sd, weights=w),
+            lambda sd: HeuristicBot(seed=sd),
+        )
+        out.append(sum(game.round_winner == hero for hero, game, _ in rounds))
     return spec, out
 
 
