@@ -392,6 +392,23 @@ async def test_kill_9_restores_every_room_from_the_log(tmp_path: Path) -> None:
     store.close()
 
 
+async def test_a_person_who_joins_with_a_bots_name_is_not_shown_twice() -> None:
+    """The bot took "Ben (bot)" before Ben came; once Ben joins it takes another name,
+    and the names the room shows (lobby, then the game) stay distinct."""
+    async with running() as h:
+        r = await h.room(seats=4, bots=["normal", "normal"])
+        code = r["code"]
+        info = (await h.get(f"/api/rooms/{code}")).json()
+        assert "Ben (bot)" in [s["name"] for s in info["seats"] if s]
+        await h.join(code, "ben")
+        names = [s["name"] for s in (await h.get(f"/api/rooms/{code}")).json()["seats"] if s]
+        assert len(names) == 4 and "ben" in names
+        bases = [n.removesuffix(" (bot)").lower() for n in names]
+        assert len(set(bases)) == 4, names
+        (row,) = [x for x in h.server.store.load_rooms() if x.code == code]
+        assert [s["name"] for s in row.data["seats"] if s] == names  # the new name was saved
+
+
 async def test_http_refusals_are_clear() -> None:
     async with running() as h:
         r = await h.post("/api/rooms", {"name": "Ana", "seats": 11})

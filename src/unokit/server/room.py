@@ -321,6 +321,15 @@ class Room:
                 token = new_token()
                 with self._all_or_nothing():
                     self.seats[i] = Seat(name, "person", token_hash=token_hash(token))
+                    # a bot was named before this person came: "Ben" beside "Ben (bot)"
+                    # reads as one person twice in the log, so the bot takes another name
+                    for j, b in enumerate(self.seats):
+                        if (
+                            b is not None
+                            and b.kind == "bot"
+                            and b.name.lower() == f"{name} (bot)".lower()
+                        ):
+                            b.name = _bot_name(self.seats, j)
                     self.save()
                 self.touch()
                 return i, token
