@@ -935,3 +935,22 @@ def test_named_colours_make_the_worlds_look_like_real_hands() -> None:
     gap_after = abs(np.mean(weighed) - np.mean(true))
     assert np.mean(sampled) < np.mean(true) - 0.2  # the sampler alone deals too few
     assert gap_after < gap_before / 2
+
+
+def test_warm_up_compiles_the_search_a_front_end_would_wait_for(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``unokit play`` warms a cold bot in a thread so its first move does not freeze
+    the screen: after ``warm_up`` the bot's search is compiled and no longer cold."""
+    _compiled()
+    from unokit.bots import ismcts
+
+    monkeypatch.setattr(ismcts, "_WARM", set())  # as in a process that has not searched
+    bot = ISMCTSBot(seed=3)
+    assert bot.cold(RuleSet())
+    assert not ISMCTSBot(seed=3, compiled=False).cold(RuleSet())  # Python rollouts: no
+    bot.warm_up(RuleSet(), 4)
+    assert sorted(ismcts._WARM) == [2] and not bot.cold(RuleSet())
+    g = Game(RuleSet(), ["A", "B", "C", "D"], seed=8)
+    play_round(g, [bot, RandomBot(seed=1), RandomBot(seed=2), RandomBot(seed=3)])
+    assert bot.stats()["jit_s"] == 0.0  # the real game compiled nothing more

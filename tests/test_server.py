@@ -740,7 +740,7 @@ async def test_a_plain_action_does_not_resend_the_room_message_but_a_round_end_d
         await ana.close()
 
 
-def test_the_default_group_commit_uses_a_thread_only_when_commits_wait_for_the_disk(
+async def test_the_default_group_commit_uses_a_thread_only_when_commits_wait_for_the_disk(
     tmp_path: Path,
 ) -> None:
     """With ``--sync full`` a commit waits for an fsync, so it runs in a worker thread

@@ -229,6 +229,50 @@ async def test_bots_are_paced_by_speed() -> None:
         assert "Ben played R4" in log_text(app)
 
 
+@pytest.mark.asyncio
+async def test_search_bots_compile_in_the_background_and_then_move(monkeypatch: Any) -> None:
+    """A cold ismcts compiles for a minute or more: the screen must not freeze on it.
+
+    The warm-up is held until the test lets it go; meanwhile the bot does not move, the
+    status line says why, and the app answers keys (the help screen opens and closes).
+    """
+    import threading
+
+    from unokit.bots.ismcts import ISMCTSBot
+    from unokit.tui.app import WARMING
+
+    go = threading.Event()
+    warmed: list[int] = []
+
+    def warm_up(self: ISMCTSBot, rules: RuleSet, players: int) -> None:
+        go.wait(10)
+        warmed.append(players)
+
+    monkeypatch.setattr(ISMCTSBot, "cold", lambda self, rules: True)
+    monkeypatch.setattr(ISMCTSBot, "warm_up", warm_up)
+    game = game_after(scenario([["R1", "G2", "B3"], ["R4", "Y5", "B6"]], "R5", [], dealer=0))
+    bot = ForgetfulBot(ISMCTSBot(seed=1, iterations=20, compiled=False))  # as make_bots
+    app = UnoApp(Table(game, [None, bot], human=0), speed=0)
+    async with app.run_test(size=(120, 30)) as pilot:
+        for _ in range(5):
+            await pilot.pause(0.05)
+        assert app.table.view().current == 1 and app.table.version == 0  # Ben waits
+        assert WARMING[:30] in screen_text(app)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert len(app.screen_stack) == 2  # the help screen: keys still work
+        await pilot.press("escape")
+        await pilot.pause()
+        go.set()
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if app.table.view().current == 0:
+                break
+        assert warmed == [2]
+        assert app.table.view().current == 0  # Ben moved once the warm-up was done
+        assert WARMING[:30] not in screen_text(app)
+
+
 # ------------------------------------------------------------------ UNO --------------
 @pytest.mark.asyncio
 async def test_call_uno_with_the_play() -> None:

@@ -81,6 +81,7 @@ from unokit.engine.game import (
     shuffle,
 )
 from unokit.engine.view import View, world_from_view
+from unokit.rules import RuleSet
 
 # Weights of ``search.hand_features`` (Skip/Reverse/Draw Two cards, holds the colour in
 # force, holds the top's rank in another colour, cards of the colour in force, wilds):
@@ -226,6 +227,36 @@ class ISMCTSBot:
         self._rules_key: Any = None
         self._rules_arr: Any = None
         self._reset()
+
+    def cold(self, rules: RuleSet) -> bool:
+        """Whether this bot's first search under ``rules`` would compile its search.
+
+        On a machine whose numba cache is cold that takes a minute or more of CPU, and a
+        front end that asks a bot for a move on its event loop would freeze meanwhile;
+        it calls ``warm_up`` in a background thread first (``unokit play`` does).
+        """
+        if self.compiled is False or self.policy not in (1, 2) or self.policy in _WARM:
+            return False
+        from unokit.sim import compiled as fast
+
+        return fast.rollouts_cover(rules) and fast.available()
+
+    def warm_up(self, rules: RuleSet, players: int) -> None:
+        """Compile (or load from numba's cache) the compiled search before the first move.
+
+        A throwaway round of one-rollout probes, stopped as soon as one of them has
+        searched: the compiled functions depend on the rollout policy only.
+        """
+        from unokit.match import Match, Timing
+
+        if not self.cold(rules):
+            return
+        probes = [ISMCTSBot(seed=i, iterations=1, policy=self.policy) for i in range(players)]
+        game = Game(rules, [f"P{i}" for i in range(players)], seed=0, events=False)
+        match = Match(game, probes, timing=Timing.instant())
+        for _ in range(10_000):
+            if self.policy in _WARM or game.round_over or not match.bot_step():
+                return
 
     def stats(self) -> dict[str, float]:
         """Rollouts per decision and per searched decision, for tournaments' reports."""

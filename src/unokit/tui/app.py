@@ -8,10 +8,12 @@ seconds apart, so the interface never blocks.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import random
 import sys
 import tempfile
+import threading
 import time
 import traceback
 from collections.abc import Callable
@@ -64,6 +66,7 @@ from unokit.tui.screens import (
     TargetScreen,
 )
 from unokit.tui.table import (
+    ForgetfulBot,
     Narrator,
     Table,
     action_hint,
@@ -76,6 +79,7 @@ from unokit.tui.table import (
 )
 from unokit.tui.widgets import HandView, PileView, PlayersView
 
+WARMING = "Compiling the ismcts bots' search (first run only, a minute or two)…"
 CATCH_WINDOW = 1.2  # seconds a forgotten UNO stays catchable before the bots look
 MESSAGE_SECONDS = 6.0  # how long a message replaces the hint in the status line
 RECENT_LINES = 4  # lines of the log repeated in dialogs, so they never hide what happened
@@ -161,6 +165,7 @@ class UnoApp(App[int]):
         self._reveal: list[tuple[int, tuple[int, ...], bool]] = []
         self._last_gain = 0
         self._crash_note = ""
+        self._warming = False  # the search bots' code is being compiled (``_warm_up``)
 
     # ------------------------------------------------------------------ layout --------
     def compose(self) -> ComposeResult:
@@ -191,6 +196,40 @@ class UnoApp(App[int]):
 
     def on_mount(self) -> None:
         self.query_one(HandView).focus()
+        self._warm_up()
+        self._after_change()
+
+    def _warm_up(self) -> None:
+        """Compile the search bots' code in a thread before their first move.
+
+        ``ismcts`` compiles its search on its first move (a minute or more of CPU when
+        numba's cache is cold); asked for that move on the event loop, it would freeze
+        the screen, keys and all. Until the thread is done the bots wait and the status
+        line says why; the human may still look around, play a turn or quit.
+        """
+        from unokit.bots.ismcts import ISMCTSBot
+
+        rules = self.table.game.rules
+        bots = [b.inner if isinstance(b, ForgetfulBot) else b for b in self.table.bots]
+        cold = [b for b in bots if isinstance(b, ISMCTSBot) and b.cold(rules)]
+        if not cold:
+            return
+        self._warming = True
+        players = len(self.table.game.names)
+
+        def work() -> None:
+            # the compiled code is shared by all; if this fails, the first move compiles
+            # instead, as it did before there was a warm-up
+            with contextlib.suppress(Exception):
+                cold[0].warm_up(rules, players)
+            with contextlib.suppress(RuntimeError):  # the app was closed meanwhile
+                self.call_from_thread(self._warmed)
+
+        # a daemon thread, not a Textual worker: quitting must not wait for the compiler
+        threading.Thread(target=work, name="unokit-warm-up", daemon=True).start()
+
+    def _warmed(self) -> None:
+        self._warming = False
         self._after_change()
 
     # ------------------------------------------------------------------ state ---------
@@ -265,6 +304,8 @@ class UnoApp(App[int]):
         status = self.query_one("#status", Static)
         if self.message is not None:
             status.update(self.message)
+        elif self._warming and not mine:
+            status.update(Text(WARMING, no_wrap=True, overflow="ellipsis"))
         else:
             hint = Text(action_hint(view))
             if any(a.kind == PLAY and a.uno for a in view.legal):
@@ -361,6 +402,8 @@ class UnoApp(App[int]):
                 self._show_round()
             return
         if self.table.bots_pending():
+            if self._warming:
+                return  # ``_warmed`` schedules the bots
             if not self._tick_pending:
                 self._tick_pending = True
                 gen = self._tick_gen
