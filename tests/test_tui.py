@@ -485,6 +485,29 @@ async def test_quit_asks_and_saves_the_record(tmp_path: Path) -> None:
     assert rec["players"] == ["You", "Ben"]
 
 
+@pytest.mark.asyncio
+async def test_a_lost_terminal_saves_the_game_and_ends_the_app(tmp_path: Path) -> None:
+    """A closed window or a dropped ssh: no dialog can be answered, so the game is saved
+    where the quit dialog would have put it and the app ends (Textual would otherwise
+    spin on the dead terminal forever)."""
+    path = tmp_path / "lost.json"
+    app = make_app([["R1", "G2", "B3"], ["Y4", "Y5", "B6"]], "R5", record=str(path))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("enter")  # R1
+        await settle(pilot, app)
+        app._check_terminal()  # the terminal is still there: nothing happens
+        await pilot.pause()
+        assert not path.exists() and app.return_code is None
+        app._terminal_ok = lambda: False
+        app._check_terminal()
+        await pilot.pause()
+    assert app.return_code == 0
+    result = replay(loads(path.read_text()))
+    assert result.ok and result.game is not None
+    assert result.game.state_json() == app.table.game.state_json()  # every move kept
+
+
 # ------------------------------------------------------------------ secrecy -----------
 TOKEN = re.compile(
     r"(?<![A-Za-z0-9+])(W\+4|[RYGB]\+2|[RYGB][0-9⊘⇄]|Wild|Swap|Shuf|W★)(?![A-Za-z0-9+])"

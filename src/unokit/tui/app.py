@@ -8,9 +8,11 @@ seconds apart, so the interface never blocks.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import os
 import random
+import signal
 import sys
 import tempfile
 import threading
@@ -166,6 +168,8 @@ class UnoApp(App[int]):
         self._last_gain = 0
         self._crash_note = ""
         self._warming = False  # the search bots' code is being compiled (``_warm_up``)
+        self._terminal_ok: Callable[[], bool] = lambda: True
+        self._lost = False  # the terminal went away: the game was saved, the app ends
 
     # ------------------------------------------------------------------ layout --------
     def compose(self) -> ComposeResult:
@@ -197,7 +201,40 @@ class UnoApp(App[int]):
     def on_mount(self) -> None:
         self.query_one(HandView).focus()
         self._warm_up()
+        self._watch_terminal()
         self._after_change()
+
+    # ------------------------------------------------------------ the terminal -------
+    def _watch_terminal(self) -> None:
+        """Notice when the terminal goes away (window closed, ssh dropped).
+
+        Textual's input thread then reads end-of-file forever at full CPU and the app
+        never ends (Textualize/textual#6690; seen here: a closed tmux window left
+        ``unokit play`` burning 60% of a core for an hour). A hang-up signal does not
+        always arrive (not under ``make``), so the terminal is also checked each second.
+        """
+        try:
+            fd = sys.__stdin__.fileno() if sys.__stdin__ is not None else -1
+        except (ValueError, OSError):
+            return
+        if fd < 0 or not os.isatty(fd):
+            return  # not a terminal (a test, a pipe): nothing to watch
+        self._terminal_ok = lambda: os.isatty(fd)
+        self.set_interval(1.0, self._check_terminal)
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self._terminal_lost)
+
+    def _check_terminal(self) -> None:
+        if not self._terminal_ok():
+            self._terminal_lost()
+
+    def _terminal_lost(self) -> None:
+        """Save the game where the quit dialog would have, then stop: no move is lost."""
+        if self._lost:
+            return
+        self._lost = True
+        self.save_record(self.record_path())
+        self.exit(0)
 
     def _warm_up(self) -> None:
         """Compile the search bots' code in a thread before their first move.
@@ -904,7 +941,8 @@ def run_play(args: argparse.Namespace, rules: RuleSet) -> int:
     table = new_table(0)  # a RulesError here is reported by the CLI
     app = UnoApp(table, speed=speed, record=args.record, new_table=new_table)
     app.run()
-    for path in app.saved:
-        print(f"Game record saved to {path}")
+    with contextlib.suppress(OSError):  # the terminal may be gone (``_terminal_lost``)
+        for path in app.saved:
+            print(f"Game record saved to {path}", flush=True)
     code = app.return_code
     return code if code is not None else 0
