@@ -812,18 +812,19 @@ def test_margin_many_is_the_margin_with_three_or_more_live_players() -> None:
 
 
 def test_prior_many_changes_the_prior_with_three_or_more_live_players_only() -> None:
-    """``prior_many`` gives the prior the four-player weights (``MANY_WEIGHTS``) when
-    more than two players are live, and only then: two-player rounds play the same
-    events with it on or off, four-player rounds play differently, and the prior holds
-    the four-player weights at a four-player decision and its own at a two-player one.
-    (The readings of other players' W+4s use the heuristic's ``bluff_when``, which
-    ``MANY_WEIGHTS`` leaves as it is, so no game can show which one they read.)"""
+    """``prior_many`` (the default) gives the prior the four-player weights
+    (``MANY_WEIGHTS``) when more than two players are live, and only then: two-player
+    rounds play the same events with it on or off, four-player rounds play differently,
+    and the prior holds the four-player weights at a four-player decision and its own
+    at a two-player one. (The readings of other players' W+4s use the heuristic's
+    ``bluff_when``, which ``MANY_WEIGHTS`` leaves as it is, so no game can show which
+    one they read.)"""
     _compiled()
     moves = _round_events
-    assert all(moves(2, s, prior_many=True) == moves(2, s) for s in range(2))
-    assert any(moves(4, s, prior_many=True) != moves(4, s) for s in range(4))
+    assert all(moves(2, s, prior_many=False) == moves(2, s) for s in range(2))
+    assert any(moves(4, s, prior_many=False) != moves(4, s) for s in range(4))
     g = Game(RuleSet(), 4, seed=5)
-    bot = ISMCTSBot(seed=3, iterations=60, prior_many=True)
+    bot = ISMCTSBot(seed=3, iterations=60)  # on by default (docs/bots.md, twelfth pass)
     bot.act(view_of(g, g.current))
     assert bot.prior.w == MANY_WEIGHTS != Weights()
     assert bot._w_two == Weights()

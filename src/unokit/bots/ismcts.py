@@ -150,7 +150,7 @@ class ISMCTSBot:
         tilt_many: bool = False,
         layered_voids: bool = False,
         named: float = 0.0,
-        prior_many: bool = False,
+        prior_many: bool = True,
     ) -> None:
         from unokit.bots.heuristic import MANY_WEIGHTS, HeuristicBot, Weights  # imported late
 
@@ -171,10 +171,11 @@ class ISMCTSBot:
         self.colors = colors  # search every colour a wild may name, not just one
         self.judge = judge  # cut-off rollouts: 0 linear in cards, 1 calibrated
         self.prior = HeuristicBot(seed=seed)
-        # the prior's weights with three or more live players: the heuristic's own
-        # (tuned on two-player games) or, with ``prior_many``, ``MANY_WEIGHTS``,
-        # tuned on four-player tables against ``heuristic`` (docs/bots.md, eleventh
-        # pass); the readings of other players' plays keep the heuristic's weights
+        # the prior's weights with three or more live players: ``MANY_WEIGHTS``, tuned
+        # on four-player tables against ``heuristic`` (docs/bots.md, eleventh pass; the
+        # default since the twelfth), or with ``prior_many=False`` the heuristic's own
+        # (tuned on two-player games); the readings of other players' plays keep the
+        # heuristic's weights
         self._w_two = Weights()
         self._w_many = MANY_WEIGHTS if prior_many else self._w_two
         self.compiled = compiled  # None: when numba is installed and the rules allow
