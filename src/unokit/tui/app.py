@@ -221,6 +221,8 @@ class UnoApp(App[int]):
             return  # not a terminal (a test, a pipe): nothing to watch
         self._terminal_ok = lambda: os.isatty(fd)
         self.set_interval(1.0, self._check_terminal)
+        # no SIGHUP (Windows: NotImplementedError) or not the main thread (RuntimeError,
+        # ValueError): the per-second check above still ends the app
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
             asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self._terminal_lost)
 
