@@ -35,7 +35,7 @@ import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
 from unokit.match import Timing
-from unokit.server.app import Limits, create_app
+from unokit.server.app import UVICORN_OPTIONS, Limits, create_app
 from unokit.server.store import SQLiteStore
 
 SRC = Path(__file__).resolve().parent.parent / "src"
@@ -51,14 +51,14 @@ FAST = Timing(bot_delay=0.002, catch_window=0.002, autopilot_after=600.0, next_r
 SERVER = """
 import sys, uvicorn
 from unokit.match import Timing
-from unokit.server.app import Limits, create_app
+from unokit.server.app import UVICORN_OPTIONS, Limits, create_app
 from unokit.server.store import SQLiteStore
 db, port = sys.argv[1], int(sys.argv[2])
 timing = Timing(bot_delay=0.002, catch_window=0.002, autopilot_after=600.0, next_round=0.02)
 limits = Limits(messages_per_second=1e6, connections_per_address=10**4,
                 rooms_per_address_per_hour=10**6, joins_per_address_per_minute=10**6)
 app = create_app(SQLiteStore(db), timing=timing, limits=limits)
-uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", ws="websockets")
+uvicorn.run(app, host="127.0.0.1", port=port, **UVICORN_OPTIONS)
 """
 
 
@@ -334,9 +334,8 @@ class Live:
     def __init__(self, store: Any = None, limits: Limits = BIG, timing: Timing = FAST) -> None:
         self.port = free_port()
         self.app = create_app(store, timing=timing, limits=limits)
-        config = uvicorn.Config(
-            self.app, host="127.0.0.1", port=self.port, log_level="warning", ws="websockets"
-        )
+        # the websocket implementation and options `unokit serve` runs with
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, **UVICORN_OPTIONS)
         self.uv = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.uv.run, daemon=True)
         self.tokens: dict[tuple[str, int], str] = {}
@@ -359,7 +358,10 @@ class Tab:
     """A synchronous websocket client."""
 
     def __init__(self, port: int, code: str, token: str | None, **hello: Any) -> None:
-        self.ws: ClientConnection = connect(f"ws://127.0.0.1:{port}/ws/{code}", open_timeout=5)
+        # entered by hand: the tab outlives any one block, and close() ends it
+        self.ws: ClientConnection = connect(
+            f"ws://127.0.0.1:{port}/ws/{code}", open_timeout=5
+        ).__enter__()
         self.ws.send(json.dumps({"type": "hello", "token": token, **hello}))
         self.state: dict[str, Any] | None = None
         self.room: dict[str, Any] | None = None
