@@ -148,23 +148,29 @@ def run_server(
         yield server.url
 
 
-def first_deal(seed: int, preset: str, options: dict[str, Any], seats: int) -> Game:
+def first_deal(
+    seed: int, preset: str, options: dict[str, Any], seats: int, events: bool = False
+) -> Game:
     """The first round's deal a server started with UNOKIT_SEED=seed makes for its first
     room (room.py: the game seed, then the round seed, from one random.Random)."""
     rng = random.Random(seed)
     game_seed = rng.getrandbits(63)
     names = [f"P{i}" for i in range(seats)]
-    game = Game(from_preset(preset, options), names, seed=game_seed, events=False, start=False)
+    game = Game(from_preset(preset, options), names, seed=game_seed, events=events, start=False)
     dealer = game.choose_dealer()
     game.start_round(dealer, seed=rng.getrandbits(48))
     return game
 
 
 def find_seed(
-    preset: str, options: dict[str, Any], seats: int, good: Callable[[Game], bool]
+    preset: str,
+    options: dict[str, Any],
+    seats: int,
+    good: Callable[[Game], bool],
+    events: bool = False,
 ) -> int:
     for seed in range(1, 5000):
-        if good(first_deal(seed, preset, options, seats)):
+        if good(first_deal(seed, preset, options, seats, events)):
             return seed
     raise AssertionError("no seed gives the deal this test needs")
 

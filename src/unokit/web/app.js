@@ -50,6 +50,7 @@ const S = {
   game: null,
   log: [], // {text, cls}
   seenSeq: -1,
+  prevKind: null, // the last event's kind, for the log's wording
   choice: null, // a play being put together: {stage, options, ...}
   unoArmed: false,
   revealed: null, // {seat, cards}: a challenged hand shown to me
@@ -234,7 +235,7 @@ async function openRoom(code) {
   if (S.conn) S.conn.stop();
   Object.assign(S, {
     code, seat: null, token: null, conn: null, room: null, state: null, game: null,
-    log: [], seenSeq: -1, choice: null, unoArmed: false, revealed: null, summaryHidden: false,
+    log: [], seenSeq: -1, prevKind: null, choice: null, unoArmed: false, revealed: null, summaryHidden: false,
   });
   document.title = `unokit: room ${code}`;
   drawRoombar();
@@ -378,6 +379,7 @@ function onState(msg) {
     S.log = [];
     S.seenSeq = -1;
     S.revealed = null;
+    S.prevKind = null;
   }
   const prev = S.state;
   const names = msg.view.names;
@@ -390,7 +392,8 @@ function onState(msg) {
     // a challenged hand stays in view until the challenger's own next play (or a new round)
     if (ev.kind === "reveal" && ev.cards) S.revealed = { seat: ev.seat, cards: ev.cards };
     if (ev.kind === "round_start" || ((ev.kind === "play" || ev.kind === "keep") && ev.seat === S.seat)) S.revealed = null;
-    const d = describe(ev, names, S.seat);
+    const d = describe(ev, names, S.seat, S.prevKind);
+    S.prevKind = ev.kind;
     if (!d) continue;
     const last = S.log[S.log.length - 1];
     if (d.join && last && last.cls === "play" && !last.joined) {

@@ -6,7 +6,9 @@ import { cardName, colorName } from "./cards.js";
 
 const list = (cards) => (cards || []).map(cardName).join(", ");
 
-export function describe(ev, names, me) {
+// ``prev`` is the kind of the event before this one: a reshuffle right after a Wild
+// Draw Four went back at the start (R-START-WD4) shuffles the draw pile, not discards.
+export function describe(ev, names, me, prev = null) {
   const who = (s) => (s === me ? "You" : names[s] ?? `Seat ${s}`);
   const whom = (s) => (s === me ? "you" : names[s] ?? `Seat ${s}`);
   const verb = (s, youForm, otherForm) => (s === me ? youForm : otherForm);
@@ -24,6 +26,7 @@ export function describe(ev, names, me) {
     case "start_return":
       return { text: `${cardName(ev.card)} cannot start a round: it goes back into the pile.` };
     case "reshuffle":
+      if (prev === "start_return") return { text: `The draw pile is shuffled (${ev.pile} cards).` };
       return { text: `The discards are shuffled into a new draw pile (${ev.pile} cards).` };
     case "play": {
       let t = `${who(ev.seat)} played ${list(ev.cards)}`;
