@@ -56,6 +56,7 @@ def _start(
     """Start ``unokit serve`` on a free port (or ``port`` again, with its database)."""
     port = port or free_port()
     log = open(tmp / f"server-{port}.log", "a")  # noqa: SIM115
+    start_of_this_run = log.tell()  # a restart appends to the same log
     proc = subprocess.Popen(
         [sys.executable, "-m", "unokit.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
          "--db", str(tmp / f"e2e-{port}.sqlite3")],
@@ -72,12 +73,17 @@ def _start(
             pass
         time.sleep(0.1)
     # Another program may have taken the port between free_port() and the bind, and
-    # answered: ours cannot be up that fast (imports alone take longer), and it exits
-    # with "address already in use".
-    if time.monotonic() - t0 < 0.6:
-        proc.terminate()
-        proc.wait()
-    time.sleep(0.3)
+    # answered. Ours then exits with "address already in use" once it tries to bind,
+    # which is after it prints its address: so the port is ours only if our server has
+    # printed its address and is still running a moment later. (Timing the answer
+    # instead failed on an idle machine, where ours is up in half a second.)
+    printed = f"the table is at {url} "
+    while proc.poll() is None and time.monotonic() < t0 + 20:
+        log.flush()
+        if printed.encode() in Path(log.name).read_bytes()[start_of_this_run:]:
+            break
+        time.sleep(0.05)
+    time.sleep(0.5)
     return proc, url, log
 
 
