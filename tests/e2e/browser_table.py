@@ -79,7 +79,6 @@ def _start(
     # instead failed on an idle machine, where ours is up in half a second.)
     printed = f"the table is at {url} "
     while proc.poll() is None and time.monotonic() < t0 + 20:
-        log.flush()
         if printed.encode() in Path(log.name).read_bytes()[start_of_this_run:]:
             break
         time.sleep(0.05)
