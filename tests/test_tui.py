@@ -18,6 +18,7 @@ from textual.widgets import Input, RichLog
 
 from helpers import game_after, scenario
 from unokit.bots import BOTS, RandomBot
+from unokit.bots.roster import ForgetfulBot, bot_kind, make_bots
 from unokit.cards import CARD_CODE, parse_card
 from unokit.engine import CATCH, PLAY, UNO, Action, Game, View
 from unokit.record import loads, replay
@@ -32,12 +33,9 @@ from unokit.tui.screens import (
     TargetScreen,
 )
 from unokit.tui.table import (
-    ForgetfulBot,
     Narrator,
     Table,
-    bot_kind,
     card_label,
-    make_bots,
     seat_names,
 )
 from unokit.tui.widgets import HandView
@@ -745,7 +743,7 @@ async def test_c_with_nobody_to_catch_says_so() -> None:
 
 
 def test_bots_forget_uno_at_every_level() -> None:
-    from unokit.tui.table import LEVEL_FORGET
+    from unokit.bots.roster import LEVEL_FORGET
 
     for level in ("easy", "normal", "hard"):
         bots = make_bots(None, level, 2, seed=1)

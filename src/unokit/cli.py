@@ -19,6 +19,7 @@ from unokit import __version__
 from unokit.errors import UnoError
 from unokit.files import check_output_file, write_text_atomic
 from unokit.rules import (
+    CUSTOM_RULE_TEXT,
     CUSTOM_RULES,
     OPTION_HELP,
     PRESET_PLAYERS,
@@ -31,16 +32,6 @@ from unokit.rules import (
     from_preset,
     parse_option,
 )
-
-# What each Wild Customizable house rule does, for `unokit rules` and the terminal game.
-CUSTOM_RULE_TEXT: dict[str, str] = {
-    "none": "no extra effect (a plain Wild)",
-    "next_draws_3": "the next player draws 3 and keeps their turn",
-    "others_draw_2": "every other player draws 2",
-    "others_discard_wilds": "the other players put their wilds under it",
-    "extra_turn": "the player plays again",
-    "discard_color": "the player also discards every card of the named colour",
-}
 
 
 def allowed_values(key: str) -> str:

@@ -31,6 +31,15 @@ CUSTOM_RULES = (
     "extra_turn",
     "discard_color",
 )
+# What each Wild Customizable house rule does, for `unokit rules` and the terminal game.
+CUSTOM_RULE_TEXT: dict[str, str] = {
+    "none": "no extra effect (a plain Wild)",
+    "next_draws_3": "the next player draws 3 and keeps their turn",
+    "others_draw_2": "every other player draws 2",
+    "others_discard_wilds": "the other players put their wilds under it",
+    "extra_turn": "the player plays again",
+    "discard_color": "the player also discards every card of the named colour",
+}
 SCORINGS = ("standard", "low", "elimination", "teams", "first-out")
 STACKINGS = ("off", "pass", "progressive")
 # UNO Attack's launcher when no weights are given: mostly nothing, sometimes a burst.

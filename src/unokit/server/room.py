@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from unokit.bots.base import Bot
+from unokit.bots.roster import BOT_NAMES, make_bots
 from unokit.engine.actions import CATCH, UNO, Action
 from unokit.engine.game import Game
 from unokit.engine.view import view_of
@@ -79,9 +80,7 @@ def room_timing(base: Timing | None, timer: int) -> Timing:
 
 
 def make_bot(level: str, seed: int) -> Bot:
-    """A bot of a level as the terminal game makes them (tui.table.make_bots)."""
-    from unokit.tui.table import make_bots
-
+    """A bot of a level, as the terminal game seats them (bots.roster.make_bots)."""
     return make_bots(None, level, 1, seed)[0]
 
 
@@ -726,8 +725,6 @@ def _code(card: int) -> str:
 
 
 def _bot_name(seats: list[Seat | None], seat: int) -> str:
-    from unokit.tui.table import BOT_NAMES
-
     taken = {s.name.lower() for s in seats if s is not None}
     for name in BOT_NAMES[1:]:
         if f"{name} (bot)".lower() not in taken and name.lower() not in taken:

@@ -31,6 +31,7 @@ from textual.containers import Horizontal
 from textual.timer import Timer
 from textual.widgets import Button, Footer, Input, RichLog, Static
 
+from unokit.bots.roster import ForgetfulBot, make_bots
 from unokit.cards import IS_WILD, card_points
 from unokit.engine import (
     ACCEPT,
@@ -68,14 +69,12 @@ from unokit.tui.screens import (
     TargetScreen,
 )
 from unokit.tui.table import (
-    ForgetfulBot,
     Narrator,
     Table,
     action_hint,
     card_label,
     cards_text,
     goal_text,
-    make_bots,
     rules_summary,
     seat_names,
 )

@@ -6,13 +6,12 @@ sees the game only through ``view_of(game, human)`` and ``game.events_for(human,
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 
 from rich.text import Text
 
-from unokit.bots import BOTS, Bot
-from unokit.bots.base import observes
+from unokit.bots import Bot
+from unokit.bots.roster import BOT_NAMES
 from unokit.cards import (
     CARD_COLOR,
     CARD_RANK,
@@ -27,7 +26,6 @@ from unokit.cards import (
     WILD_SHUFFLE,
     WILD_SWAP,
 )
-from unokit.cli import CUSTOM_RULE_TEXT
 from unokit.engine import (
     P_ANSWER,
     P_CHALLENGE,
@@ -42,9 +40,7 @@ from unokit.engine import (
     view_of,
 )
 from unokit.match import Match, SeatKind
-from unokit.rules import RuleSet
-
-BOT_NAMES = ("Ana", "Ben", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kim")
+from unokit.rules import CUSTOM_RULE_TEXT, RuleSet
 
 # Card colours for the terminal: (foreground, background).  The label always names the
 # colour too, so nothing depends on seeing colour.
@@ -195,82 +191,7 @@ def rules_lines(rules: RuleSet) -> list[str]:
     return lines
 
 
-# --------------------------------------------------------------------- bots ---------
-# How often the bots of each level forget to call UNO, and let a forgotten UNO of
-# yours pass (documented in `unokit play --help`).  Even hard bots forget now and then,
-# so catching is part of every game.
-LEVEL_FORGET: dict[str, tuple[float, float]] = {
-    "easy": (0.4, 0.5),
-    "normal": (0.15, 0.25),
-    "hard": (0.05, 0.0),
-}
-
-
-class ForgetfulBot:
-    """A bot that sometimes forgets to call UNO and lets catches pass (by level)."""
-
-    def __init__(
-        self, inner: Bot, seed: int | None = None, forget: float = 0.4, skip: float = 0.5
-    ) -> None:
-        self.inner = inner
-        self.name = inner.name
-        self.rng = random.Random(seed)
-        self.forget = forget
-        self.skip = skip
-        self.observes = observes(inner)
-
-    def observe(self, events: Sequence[Event]) -> None:
-        self.inner.observe(events)
-
-    def act(self, view: View) -> Action:
-        action = self.inner.act(view)
-        if action.kind == PLAY and action.uno and self.rng.random() < self.forget:
-            action = action._replace(uno=False)
-        return action
-
-    def react(self, view: View) -> Action | None:
-        action = self.inner.react(view)
-        if action is not None and self.rng.random() < self.skip:
-            return None
-        return action
-
-
-def bot_kind(level: str, kinds: Mapping[str, object]) -> str:
-    """The bot kind a level means when ``--bots`` is not given (the best one installed)."""
-    wanted = {
-        "easy": ("random",),
-        "normal": ("greedy", "random"),
-        "hard": ("heuristic", "greedy", "random"),
-    }.get(level, ("random",))
-    for kind in wanted:
-        if kind in kinds:
-            return kind
-    return next(iter(kinds))
-
-
-def make_bots(kind: str | None, level: str, count: int, seed: int | None) -> list[Bot]:
-    """``count`` opponents of ``kind`` (or the level's kind), forgetting by LEVEL_FORGET.
-
-    Raises ValueError for a kind that is not installed.
-    """
-    kinds: dict[str, Callable[..., Bot]] = dict(BOTS)
-    if not kinds:
-        raise ValueError("no bots are installed")
-    if kind is None:
-        kind = bot_kind(level, kinds)
-    elif kind not in kinds:
-        raise ValueError(f"unknown bot kind {kind!r}; choose one of {', '.join(sorted(kinds))}")
-    rng = random.Random(seed)
-    bots: list[Bot] = []
-    for i in range(count):
-        s = seed * 100 + i + 1 if seed is not None else rng.getrandbits(32)
-        bot: Bot = kinds[kind](seed=s)
-        forget, skip = LEVEL_FORGET.get(level, LEVEL_FORGET["normal"])
-        bot = ForgetfulBot(bot, seed=s + 7, forget=forget, skip=skip)
-        bots.append(bot)
-    return bots
-
-
+# --------------------------------------------------------------------- names --------
 def seat_names(human: str, count: int) -> list[str]:
     """The human's name first, then ``count`` bot names that differ from it."""
     human = " ".join(human.split())[:16] or "You"
