@@ -30,6 +30,7 @@ from unokit.engine import (
     IllegalAction,
     view_of,
 )
+from unokit.engine.checks import explain
 from unokit.record import dumps, loads, replay
 from unokit.rules import (
     CUSTOM_RULES,
@@ -172,10 +173,20 @@ def play_checked(g: Game, rng: random.Random, deep: bool, max_steps: int = 30_00
         assert g.card_count() == deck_size
         actors = g.actors()
         assert actors, "a live round always has someone to act"
+        # the seat to act always has an accepted action: no round can deadlock
+        assert g.legal_actions(g.current), f"nothing offered to the seat to act: {g!r}"
+        assert sorted(s for s in range(g.n) if g.legal_actions(s)) == sorted(actors)
         seat = rng.choice(actors)
         legal = g.legal_actions(seat)
         for a in legal:
             g.check(seat, a)  # every offered action passes the checks
+            explain(g, seat, a)  # and no refusal message is ever made for it
+        if deep and rng.random() < 0.03:
+            # R-UNO-3: an UNO call is allowed at any time (a false one costs cards);
+            # random play must make them too, or the states they lead to go untested
+            g.apply(seat, Action(UNO))
+            steps += 1
+            continue
         if deep:
             probe = random_action(rng, g.n)
             before = snapshot(g)

@@ -295,6 +295,7 @@ class Match:
                     continue
                 if not fallback:
                     raise RuntimeError(f"the bot of seat {seat} gave no action")
+                self._tell_error(seat, "gave no action on its turn")
                 self._fallback(seat)
                 return True
             try:

@@ -253,6 +253,14 @@ class Action(NamedTuple):
         return Action.from_json({**obj, "seat": 0})[1]
 
     def __str__(self) -> str:
+        try:
+            return self._text()
+        except (TypeError, IndexError, KeyError, ValueError):
+            # an Action built with fields no text can hold (a bot's bug): say what it
+            # holds, since error messages about it must never fail themselves
+            return "Action(" + ", ".join(_short(x) for x in self) + ")"
+
+    def _text(self) -> str:
         k = self.kind
         if k == PLAY:
             parts = ["/".join(CARD_CODE[c] for c in self.cards)]
@@ -272,11 +280,23 @@ class Action(NamedTuple):
         return KIND_NAMES[k]
 
     def __repr__(self) -> str:
-        return f"Action.parse({str(self)!r})"
+        try:
+            return f"Action.parse({self._text()!r})"
+        except (TypeError, IndexError, KeyError, ValueError):
+            return str(self)
 
     @property
     def is_wild_play(self) -> bool:
         return self.kind == PLAY and IS_WILD[self.card]
+
+
+def _short(x: object) -> str:
+    """``repr`` that never fails and never floods a message."""
+    try:
+        text = repr(x)
+    except Exception:  # a repr that raises: a hostile or broken object
+        text = f"<{type(x).__name__}>"
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _quote(obj: Any) -> str:

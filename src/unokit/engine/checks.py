@@ -113,12 +113,59 @@ def _check_shape(action: object, n: int) -> None:
         )
 
 
+def canonical(game: Game, seat: int, action: Action) -> Action:
+    """The form of ``action`` that ``legal_actions`` lists, for a membership test.
+
+    Three spellings mean the same decision: ``draw`` when a hit waits is ``accept``; a
+    play's UNO flag is the player's own business (a wrong call is accepted and costs
+    ``false_uno_penalty``, R-UNO-3); multi-play's middle cards may come in any order
+    (only the first and the last card have effects, R-VAR-MULTI).
+    """
+    kind = action.kind
+    if kind == DRAW and seat == game.current and game.phase in (P_CHALLENGE, P_ANSWER):
+        return Action(ACCEPT)
+    if kind == PLAY:
+        extra = action.extra
+        if len(extra) > 1:
+            extra = (*sorted(extra[:-1]), extra[-1])
+        return Action(PLAY, action.card, action.color, action.target, False, extra)
+    return action
+
+
+def allowed(game: Game, seat: int, action: Action) -> bool:
+    """Whether ``seat`` may take ``action`` now: the one definition of legal.
+
+    ``legal_actions`` lists every decision; an UNO call is allowed besides at any time
+    of a round to any live seat (a call without exactly one card is penalised, R-UNO-3,
+    so it is a legal if costly action, not listed to keep bots' choices meaningful).
+    ``action`` must have passed the shape check.
+    """
+    if game.phase >= P_ROUND_OVER or not game.live[seat]:
+        return False
+    if action.kind == UNO:
+        return True
+    return canonical(game, seat, action) in game.legal_actions(seat)
+
+
 def check_action(game: Game, seat: int, action: Action) -> None:
-    """Raise IllegalAction if ``seat`` may not take ``action`` now; change nothing."""
+    """Raise IllegalAction if ``seat`` may not take ``action`` now; change nothing.
+
+    Legal means ``allowed`` (so ``legal_actions``); the rest of this module only finds
+    the words and the code that say *why* an action is refused.
+    """
     n = game.n
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
         raise IllegalAction(f"there is no seat {seat!r} at this table", code="bad_seat")
     _check_shape(action, n)
+    if allowed(game, seat, action):
+        return
+    explain(game, seat, action)
+    raise IllegalAction(f"{action} is not allowed now", code="illegal_action")
+
+
+def explain(game: Game, seat: int, action: Action) -> None:
+    """Raise the IllegalAction that says why ``action`` is refused, if a rule names it."""
+    n = game.n
     phase = game.phase
     if phase == P_GAME_OVER:
         raise IllegalAction("the game is over", code="game_over")
@@ -209,7 +256,7 @@ def check_action(game: Game, seat: int, action: Action) -> None:
     if kind == KEEP:
         if phase != P_DRAWN:
             raise IllegalAction("you can only keep a card you just drew", code="nothing_to_keep")
-        if game.rules.force_play_drawn:
+        if game.rules.force_play_drawn and game.drawn_playable():
             raise IllegalAction(
                 f"the drawn card must be played: play {CARD_CODE[game.drawn]}",
                 code="must_play_drawn",

@@ -375,7 +375,7 @@ class Game:
             return []
         phase = self.phase
         if phase == P_DRAWN:
-            return [self.drawn]
+            return [self.drawn] if self.drawn_playable() else []
         if phase == P_ANSWER:
             return self._answers(seat)
         if phase != P_PLAY:
@@ -391,6 +391,16 @@ class Game:
             out.remove(WILD_DRAW4)
         out.sort()
         return out
+
+    def drawn_playable(self) -> bool:
+        """Whether the card just drawn may still be played (R-TURN-3).
+
+        It can stop being playable before it is played: without bluffing, a false UNO
+        call's penalty cards may bring the colour in force into the hand, and a Wild
+        Draw Four is then not allowed.  ``force_play_drawn`` forces only a *playable*
+        drawn card, so the seat may keep it: the round never deadlocks.
+        """
+        return self.drawn >= 0 and self._can_play(self.hands[self.current], self.drawn)
 
     def playable_cards(self, seat: int) -> list[int]:
         """Trusted fast path: ``seat``'s playable cards in the play phase, repeats kept.
@@ -501,7 +511,7 @@ class Game:
                 if phase == P_PLAY:
                     out.append(Action(DRAW))
                 elif phase == P_DRAWN:
-                    if not self.rules.force_play_drawn:
+                    if not self.rules.force_play_drawn or not self.drawn_playable():
                         out.append(Action(KEEP))
                 else:
                     if self.pend_card == WILD_DRAW4:

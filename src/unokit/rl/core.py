@@ -696,14 +696,18 @@ class Table:
             hand = g.hands[seat]
             if c in self._special:
                 return False
-            if not self._force:
-                m[_M_KEEP] = 1
             if c < WILD:
                 m[_M + c] = 1
+                playable = True
             elif c == WILD:
                 m[_M_WILD : _M_WILD + 4] = _FOUR
-            elif self._bluff or not any(x < WILD and x // 13 == g.color for x in hand):
-                m[_M_WILD + 4 : _M_WILD + 8] = _FOUR
+                playable = True
+            else:
+                playable = self._bluff or not any(x < WILD and x // 13 == g.color for x in hand)
+                if playable:
+                    m[_M_WILD + 4 : _M_WILD + 8] = _FOUR
+            if not self._force or not playable:  # Game.drawn_playable: R-TURN-3
+                m[_M_KEEP] = 1
             if len(hand) == 2:  # a play leaves one card: it may call UNO with it
                 m[_M_UNO_PLAYS : _M_UNO_PLAYS + A_UNO_PLAYS] = m[_M:_M_UNO_PLAYS]
         elif phase == P_CHALLENGE:
