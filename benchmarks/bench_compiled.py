@@ -8,7 +8,7 @@ and the same counting, in this process, alternating (``--repeats``):
 * ``python``: today's ``unokit sim`` (``--engine python``): ``unokit.sim.driver``'s
   chunk runner on the reference engine;
 * ``compiled``: ``unokit sim --engine compiled``: the same chunk runner dispatched to
-  ``unokit.sim.compiled`` (numba);
+  ``unokit.compiled`` (numba);
 * ``bare``: a bare numba loop (``kernel.bare_rounds``): random play on a 108-card deck
   with the classic start and action effects, but no UNO calls, catches, challenges,
   scoring or counting: the floor for a compiled round.
@@ -37,7 +37,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "src"))
 
-from unokit.sim import compiled  # noqa: E402
+from unokit import compiled  # noqa: E402
 from unokit.sim.config import SimConfig  # noqa: E402
 from unokit.sim.driver import ChunkTask, run_chunk  # noqa: E402
 
@@ -111,7 +111,7 @@ def measure_rlcard(python: str, seconds: float, seed: int) -> list[dict[str, Any
 COLD = """
 import time
 t0 = time.perf_counter()
-from unokit.sim import compiled
+from unokit import compiled
 from unokit.sim.config import SimConfig
 cfg = SimConfig(games=10, engine="compiled", rounds_only=True)
 compiled.run_chunk(cfg, 0, 10)

@@ -81,8 +81,8 @@ class Hero(ISMCTSBot):
     mode = "wd4"
 
     def weigh(self, view: View) -> None:
-        from unokit.sim import compiled as fast
-        from unokit.sim.compiled import kernel, search
+        from unokit import compiled as fast
+        from unokit.compiled import kernel, search
 
         inf = self._inference(view)
         if inf is None:

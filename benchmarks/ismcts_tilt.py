@@ -30,14 +30,14 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "src"))
 
+from unokit import compiled  # noqa: E402
 from unokit.bots.heuristic import HeuristicBot  # noqa: E402
 from unokit.bots.ismcts import TILT, TILT_MANY, ISMCTSBot  # noqa: E402
 from unokit.bots.runner import step  # noqa: E402
+from unokit.compiled import search  # noqa: E402
 from unokit.engine import Game, view_of  # noqa: E402
 from unokit.engine.view import View  # noqa: E402
 from unokit.rules import RuleSet  # noqa: E402
-from unokit.sim import compiled  # noqa: E402
-from unokit.sim.compiled import search  # noqa: E402
 
 NAMES = ("Skip/Rev/+2 cards", "holds colour", "holds top rank", "cards of colour", "wilds")
 ROWS = ("next seat", "seats in between", "seat just before")

@@ -23,16 +23,12 @@ import pytest
 
 pytest.importorskip("numba")
 
+from unokit import compiled, simbase
 from unokit.cli import main
 from unokit.rules import from_preset
-from unokit.sim import (
-    SimConfig,
-    SimError,
-    compiled,
-    simulate,
-)
-from unokit.sim.driver import CARD_TYPES, Tally
-from unokit.sim.stats import Hist
+from unokit.sim import SimConfig, SimError, simulate
+from unokit.simbase import CARD_TYPES, Tally
+from unokit.stats import Hist
 
 Z99 = 2.5758293035489004  # two-sided 99% quantile of the standard normal
 
@@ -253,9 +249,7 @@ def test_same_seed_same_numbers_whatever_the_chunks_and_workers() -> None:
 
 def test_games_past_the_decision_cap_are_left_out(monkeypatch: pytest.MonkeyPatch) -> None:
     """A stalled compiled game is counted as stalled and left out, like the reference's."""
-    from unokit.sim import driver
-
-    monkeypatch.setattr(driver, "MAX_DECISIONS", 6)  # some 2-card rounds end by then
+    monkeypatch.setattr(simbase, "MAX_DECISIONS", 6)  # some 2-card rounds end by then
     cfg = SimConfig(seats=("random", "random"), options=(("hand_size", 2),), games=40, seed=5,
                     rounds_only=True, engine="compiled")  # fmt: skip
     (result,) = simulate([cfg], workers=1)

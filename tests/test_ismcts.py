@@ -253,12 +253,12 @@ def test_stats_report_rollouts_per_decision() -> None:
 
 
 def _compiled() -> object:
-    return pytest.importorskip("unokit.sim.compiled.kernel")
+    return pytest.importorskip("unokit.compiled.kernel")
 
 
 def test_a_sampled_world_converts_to_the_compiled_state_exactly() -> None:
     _compiled()
-    from unokit.sim import compiled
+    from unokit import compiled
 
     for seed in range(8):
         rules = from_preset(("classic", "party", "mattel-2018", "seed-001-house")[seed % 4])
@@ -278,8 +278,8 @@ def test_compiled_rollouts_play_like_python_rollouts(players: int) -> None:
 
     import numpy as np
 
+    from unokit import compiled
     from unokit.engine.actions import DRAW
-    from unokit.sim import compiled
 
     kern = compiled.load_kernel()
     rules = RuleSet()
@@ -325,10 +325,10 @@ def test_compiled_deals_match_the_python_sampler(layered: bool) -> None:
     _compiled()
     import numpy as np
 
+    from unokit import compiled
     from unokit.cards import CARD_COLOR
-    from unokit.sim import compiled
-    from unokit.sim.compiled import kernel as k
-    from unokit.sim.compiled import search
+    from unokit.compiled import kernel as k
+    from unokit.compiled import search
 
     g = Game(RuleSet(), 3, seed=21)
     seat = g.current
@@ -439,9 +439,9 @@ def test_heuristic_rollouts_challenge_exactly_the_bluffs(bluff: bool, chal: int)
     (``rollout_challenges=False`` keeps that, for comparison)."""
     _compiled()
 
+    from unokit import compiled
     from unokit.cards import build_deck
-    from unokit.sim import compiled
-    from unokit.sim.compiled import kernel, search
+    from unokit.compiled import kernel, search
 
     rules = RuleSet()
     game = _wd4(["B1", "B2", "Y3", "Y4", "G5"], bluff=bluff)
@@ -461,12 +461,12 @@ def test_rollouts_can_answer_a_wd4_as_the_heuristic_does() -> None:
     the replaced colour, the compiled rule gives the heuristic's answer."""
     _compiled()
 
+    from unokit import compiled
     from unokit.cards import build_deck
+    from unokit.compiled import search
     from unokit.engine.actions import CHALLENGE, Action
     from unokit.engine.game import P_CHALLENGE
     from unokit.engine.view import View
-    from unokit.sim import compiled
-    from unokit.sim.compiled import search
 
     _, _, deck_col, cnt, unseen, _ = search.rollout_scratch(
         search.deck_colours(build_deck(RuleSet().deck))
@@ -509,9 +509,9 @@ def test_a_rollout_ends_the_same_however_its_counts_are_kept(players: int) -> No
     _compiled()
     import numpy as np
 
+    from unokit import compiled
     from unokit.cards import build_deck
-    from unokit.sim import compiled
-    from unokit.sim.compiled import kernel, search
+    from unokit.compiled import kernel, search
 
     def live(st: np.ndarray) -> list[int]:
         out = np.zeros_like(st)
@@ -557,10 +557,10 @@ def test_worlds_are_weighed_by_how_likely_they_make_the_opponents_last_play() ->
     _compiled()
     import numpy as np
 
+    from unokit import compiled
     from unokit.cards import build_deck, parse_card
+    from unokit.compiled import search
     from unokit.engine.actions import Action
-    from unokit.sim import compiled
-    from unokit.sim.compiled import search
 
     game = Game(RuleSet(), 2, seed=1, events=True)
     game.hands = [[parse_card(c) for c in h] for h in (["G1", "G2", "Y3"], ["R5", "B9"])]
@@ -700,10 +700,10 @@ def test_tilt_weighs_a_world_by_its_opponents_hands() -> None:
 
     import numpy as np
 
+    from unokit import compiled
     from unokit.bots.ismcts import TILT
     from unokit.cards import parse_card
-    from unokit.sim import compiled
-    from unokit.sim.compiled import search
+    from unokit.compiled import search
 
     game = Game(RuleSet(), 2, seed=1, events=False)
     game.discard = [parse_card("R3")]
@@ -733,9 +733,9 @@ def test_tilt_rows_follow_the_direction_of_play() -> None:
 
     import numpy as np
 
+    from unokit import compiled
     from unokit.cards import parse_card
-    from unokit.sim import compiled
-    from unokit.sim.compiled import search
+    from unokit.compiled import search
 
     game = Game(RuleSet(), 4, seed=1, events=False)
     game.discard = [parse_card("R3")]
@@ -862,9 +862,9 @@ def test_named_weight_counts_the_named_colour() -> None:
 
     import numpy as np
 
+    from unokit import compiled
     from unokit.cards import parse_card
-    from unokit.sim import compiled
-    from unokit.sim.compiled import search
+    from unokit.compiled import search
 
     game = Game(RuleSet(), 3, seed=1, events=False)
     game.hands = [
@@ -893,9 +893,9 @@ def test_named_colours_make_the_worlds_look_like_real_hands() -> None:
     _compiled()
     import numpy as np
 
+    from unokit import compiled
     from unokit.cards import CARD_COLOR
-    from unokit.sim import compiled
-    from unokit.sim.compiled import search
+    from unokit.compiled import search
 
     true: list[int] = []
     sampled: list[float] = []

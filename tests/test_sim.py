@@ -17,9 +17,9 @@ from unokit.cli import main
 from unokit.engine import Game
 from unokit.sim import SimConfig, SimError, Table, Tally, simulate, summarize
 from unokit.sim.config import REFERENCE_OPTIONS, parse_rules_spec
-from unokit.sim.driver import N_TYPES
 from unokit.sim.report import CSV_FIELDS
-from unokit.sim.stats import Hist, mean_ci, wilson
+from unokit.simbase import N_TYPES
+from unokit.stats import Hist, mean_ci, wilson
 
 REF = SimConfig(
     seats=("reference", "reference"), options=REFERENCE_OPTIONS, rounds_only=True, games=10

@@ -432,7 +432,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def _own_errors() -> tuple[type[Exception], ...]:
     """The errors unokit raises on purpose for bad input (never a bare ValueError)."""
-    from unokit.sim.config import SimError
+    from unokit.simbase import SimError
     from unokit.tournament import TournamentError
 
     return (UnoError, SimError, TournamentError)

@@ -38,11 +38,11 @@ most ``bank`` budgets for one decision).  ``rollouts``, ``searches``, ``settled`
 ``cpu`` count what the bot did (``stats()``: rollouts and CPU ms per decision).
 
 **Compiled rollouts.** With numba installed (``unokit[fast]``) the rollouts of a
-sampled world run in the compiled engine (``unokit.sim.compiled.kernel.search_world``:
+sampled world run in the compiled engine (``unokit.compiled.kernel.search_world``:
 the same rule-based policy, common random numbers, every root action in its own copy)
 whenever the rules are on its plain classic path (``compiled.rollouts_cover``);
 ``compiled=False`` keeps them in Python.  With compiled rollouts the worlds are
-sampled in compiled code too (``unokit.sim.compiled.search``; ``fast_sample=False``
+sampled in compiled code too (``unokit.compiled.search``; ``fast_sample=False``
 samples them in Python as before), which buys several times the worlds per budget.
 ``policy=2`` plays compiled rollouts whose players score plays like the heuristic bot.
 """
@@ -238,7 +238,7 @@ class ISMCTSBot:
         """
         if self.compiled is False or self.policy not in (1, 2) or self.policy in _WARM:
             return False
-        from unokit.sim import compiled as fast
+        from unokit import compiled as fast
 
         return fast.rollouts_cover(rules) and fast.available()
 
@@ -282,7 +282,7 @@ class ISMCTSBot:
         if key == self._rules_key:
             return self._rules_arr
         arr = None
-        from unokit.sim import compiled as fast
+        from unokit import compiled as fast
 
         if fast.rollouts_cover(view.rules) and fast.available():
             arr = fast.rules_array(view.rules, view.n, rounds_only=True, reactive=False)
@@ -714,7 +714,7 @@ class ISMCTSBot:
         if fast_rules is not None and all(not a.extra for a in actions):
             import numpy as np
 
-            from unokit.sim import compiled as fast
+            from unokit import compiled as fast
 
             kern = fast.load_kernel()
             acts = np.array(
@@ -785,8 +785,8 @@ class ISMCTSBot:
         """
         import numpy as np
 
-        from unokit.sim import compiled as fast
-        from unokit.sim.compiled import search
+        from unokit import compiled as fast
+        from unokit.compiled import search
 
         world, pool, need, banned, free, vseats = spec
         k = len(actions)

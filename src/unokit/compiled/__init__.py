@@ -1,4 +1,4 @@
-"""``unokit sim --engine compiled``: the simulator's games in numba-compiled code.
+"""The compiled engine: the simulator's games and the search bot's rollouts in numba.
 
 The compiled engine (``kernel``) is a port of the reference engine
 (``unokit.engine.game``) together with the simulation's fast players (``random``,
@@ -13,6 +13,11 @@ numba is an optional extra (``pip install 'unokit[fast]'``); without it every en
 point raises ``SimError`` with one line saying how to install it.  A configuration the
 compiled engine does not cover (bots that need views) is refused, naming the
 reference engine, never simulated wrongly.
+
+``unokit sim --engine compiled`` runs it, and ``ISMCTSBot`` searches with it
+(``search``).  It sits below both: it imports neither ``unokit.sim`` nor
+``unokit.bots``, only the engine, the rules and ``unokit.simbase``; a simulation's
+configuration reaches it as any value with a ``SimConfig``'s fields (``Config``).
 """
 
 from __future__ import annotations
@@ -24,21 +29,40 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
+from unokit import simbase
 from unokit.cards import CARD_CODE, COLOR_CODES, build_deck, points_table
 from unokit.engine.actions import PLAY, Action
 from unokit.rules import CUSTOM_RULES, DEFAULT_LAUNCHER_WEIGHTS, SCORINGS, RuleSet
-from unokit.sim.config import FAST_PLAYERS, SimConfig, SimError, derive_seed
-from unokit.sim.stats import Hist
+from unokit.simbase import FAST_PLAYERS, SimError, Tally, derive_seed
+from unokit.stats import Hist
 
 INSTALL_HINT = (
     "the compiled engine needs numba, an optional extra: pip install 'unokit[fast]' "
     "(or run the reference engine: --engine python)"
 )
 STACKINGS = ("off", "pass", "progressive")
+
+
+class Config(Protocol):
+    """What the compiled engine reads of a simulation (``unokit.sim.SimConfig``)."""
+
+    @property
+    def seats(self) -> tuple[str, ...]: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def rounds_only(self) -> bool: ...
+    @property
+    def dealer(self) -> int | None: ...
+    @property
+    def check(self) -> int: ...
+    @property
+    def players(self) -> int: ...
+    def rules(self) -> RuleSet: ...
 
 
 def available() -> bool:
@@ -53,7 +77,7 @@ def available() -> bool:
 def load_kernel() -> ModuleType:
     """The compiled kernel module; ``SimError`` with the install line without numba."""
     try:
-        return importlib.import_module("unokit.sim.compiled.kernel")
+        return importlib.import_module("unokit.compiled.kernel")
     except ImportError as e:
         if "numba" in str(e) or "llvmlite" in str(e):
             raise SimError(INSTALL_HINT) from None
@@ -85,8 +109,6 @@ def unsupported(seats: Sequence[str], rules: RuleSet) -> str | None:
 # ------------------------------------------------------------------ arrays ---------
 def rules_array(rules: RuleSet, players: int, rounds_only: bool, reactive: bool) -> np.ndarray:
     """The flat rules array the kernel reads (``kernel.R_*``)."""
-    from unokit.sim.driver import MAX_DECISIONS
-
     k = load_kernel()
     deck = build_deck(rules.deck, rules.custom_cards)
     weights = rules.launcher_weights or DEFAULT_LAUNCHER_WEIGHTS
@@ -111,7 +133,7 @@ def rules_array(rules: RuleSet, players: int, rounds_only: bool, reactive: bool)
     r[k.R_ROUNDS_ONLY] = int(rounds_only)
     r[k.R_REACTIVE] = int(reactive)
     r[k.R_WSUM] = sum(weights)
-    r[k.R_MAXDEC] = MAX_DECISIONS
+    r[k.R_MAXDEC] = simbase.MAX_DECISIONS  # read now: tests lower it
     r[k.O_WEIGHTS : k.O_WEIGHTS + 13] = weights
     r[k.O_POINTS : k.O_POINTS + 57] = points_table(rules.wild_points)
     r[k.O_DECK : k.O_DECK + len(deck)] = deck
@@ -144,7 +166,7 @@ class Setup:
     dealer: int
 
     @classmethod
-    def of(cls, cfg: SimConfig) -> Setup:
+    def of(cls, cfg: Config) -> Setup:
         rules = cfg.rules()
         why = unsupported(cfg.seats, rules)
         if why:
@@ -169,14 +191,12 @@ def _hist(values: np.ndarray) -> Hist:
     return Hist(dict(zip(seen.tolist(), counts[seen].tolist(), strict=True)))
 
 
-def run_chunk(cfg: SimConfig, start: int, size: int) -> Any:
+def run_chunk(cfg: Config, start: int, size: int) -> Tally:
     """Games ``start`` .. ``start + size - 1`` on the compiled engine, as a ``Tally``.
 
     With ``cfg.check`` every game whose index is a multiple of it is also replayed
     through the reference engine (``check_game``), which must agree.
     """
-    from unokit.sim.driver import Tally
-
     k = load_kernel()
     setup = Setup.of(cfg)
     games, rounds, pc, sq, nr = k.run_games(setup.R, setup.P, setup.base, start, size, setup.dealer)
@@ -217,7 +237,7 @@ class PlayedGame:
     stalled: bool
 
 
-def play_logged(cfg: SimConfig, index: int, setup: Setup | None = None) -> PlayedGame:
+def play_logged(cfg: Config, index: int, setup: Setup | None = None) -> PlayedGame:
     """Play game ``index`` of ``cfg`` on the compiled engine, writing its record.
 
     The same game as in a run (``run_chunk``): the kernel seeds it from the index.
@@ -380,7 +400,7 @@ class CheckError(SimError):
     """A compiled game that the reference engine does not replay to the same state."""
 
 
-def check_game(cfg: SimConfig, index: int, setup: Setup | None = None) -> PlayedGame:
+def check_game(cfg: Config, index: int, setup: Setup | None = None) -> PlayedGame:
     """Replay compiled game ``index`` through the reference engine; ``CheckError`` if not equal.
 
     The record goes through RECORD.md's JSON text (``unokit.record.loads``) and every
@@ -422,6 +442,7 @@ def check_game(cfg: SimConfig, index: int, setup: Setup | None = None) -> Played
 __all__ = [
     "INSTALL_HINT",
     "CheckError",
+    "Config",
     "PlayedGame",
     "Setup",
     "available",

@@ -5,7 +5,7 @@ what the simulation's fast players (``random``, ``careless``, ``reference``) do,
 the players' decisions of ``unokit.sim.driver`` in the same loop.  Every function here
 mirrors a method of ``Game`` of the same name; where they differ in shape (arrays
 instead of lists), the comments say so.  The reference engine stays the source of
-truth: ``unokit.sim.compiled.check`` replays the compiled engine's games through it.
+truth: ``unokit.compiled.check_game`` replays the compiled engine's games through it.
 
 State is one flat ``int64`` array (``st``) with the layout below, so a game is copied
 with ``st.copy()``.  Rules are another flat array (``R``), the players' parameters a
@@ -18,7 +18,7 @@ in ``st[S_LOGPOS]``, on when ``st[S_LOGON]``):
     tag 3  launch:   cards fired
     tag 4  round:    dealer, deck length, then the deck top first
 
-Nothing here is imported unless numba is installed (``unokit.sim.compiled``).
+Nothing here is imported unless numba is installed (``unokit.compiled``).
 """
 
 from __future__ import annotations

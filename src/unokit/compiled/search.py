@@ -22,7 +22,7 @@ from collections.abc import Iterable
 import numpy as np
 from numba import njit
 
-from unokit.sim.compiled.kernel import (
+from unokit.compiled.kernel import (
     DRAW2,
     HCAP,
     NMAX,

@@ -9,11 +9,12 @@ The same seed gives the same numbers whatever the number of workers or the backe
 explains the definitions and checks the simulator against published numbers.
 """
 
-from unokit.sim.config import FAST_PLAYERS, REFERENCE_OPTIONS, SimConfig, SimError, derive_seed
-from unokit.sim.driver import CARD_TYPES, Table, Tally
+from unokit.sim.config import REFERENCE_OPTIONS, SimConfig
+from unokit.sim.driver import Table
 from unokit.sim.runner import SimResult, simulate
-from unokit.sim.stats import Hist, mean_ci, wilson
 from unokit.sim.summary import summarize
+from unokit.simbase import CARD_TYPES, FAST_PLAYERS, SimError, Tally, derive_seed
+from unokit.stats import Hist, mean_ci, wilson
 
 __all__ = [
     "CARD_TYPES",

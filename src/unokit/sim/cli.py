@@ -7,10 +7,11 @@ import sys
 from typing import Any
 
 from unokit.rules import parse_option
-from unokit.sim.config import REFERENCE_OPTIONS, SimConfig, SimError, parse_rules_spec, parse_seats
+from unokit.sim.config import REFERENCE_OPTIONS, SimConfig, parse_rules_spec, parse_seats
 from unokit.sim.report import print_table, write_csv, write_json
 from unokit.sim.runner import RAY_CONNECT_SECONDS, simulate
 from unokit.sim.summary import summarize
+from unokit.simbase import SimError
 
 
 def configs_from_args(args: argparse.Namespace) -> list[SimConfig]:
@@ -152,7 +153,7 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
         help="progress bar on stderr (default: when stderr is a terminal)",
     )
     sp.add_argument("--quiet", action="store_true", help="no table on stdout")
-    # the compiled engine (unokit.sim.compiled, docs/simulations.md)
+    # the compiled engine (unokit.compiled, docs/simulations.md)
     sp.add_argument(
         "--engine",
         choices=("python", "compiled"),

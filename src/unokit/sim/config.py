@@ -2,32 +2,14 @@
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
 from unokit.bots import BOTS
 from unokit.rules import RulesError, RuleSet, from_preset, parse_option
+from unokit.simbase import FAST_PLAYERS, SimError
 
-
-class SimError(ValueError):
-    """A simulation that cannot run as asked: a bad seat list, a bad count, no Ray."""
-
-
-# Players on the engine's trusted fast path (no views): name -> what they do.
-FAST_PLAYERS: dict[str, str] = {
-    "random": (
-        "uniformly random playable card (each card in hand counts), else draw and play the "
-        "drawn card if playable; random colours and targets; always calls UNO, catches "
-        "a missed call, challenges a Wild Draw Four half of the time"
-    ),
-    "careless": ("like random, but forgets to call UNO half of the time (so UNO catches happen)"),
-    "reference": (
-        "the published-numbers player: like random, but never challenges and never "
-        "catches (pair it with wd4_bluffing=false and uno_penalty=0)"
-    ),
-}
-ENGINES = ("python", "compiled")  # the reference engine, and unokit.sim.compiled
+ENGINES = ("python", "compiled")  # the reference engine, and unokit.compiled
 # Options that --reference adds (the rules of the published check, docs/simulations.md).
 REFERENCE_OPTIONS: tuple[tuple[str, Any], ...] = (("wd4_bluffing", False), ("uno_penalty", 0))
 
@@ -61,12 +43,6 @@ def parse_rules_spec(spec: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
     """``PRESET`` or ``PRESET:KEY=VALUE:KEY=VALUE`` (for ``--compare``)."""
     preset, *opts = spec.split(":")
     return preset.strip(), tuple(parse_option(o) for o in opts)
-
-
-def derive_seed(seed: int, index: int) -> int:
-    """The seed of game ``index``: a hash of (seed, index), the same on every machine."""
-    digest = hashlib.blake2b(f"unokit-sim:{seed}:{index}".encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big")
 
 
 @dataclass(frozen=True)
@@ -107,7 +83,7 @@ class SimConfig:
         if not self.label:
             object.__setattr__(self, "label", self.default_label())
         if self.engine == "compiled":
-            from unokit.sim import compiled
+            from unokit import compiled
 
             if not compiled.available():
                 raise SimError(compiled.INSTALL_HINT)

@@ -23,8 +23,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from unokit.bots import BOTS, Bot
 from unokit.cards import CARD_RANK, NUM_CARDS, WILD, WILD_DRAW4, WILD_SWAP
@@ -39,101 +38,15 @@ from unokit.engine.game import (
 )
 from unokit.engine.view import view_of
 from unokit.match import reaction_order
-from unokit.sim.config import FAST_PLAYERS, SimConfig, SimError, derive_seed
-from unokit.sim.stats import Hist
-
-CARD_TYPES = (
-    "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "skip", "reverse", "draw2",
-    "wild", "wild_draw4", "wild_swap", "wild_shuffle", "wild_custom",
-)  # fmt: skip
-N_TYPES = len(CARD_TYPES)  # a card's type is its CARD_RANK
-MAX_DECISIONS = 200_000  # per round; past it the game is left out and counted (stalled)
-
-
-@dataclass
-class Tally:
-    """Integer counts over a set of games; ``merge`` adds another tally's counts."""
-
-    players: int
-    games: int = 0
-    rounds: int = 0
-    wins_by_seat: list[int] = field(default_factory=list)
-    wins_by_position: list[int] = field(default_factory=list)  # index: seats after dealer
-    turns: Hist = field(default_factory=Hist)  # per game
-    rounds_per_game: Hist = field(default_factory=Hist)
-    round_turns: Hist = field(default_factory=Hist)  # per round
-    round_points: Hist = field(default_factory=Hist)  # per round: points in other hands
-    plays_by_card: list[int] = field(default_factory=list)  # by card id
-    type_sq: list[int] = field(default_factory=list)  # Σ over games of (plays of type)²
-    draw_turns: int = 0
-    reshuffles: Hist = field(default_factory=Hist)  # per game
-    challenges: Hist = field(default_factory=Hist)  # per game
-    challenges_won: int = 0  # by the challenger: the Wild Draw Four was guilty
-    catches: Hist = field(default_factory=Hist)  # per game
-    stalled: int = 0  # games left out: a round had no winner after MAX_DECISIONS
-
-    def __post_init__(self) -> None:
-        n = self.players
-        self.wins_by_seat = self.wins_by_seat or [0] * n
-        self.wins_by_position = self.wins_by_position or [0] * n
-        self.plays_by_card = self.plays_by_card or [0] * NUM_CARDS
-        self.type_sq = self.type_sq or [0] * N_TYPES
-
-    def merge(self, o: Tally) -> None:
-        if o.players != self.players:
-            raise ValueError("cannot merge tallies of different table sizes")
-        self.games += o.games
-        self.rounds += o.rounds
-        for mine, theirs in (
-            (self.wins_by_seat, o.wins_by_seat),
-            (self.wins_by_position, o.wins_by_position),
-            (self.plays_by_card, o.plays_by_card),
-            (self.type_sq, o.type_sq),
-        ):
-            for i, v in enumerate(theirs):
-                mine[i] += v
-        for h, oh in (
-            (self.turns, o.turns),
-            (self.rounds_per_game, o.rounds_per_game),
-            (self.round_turns, o.round_turns),
-            (self.round_points, o.round_points),
-            (self.reshuffles, o.reshuffles),
-            (self.challenges, o.challenges),
-            (self.catches, o.catches),
-        ):
-            h.merge(oh)
-        self.draw_turns += o.draw_turns
-        self.challenges_won += o.challenges_won
-        self.stalled += o.stalled
-
-    @property
-    def plays(self) -> int:
-        return sum(self.plays_by_card)
-
-    def plays_by_type(self) -> list[int]:
-        out = [0] * N_TYPES
-        for card, k in enumerate(self.plays_by_card):
-            out[CARD_RANK[card]] += k
-        return out
-
-    _HISTS = (
-        "turns", "rounds_per_game", "round_turns", "round_points",
-        "reshuffles", "challenges", "catches",
-    )  # fmt: skip
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for name in self.__dataclass_fields__:
-            v = getattr(self, name)
-            out[name] = v.to_json() if isinstance(v, Hist) else v
-        return out
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Tally:
-        kw: dict[str, Any] = {
-            k: (Hist.from_json(v) if k in cls._HISTS else v) for k, v in data.items()
-        }
-        return cls(**kw)
+from unokit.sim.config import SimConfig
+from unokit.simbase import (
+    FAST_PLAYERS,
+    MAX_DECISIONS,
+    N_TYPES,
+    SimError,
+    Tally,
+    derive_seed,
+)
 
 
 class ChunkTask(NamedTuple):
@@ -148,7 +61,7 @@ def run_chunk(task: ChunkTask) -> Tally:
     """Play a chunk of games and return their tally (runs in a worker process)."""
     cfg = task.config
     if cfg.engine == "compiled":
-        from unokit.sim import compiled
+        from unokit import compiled
 
         tally: Tally = compiled.run_chunk(cfg, task.start, task.size)
         return tally

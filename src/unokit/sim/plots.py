@@ -17,7 +17,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 
-from unokit.sim.stats import Hist
+from unokit.stats import Hist
 
 DPI = 110
 

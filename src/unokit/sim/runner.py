@@ -20,8 +20,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from unokit.progress import progress_bar
-from unokit.sim.config import SimConfig, SimError
-from unokit.sim.driver import ChunkTask, Tally, run_chunk
+from unokit.sim.config import SimConfig
+from unokit.sim.driver import ChunkTask, run_chunk
+from unokit.simbase import SimError, Tally
 
 BACKENDS = ("local", "ray")
 # How long ``--address HOST:PORT`` may take to answer before unokit gives up.

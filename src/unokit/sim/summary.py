@@ -17,9 +17,9 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from unokit.sim.driver import CARD_TYPES, N_TYPES
 from unokit.sim.runner import SimResult
-from unokit.sim.stats import Hist, mean_ci, wilson
+from unokit.simbase import CARD_TYPES, N_TYPES
+from unokit.stats import Hist, mean_ci, wilson
 
 
 def position_label(position: int, players: int) -> str:
