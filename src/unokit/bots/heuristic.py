@@ -100,7 +100,7 @@ class Weights:
 
 # The weights ``ismcts:prior_many=true`` gives its prior with three or more live
 # players, tuned on four-player tables against three default ``heuristic`` bots
-# (benchmarks/tune_prior.py; docs/bots.md, eleventh pass): as a player of its own it
+# (benchmarks/research/tune_prior.py; docs/bots.md, eleventh pass): as a player of its own it
 # won 27.1% [26.3, 27.9] of 12,000 such tables on deals not used to tune it.
 MANY_WEIGHTS = Weights(follow=0.4, deny=1.2, wild_hold=3.0, prior_bluff=0.1)
 

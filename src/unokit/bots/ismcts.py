@@ -85,12 +85,12 @@ from unokit.rules import RuleSet
 
 # Weights of ``search.hand_features`` (Skip/Reverse/Draw Two cards, holds the colour in
 # force, holds the top's rank in another colour, cards of the colour in force, wilds):
-# fitted by ``benchmarks/ismcts_tilt.py --players 2`` on heuristic games (docs/bots.md,
+# fitted by ``benchmarks/research/ismcts_tilt.py --players 2`` on heuristic games (docs/bots.md,
 # fifth pass).
 TILT = (-0.434, -0.538, -0.055, -0.02, -0.224)
 # the same with three or more live players (``tilt_many``, off by default), one row
 # per seat relative to the bot in the direction of play: the next seat, the seats in
-# between, the seat just before (``benchmarks/ismcts_tilt.py --players 4``, docs/bots.md,
+# between, the seat just before (``benchmarks/research/ismcts_tilt.py --players 4``, docs/bots.md,
 # sixth pass)
 TILT_MANY = (
     (-0.291, -0.285, 0.018, 0.097, -0.082),

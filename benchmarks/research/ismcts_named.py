@@ -10,7 +10,7 @@ weight ``theta`` of ``exp(theta * cards of the named colour)`` (a conditional lo
 as ``ismcts_tilt.py`` does) on the first half of the hands and prints the means on
 the second half: true, as sampled, and as weighed; then the fit on every hand.
 
-    python benchmarks/ismcts_named.py --players 4 --games 300 --first 60000
+    python benchmarks/research/ismcts_named.py --players 4 --games 300 --first 60000
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "src"))
+sys.path.insert(0, str(HERE.parents[1] / "src"))
 sys.path.insert(0, str(HERE))
 
 from ismcts_tilt import decisions, fit, weights  # noqa: E402

@@ -8,8 +8,8 @@ time, one on each core, for ``--pairs`` rounds of runs, and prints the ratio of 
 pair: this machine's speed drifts by up to half between minutes, so only runs made at
 the same time compare.  Equal hashes say the two trees' bots choose alike.
 
-    python benchmarks/ismcts_speed.py
-    python benchmarks/ismcts_speed.py --against /path/to/old/checkout/src --pairs 3
+    python benchmarks/research/ismcts_speed.py
+    python benchmarks/research/ismcts_speed.py --against /path/to/old/checkout/src --pairs 3
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-SRC = HERE.parent / "src"
+SRC = HERE.parents[1] / "src"
 
 
 def measure(games: int, iterations: int) -> dict[str, Any]:

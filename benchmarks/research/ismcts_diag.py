@@ -15,10 +15,10 @@ heuristic's own, both answers are played out ``--playouts`` times from the true
 position by fresh ``heuristic`` bots (the same draw pile order for both), and the
 difference in the answering seat's wins is summed: points per 100 seat-games.
 
-    python benchmarks/ismcts_diag.py beliefs --first 8000 --deals 10
-    python benchmarks/ismcts_diag.py wd4 --first 5000 --deals 60 [--players 4] \
+    python benchmarks/research/ismcts_diag.py beliefs --first 8000 --deals 10
+    python benchmarks/research/ismcts_diag.py wd4 --first 5000 --deals 60 [--players 4] \
         --options bluff_far=0.02,rollout_challenges=true,infer=0.1
-    python benchmarks/ismcts_diag.py wd4-oracle --first 9100 --deals 300 --playouts 30
+    python benchmarks/research/ismcts_diag.py wd4-oracle --first 9100 --deals 300 --playouts 30
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "src"))
+sys.path.insert(0, str(HERE.parents[1] / "src"))
 
 import numpy as np  # noqa: E402
 

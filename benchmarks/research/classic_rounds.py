@@ -11,7 +11,7 @@ import random
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench_engine
 
 from bench_engine import random_round
 from unokit.engine import Game

@@ -1,7 +1,7 @@
 """Fixed workloads for counting instructions with callgrind (load-independent).
 
-    valgrind --tool=callgrind python benchmarks/callgrind_paths.py engine 300
-    valgrind --tool=callgrind python benchmarks/callgrind_paths.py rl 40
+    valgrind --tool=callgrind python benchmarks/research/callgrind_paths.py engine 300
+    valgrind --tool=callgrind python benchmarks/research/callgrind_paths.py rl 40
 
 Run each once with N=0 to measure the import cost and subtract it; point PYTHONPATH at
 another checkout's ``src`` to compare two versions (docs/benchmarks.md).
@@ -13,7 +13,7 @@ import random
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench_engine, bench_rl
 
 from bench_engine import random_round
 from bench_rl import pick

@@ -12,7 +12,7 @@ heuristic bots, with the draw pile reshuffled per playout and the same shuffles 
 both moves.  The gain is the sum of the win-probability differences per 100 games:
 roughly the win-rate points the variant's overrides add against ``heuristic``.
 
-    .venv/bin/python benchmarks/ismcts_oracle.py --games 150 --first 100 --playouts 100 \\
+    .venv/bin/python benchmarks/research/ismcts_oracle.py --games 150 --first 100 --playouts 100 \\
         "iterations=1000,margin=1.5" "iterations=1000,margin=1"
 """
 

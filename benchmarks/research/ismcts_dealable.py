@@ -8,7 +8,7 @@ that is never dealt.  With ``layered_voids`` a void bars only the cards drawn be
 it; ``tests/test_ismcts.py`` checks that every real hand is dealable then.  (The
 default stays, being measured stronger: docs/bots.md, sixth pass.)
 
-    python benchmarks/ismcts_dealable.py --players 2 --games 300
+    python benchmarks/research/ismcts_dealable.py --players 2 --games 300
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "src"))
+sys.path.insert(0, str(HERE.parents[1] / "src"))
 
 from unokit.bots.heuristic import HeuristicBot  # noqa: E402
 from unokit.bots.ismcts import ISMCTSBot, _banned  # noqa: E402

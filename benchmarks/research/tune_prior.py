@@ -10,7 +10,7 @@ each deal (seeds follow the role, as in ``bench_bots.py``).  The default weights
 exactly ``1/players`` on any set of deals (all seats play alike), so a candidate's
 gain is its per-deal share minus that, with a paired standard error over deals.
 
-    python benchmarks/tune_prior.py --players 4 --deals 3000 --first 0 \\
+    python benchmarks/research/tune_prior.py --players 4 --deals 3000 --first 0 \\
         "" "conc=1.5" "conc=3" "wild_hold=1,hurry_me=2"
 """
 
@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "src"))
+sys.path.insert(0, str(HERE.parents[1] / "src"))
+sys.path.insert(0, str(HERE.parent))  # bench_bots
 
 from bench_bots import deal_rotations  # noqa: E402
 from unokit.bots.heuristic import HeuristicBot, Weights  # noqa: E402

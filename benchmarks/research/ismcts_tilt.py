@@ -14,8 +14,8 @@ players each opponent's hands are fitted by its seat relative to seat 0 in the
 direction of play (next, in between, just before: the rows of ``TILT_MANY``), and
 the fit on every deal is printed last, to paste into ``TILT_MANY``.
 
-    python benchmarks/ismcts_tilt.py --players 2 --games 600 --first 7000
-    python benchmarks/ismcts_tilt.py --players 4 --games 3000 --first 20000
+    python benchmarks/research/ismcts_tilt.py --players 2 --games 600 --first 7000
+    python benchmarks/research/ismcts_tilt.py --players 4 --games 3000 --first 20000
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "src"))
+sys.path.insert(0, str(HERE.parents[1] / "src"))
 
 from unokit import compiled  # noqa: E402
 from unokit.bots.heuristic import HeuristicBot  # noqa: E402

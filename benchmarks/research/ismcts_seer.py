@@ -7,7 +7,7 @@ says how much strength is in the bot's picture of the hidden hands rather than i
 its search (docs/bots.md, fifth and sixth passes).  The shown bot is a diagnostic
 only: no front end offers it.
 
-    python benchmarks/ismcts_seer.py --players 4 --deals 50 --first 40000
+    python benchmarks/research/ismcts_seer.py --players 4 --deals 50 --first 40000
 
 ``--show next`` hands it only the hand of the seat that plays after it, ``--show
 voids`` only which colours (wilds counted as a colour) each other seat holds none of,
@@ -24,7 +24,7 @@ from collections import Counter
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "src"))
+sys.path.insert(0, str(HERE.parents[1] / "src"))
 
 from unokit.bots.heuristic import HeuristicBot  # noqa: E402
 from unokit.bots.ismcts import ISMCTSBot  # noqa: E402
