@@ -8,6 +8,7 @@ server process from its SQLite log.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -291,7 +292,7 @@ async def test_simultaneous_catches_exactly_one_applies() -> None:
             await chooser.wait(lambda: g.phase == 0)
         g.hands[2] = g.hands[2][:1]
         g.vulnerable = 2
-        room.match.version += 1
+        room.match.resume_at(room.match.version + 1)
         h.server.broadcast(room)
         await clients[0].wait(lambda: clients[0].state["view"]["vulnerable"] == 2)
         await clients[1].wait(lambda: clients[1].state["view"]["vulnerable"] == 2)
@@ -581,11 +582,12 @@ async def test_a_seats_messages_are_the_same_whatever_the_hidden_cards(preset: s
             continue
         for seat in [None, *range(game.n)]:
             real = json.dumps(room.state_for(seat, 0)[0], sort_keys=True)
-            room.match.game = _scrambled(room.match.game, seat, rng)
+            state = room.match.state
+            room.match.state = dataclasses.replace(state, game=_scrambled(game, seat, rng))
             try:
                 again = json.dumps(room.state_for(seat, 0)[0], sort_keys=True)
             finally:
-                room.match.game = game
+                room.match.state = state
             assert again == real, (preset, seat, steps)
             checked += 1
     assert checked >= 150

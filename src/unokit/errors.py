@@ -24,6 +24,7 @@ CODES: dict[str, str] = {
     # records
     "bad_record": "a record that is not valid JSON or not of RECORD.md's shape",
     "bad_shuffle": "a shuffle in a record that is not a reordering of the pile it replaces",
+    "bad_state": "a stored match state that is not of its format (docs/architecture.md)",
     # seats
     "bad_seat": "a seat number outside 0..n-1",
     # illegal actions (the game is unchanged)

@@ -1,22 +1,22 @@
-"""The match loop: one place that decides who acts next, for every front end.
+"""A live match with seats: the ``MatchState`` of ``unokit.engine.state`` plus bots.
 
-A ``Match`` owns a ``Game`` and its seats.  It is what boardgame.io calls the master,
-without the network: the terminal game, the bot runner (and so tournaments), the
-simulator's bot path and the web server all drive a game through it, so they agree on
+``Match`` is what boardgame.io calls the master, without the network.  The rules of
+who acts live in the engine (``to_ask``, ``advance``); a ``Match`` owns one state, the
+bots that decide for some seats, and what is told to whom:
 
-* **who may act** (``actors``) and **who is asked next** (``next_to_ask``): out-of-turn
-  chances first (a catch, a late UNO call, a jump-in), asked clockwise from the seat
-  after the one to act (``reaction_order``), then the seat that must decide;
-* **who has passed** on the current out-of-turn chance: a seat that let a moment go is
-  not asked again until the game changes;
-* **the state version**: it rises by one with every accepted action, and an action
-  made on an older version is refused (``StaleVersion``), never applied;
+* **who is asked next** is ``to_ask(state)``: out-of-turn chances of the seats the
+  table waits on (the bots) first, clockwise from the seat after the one to act, then
+  the seat that must decide; a seat that passed is not asked again until the game
+  changes.  There is no other copy of that rule in unokit;
+* **the state version** rises by one with every accepted action; an action made on an
+  older version is refused (``StaleVersion``), never applied;
 * **what each seat must learn**: its view and the events it may see since it last
-  looked (per-seat cursors; ``None`` is a spectator, who sees only public events).
+  looked (per-seat cursors; ``None`` is a spectator, who sees only public events), and
+  each bot the same ``observe`` stream in every front end.
 
-The match is pure like the engine: no clock, no I/O.  Timing (how long bots wait so
-people can follow and catch them) is a ``Timing`` value that front ends with a clock
-read; the bot runner ignores it.
+No clock and no I/O here: timing (how long bots wait so people can follow and catch
+them) is a ``Timing`` value that front ends with a clock read; the bot runner ignores
+it.
 
 Bots in the same process are trusted code: a bot receives views and events only, but
 Python cannot stop code in the same process from walking to the ``Game`` (through
@@ -31,8 +31,18 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from unokit.engine.actions import CATCH, UNO, Action
-from unokit.engine.game import P_ROUND_OVER, Event, Game
+from unokit.engine.actions import Action
+from unokit.engine.game import Event, Game
+from unokit.engine.state import (
+    PASS,
+    MatchState,
+    StaleVersion,
+    advance_in_place,
+    bot_fallback,
+    reaction_order,
+    to_ask,
+    with_waits,
+)
 from unokit.engine.view import View, view_of
 from unokit.errors import UnoError
 
@@ -47,12 +57,6 @@ class SeatKind(StrEnum):
     REMOTE = "remote"  # a person over the network (the web server)
     BOT = "bot"  # one of unokit's bots
     AUTOPILOT = "autopilot"  # a bot standing in for an absent person, until they return
-
-
-class StaleVersion(UnoError):
-    """An action made on an older state than the match's; nothing was applied."""
-
-    code = "stale_version"
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,35 +93,8 @@ class Update:
     events: tuple[Event, ...]
 
 
-def reaction_order(game: Game) -> list[int]:
-    """The seats that may act out of turn now, in the order they are asked.
-
-    Clockwise (seat numbers rising) from the seat after the one to act; the seat to
-    act is not in it: its own out-of-turn chances come with its turn decision.  While a
-    seat is catchable (R-UNO-2) every other live seat may catch it and the seat itself
-    may still call; under R-VAR-JUMPIN, a seat holding the top card's twin may jump in.
-    This is the one rule every front end's seat order comes from (RL and the
-    simulator's fast path included: a test plays random games of every preset through
-    both and compares).
-    """
-    if game.phase >= P_ROUND_OVER:
-        return []
-    n = game.n
-    cur = game.current
-    live = game.live
-    catchable = game.vulnerable >= 0
-    if not catchable and not game.rules.jump_in:
-        return []
-    out: list[int] = []
-    for k in range(1, n):
-        s = (cur + k) % n
-        if live[s] and (catchable or game.jump_ins(s)):
-            out.append(s)
-    return out
-
-
 class Match:
-    """A game with seats, a version, per-seat event cursors and the pass set."""
+    """A match state with seats: bots, seat kinds, timing and per-seat event cursors."""
 
     def __init__(
         self,
@@ -125,9 +102,9 @@ class Match:
         bots: Sequence[Bot | None] | None = None,
         kinds: Sequence[SeatKind] | None = None,
         timing: Timing | None = None,
+        version: int = 0,
     ) -> None:
         n = game.n
-        self.game = game
         self.bots: list[Bot | None] = list(bots) if bots is not None else [None] * n
         if len(self.bots) != n:
             raise ValueError(f"one bot entry per seat ({n}), not {len(self.bots)}")
@@ -137,8 +114,8 @@ class Match:
         if len(self.kinds) != n:
             raise ValueError(f"one seat kind per seat ({n}), not {len(self.kinds)}")
         self.timing = timing or Timing()
-        self.version = 0
-        self.passed: set[int] = set()
+        waits = frozenset(s for s, b in enumerate(self.bots) if b is not None)
+        self.state = MatchState(game, version, frozenset(), waits)
         # per seat (and None, the spectators' shared cursor) the index into
         # game.events up to which that seat has been told
         self._cursors: dict[int | None, int] = {}
@@ -148,12 +125,24 @@ class Match:
 
     # ---------------------------------------------------------------- queries ----
     @property
+    def game(self) -> Game:
+        return self.state.game
+
+    @property
+    def version(self) -> int:
+        return self.state.version
+
+    @property
+    def passed(self) -> frozenset[int]:
+        return self.state.passed
+
+    @property
     def n(self) -> int:
-        return self.game.n
+        return self.state.game.n
 
     def check_seat(self, seat: int | None) -> None:
         if seat is not None and (
-            not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.game.n
+            not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n
         ):
             raise UnoError(f"there is no seat {seat!r} at this table", code="bad_seat")
 
@@ -166,32 +155,28 @@ class Match:
         return self.game.actors()
 
     def next_to_ask(self) -> int | None:
-        """The seat whose decision the match waits for next; None once the round is over.
-
-        First any bot in ``reaction_order`` that has not passed, then the seat to act.
-        People are never waited for on an out-of-turn chance: they may take it any
-        time until the next decision lands (for a catch, R-UNO-2: until the next
-        player begins), and front ends with a clock give them ``Timing.catch_window``.
-        """
-        g = self.game
-        if g.phase >= P_ROUND_OVER:
-            return None
-        passed = self.passed
-        bots = self.bots
-        for s in reaction_order(g):
-            if s not in passed and bots[s] is not None:
-                return s
-        return g.current
+        """The seat whose decision the match waits for next (``to_ask``); None once the
+        round is over."""
+        ask = to_ask(self.state)
+        return None if ask is None else ask.seat
 
     def is_reaction(self, seat: int) -> bool:
         """Whether ``seat`` is asked now only for an out-of-turn chance."""
         return seat != self.game.current
 
+    def set_bot(self, seat: int, bot: Bot | None, kind: SeatKind) -> None:
+        """Another decider for ``seat`` (a person left or came back, the autopilot)."""
+        self.check_seat(seat)
+        self.bots[seat] = bot
+        self.kinds[seat] = kind
+        waits = frozenset(s for s, b in enumerate(self.bots) if b is not None)
+        self.state = with_waits(self.state, waits)
+
     # ---------------------------------------------------------------- acting -----
     def submit(
         self, seat: int, action: Action, version: int | None = None, checked: bool = False
     ) -> None:
-        """Check and apply ``seat``'s action.
+        """Check and apply ``seat``'s action (``advance_in_place``).
 
         ``version``: the state version the action was made on; if it is not the
         current one, ``StaleVersion`` (the sender needs a fresh view).  Refused
@@ -200,26 +185,30 @@ class Match:
         does, before logging it), so it is not checked twice.
         """
         self.check_seat(seat)
-        if version is not None and version != self.version:
+        if checked and version is not None and version != self.state.version:
             raise StaleVersion(
                 f"this action was made on state {version}, the game is at {self.version}"
             )
-        if checked:
-            self.game.apply_trusted(seat, action)
-        else:
-            self.game.apply(seat, action)
-        self.version += 1
-        self.passed.clear()
+        self.state = advance_in_place(self.state, seat, action, version=version, trusted=checked)
 
     def pass_(self, seat: int) -> None:
-        """``seat`` lets the current out-of-turn chance go by (not a game action)."""
+        """``seat`` lets the current out-of-turn chance go by."""
         self.check_seat(seat)
-        self.passed.add(seat)
+        self.state = advance_in_place(self.state, seat, PASS)
+
+    def start_round(self, dealer: int | None = None, seed: int | None = None) -> None:
+        """Deal the next round; the version rises."""
+        st = self.state
+        st.game.start_round(dealer, seed=seed)
+        self.state = MatchState(st.game, st.version + 1, frozenset(), st.waits)
 
     def next_round(self) -> None:
-        self.game.start_round()
-        self.version += 1
-        self.passed.clear()
+        self.start_round()
+
+    def resume_at(self, version: int) -> None:
+        """Set the version of a match rebuilt from its log (the server after a restart)."""
+        st = self.state
+        self.state = MatchState(st.game, version, frozenset(), st.waits)
 
     # ---------------------------------------------------------------- telling ----
     def events_for(self, seat: int | None) -> list[Event]:
@@ -270,18 +259,22 @@ class Match:
                 return reaction
         return bot.act(view)
 
-    def bot_step(self, fallback: bool = False) -> bool:
-        """One decision if the seat asked next is a bot (or the autopilot); False if not.
+    def bot_decide(self, fallback: bool = False) -> tuple[int, Action] | bool:
+        """The next bot decision, checked, for the caller to apply; or whether bots passed.
 
-        Reactions that are None are passes.  ``fallback``: a bot that raises or whose
-        turn action is illegal is replaced by the first legal turn action (for front
-        ends with people waiting); without it the error propagates (tests, tournaments).
+        Bots' reactions that are None (or refused, with ``fallback``) are passes and
+        are taken here: True says some were.  False: no bot is asked now.  With
+        ``fallback``, a bot that raises or whose turn action is refused is replaced by
+        ``bot_fallback`` and ``on_bot_error`` is told (front ends with people waiting);
+        without it the error propagates (tests, tournaments).  The server logs the
+        decision before it applies it; ``bot_step`` applies it at once.
         """
+        passed = False
         while True:
-            seat = self.next_to_ask()
-            if seat is None or self.bots[seat] is None:
-                return False
-            reaction = self.is_reaction(seat)
+            ask = to_ask(self.state)
+            if ask is None or self.bots[ask.seat] is None:
+                return passed
+            seat, reaction = ask.seat, ask.reaction
             try:
                 action = self.bot_decision(seat)
             except Exception as e:
@@ -292,32 +285,37 @@ class Match:
             if action is None:
                 if reaction:
                     self.pass_(seat)
+                    passed = True
                     continue
                 if not fallback:
                     raise RuntimeError(f"the bot of seat {seat} gave no action")
                 self._tell_error(seat, "gave no action on its turn")
-                self._fallback(seat)
-                return True
+                return seat, bot_fallback(self.state, seat)
             try:
-                self.submit(seat, action)
+                self.game.check(seat, action)
             except UnoError as e:
                 if not fallback:
                     raise
                 self._tell_error(seat, f"tried {action}: {e.message}")
                 if reaction:
                     self.pass_(seat)
+                    passed = True
                     continue
-                self._fallback(seat)
-            return True
+                return seat, bot_fallback(self.state, seat)
+            return seat, action
+
+    def bot_step(self, fallback: bool = False) -> bool:
+        """One decision if the seat asked next is a bot (or the autopilot); False if not."""
+        decided = self.bot_decide(fallback)
+        if isinstance(decided, bool):
+            return False  # no bot decides now (bots may have passed on a reaction)
+        seat, action = decided
+        self.submit(seat, action, checked=True)
+        return True
 
     def _tell_error(self, seat: int, message: str) -> None:
         if self.on_bot_error is not None:
             self.on_bot_error(seat, message)
-
-    def _fallback(self, seat: int) -> None:
-        view = view_of(self.game, seat)
-        turn = [a for a in view.legal if a.kind not in (CATCH, UNO)]
-        self.submit(seat, turn[0] if turn else view.legal[0])
 
     def delay(self) -> float:
         """How long a front end with a clock waits before the next bot decision."""
@@ -329,3 +327,6 @@ class Match:
         ):
             return max(t.bot_delay, t.catch_window)
         return t.bot_delay
+
+
+__all__ = ["Match", "SeatKind", "StaleVersion", "Timing", "Update", "reaction_order"]

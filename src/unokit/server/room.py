@@ -30,11 +30,12 @@ from typing import Any
 
 from unokit.bots.base import Bot
 from unokit.bots.roster import BOT_NAMES, make_bots
-from unokit.engine.actions import CATCH, UNO, Action
+from unokit.engine.actions import Action
 from unokit.engine.game import Game
+from unokit.engine.state import bot_fallback, check
 from unokit.engine.view import view_of
 from unokit.errors import UnoError
-from unokit.match import Match, SeatKind, StaleVersion, Timing
+from unokit.match import Match, SeatKind, Timing
 from unokit.record import dumps
 from unokit.rules import RuleSet, from_preset
 from unokit.server.store import RoomRow, Store
@@ -260,7 +261,7 @@ class Room:
         if self.rounds and game.round_over:
             self.rounds[-1].revealed = True
         assert self.match is not None
-        self.match.version = sum(1 for e in log if e["t"] in ("round", "act"))
+        self.match.resume_at(sum(1 for e in log if e["t"] in ("round", "act")))
 
     @contextlib.contextmanager
     def _all_or_nothing(self) -> Iterator[None]:
@@ -381,8 +382,7 @@ class Room:
         if kind == "bot":
             bot = self._bots.get(seat) or make_bot(s.level, self.game_seed + seat)
             self._bots[seat] = bot
-            self.match.bots[seat] = bot
-            self.match.kinds[seat] = SeatKind.BOT
+            self.match.set_bot(seat, bot, SeatKind.BOT)
 
     def connected(self, seat: int, delta: int) -> None:
         s = self.seats[seat]
@@ -403,14 +403,13 @@ class Room:
             return
         if on and seat not in self.autopilot:
             self.autopilot.add(seat)
-            self.match.bots[seat] = self._bots.get(seat) or make_bot("hard", self.game_seed + seat)
-            self._bots[seat] = self.match.bots[seat]  # type: ignore[assignment]
-            self.match.kinds[seat] = SeatKind.AUTOPILOT
+            bot = self._bots.get(seat) or make_bot("hard", self.game_seed + seat)
+            self._bots[seat] = bot
+            self.match.set_bot(seat, bot, SeatKind.AUTOPILOT)
             self.touch()  # the room message shows it
         elif not on and seat in self.autopilot:
             self.autopilot.discard(seat)
-            self.match.bots[seat] = None
-            self.match.kinds[seat] = SeatKind.REMOTE
+            self.match.set_bot(seat, None, SeatKind.REMOTE)
             self.touch()
 
     def touch(self, meta: bool = True) -> None:
@@ -471,9 +470,7 @@ class Room:
         rs = RoundSeed(_randbits(48), secrets.token_hex(16), dealer)
         self._log({"t": "round", "seed": rs.seed, "salt": rs.salt, "dealer": dealer})
         self.rounds.append(rs)
-        self.match.game.start_round(dealer, seed=rs.seed)
-        self.match.version += 1
-        self.match.passed.clear()
+        self.match.start_round(dealer, seed=rs.seed)
         self.changed_at = time.monotonic()
 
     def next_round(self, by: int | None) -> None:
@@ -546,11 +543,7 @@ class Room:
         assert match is not None
         # check first (game and version unchanged on refusal), log, then apply
         match.check_seat(seat)
-        if version != match.version:
-            raise StaleVersion(
-                f"this action was made on state {version}, the game is at {match.version}"
-            )
-        match.game.check(seat, action)
+        check(match.state, seat, action, version)
         return act_entry(seat, action)
 
     def commit(
@@ -584,28 +577,7 @@ class Room:
         """
         if self.status != "playing" or self.match is None:
             return False
-        match = self.match
-        seat = match.next_to_ask()
-        if seat is None or match.bots[seat] is None:
-            return False
-        reaction = match.is_reaction(seat)
-        try:
-            action = match.bot_decision(seat)
-        except Exception:  # a broken bot must not stop the room
-            action = None
-        if action is None:
-            if reaction:
-                match.pass_(seat)
-                return True
-            action = self._fallback(seat)
-        try:
-            match.game.check(seat, action)
-        except UnoError:
-            if reaction:
-                match.pass_(seat)
-                return True
-            action = self._fallback(seat)
-        return seat, action
+        return self.match.bot_decide(fallback=True)
 
     def autopilot_turn(self, seat: int) -> None:
         """The turn timer ran out: the heuristic bot makes this one decision."""
@@ -618,16 +590,10 @@ class Room:
         try:
             match.game.check(seat, action)
         except UnoError:
-            action = self._fallback(seat)
+            action = bot_fallback(match.state, seat)
         self._log(act_entry(seat, action))
         match.submit(seat, action)
         self._after_change()
-
-    def _fallback(self, seat: int) -> Action:
-        assert self.match is not None
-        legal = view_of(self.match.game, seat).legal
-        turn = [a for a in legal if a.kind not in (UNO, CATCH)]
-        return turn[0] if turn else legal[0]
 
     def _after_change(self) -> None:
         assert self.match is not None

@@ -1,0 +1,385 @@
+"""The match as a value: ``MatchState``, ``to_ask`` and a pure ``advance``.
+
+Every front end (the terminal game, the bot runner and tournaments, the simulator's
+reference driver, the RL environments, the web server) needs the same three answers:
+who may act now, whose decision the table waits for, and what a decision leads to.
+They used to keep their own loops, pass sets and versions, and the copies drifted
+apart.  Here they are one value and two functions, as in boardgame.io's master or
+pgx's state: a ``MatchState`` holds the game (cards, piles, scores, RNG state, the
+record so far), the version, the seats that let the current out-of-turn chance go
+by and the seats whose out-of-turn chances the table waits for; ``to_ask`` reads it,
+``advance`` makes the next one.
+
+``advance`` is pure: it copies the game, applies, and returns the new state and the
+events the decision caused; no clock, no I/O, no global random.  Front ends that
+hold one live match (``unokit.match.Match``) use ``advance_in_place`` instead, the
+same transition without the copy, because copying a whole game for every decision
+would cost a simulation more than the decision itself.
+
+A state serializes to JSON (``to_json``/``from_json``, ``dumps``/``loads``) and back
+to the identical match: any process can store it, load it and go on.  The format is
+documented in docs/architecture.md and versioned by ``FORMAT``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from unokit.engine.actions import CATCH, UNO, Action
+from unokit.engine.dealing import RoundLog
+from unokit.engine.errors import IllegalAction
+from unokit.engine.events import Event
+from unokit.engine.game import Game
+from unokit.engine.phases import P_ROUND_OVER
+from unokit.errors import UnoError
+from unokit.rules import RulesError, from_preset
+
+FORMAT: Final = "uno-match/1"
+
+
+class StaleVersion(UnoError):
+    """An action made on an older state than the match's; nothing was applied."""
+
+    code = "stale_version"
+
+
+class StateError(UnoError):
+    """A serialized match that is not of this format's shape."""
+
+    code = "bad_state"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Letting the current out-of-turn chance go by: a decision like any other.
+
+    A seat that passed is not asked again until the game changes.  Only a seat asked
+    for a reaction may pass; the seat to act must decide.
+    """
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+PASS: Final = Pass()
+Move = Action | Pass
+
+
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """The decision the table waits for next: ``seat``, and whether it is a reaction.
+
+    ``reaction``: only an out-of-turn chance (a catch, a late UNO call, a jump-in); the
+    seat may ``PASS``.  Otherwise it is the seat to act, which must decide.
+    """
+
+    seat: int
+    reaction: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    """One match at one moment: what every front end drives.
+
+    ``waits``: the seats whose out-of-turn chances the table asks for and waits on
+    (bots, RL agents).  People are never waited for on such a chance: they may take it
+    any time until the next decision lands, and a front end with a clock gives them
+    ``Timing.catch_window``.  ``game`` belongs to the state: nothing may change it but
+    ``advance_in_place`` on the state's owner.
+    """
+
+    game: Game
+    version: int = 0
+    passed: frozenset[int] = frozenset()
+    waits: frozenset[int] = field(default_factory=frozenset)
+
+    @property
+    def n(self) -> int:
+        return self.game.n
+
+    @property
+    def round_over(self) -> bool:
+        return self.game.phase >= P_ROUND_OVER
+
+
+def new_match(game: Game, waits: frozenset[int] | set[int] | None = None) -> MatchState:
+    """A state at version 0 around ``game``; by default the table waits on every seat."""
+    if waits is None:
+        waits = frozenset(range(game.n))
+    return MatchState(game, 0, frozenset(), frozenset(waits))
+
+
+# --------------------------------------------------------------------- who acts ----
+def reaction_order(game: Game) -> list[int]:
+    """The seats that may act out of turn now, in the order they are asked.
+
+    Clockwise (seat numbers rising) from the seat after the one to act; the seat to
+    act is not in it: its own out-of-turn chances come with its turn decision.  While a
+    seat is catchable (R-UNO-2) every other live seat may catch it and the seat itself
+    may still call; under R-VAR-JUMPIN, a seat holding the top card's twin may jump in.
+    """
+    if game.phase >= P_ROUND_OVER:
+        return []
+    n = game.n
+    cur = game.current
+    live = game.live
+    catchable = game.vulnerable >= 0
+    if not catchable and not game.rules.jump_in:
+        return []
+    out: list[int] = []
+    for k in range(1, n):
+        s = (cur + k) % n
+        if live[s] and (catchable or game.jump_ins(s)):
+            out.append(s)
+    return out
+
+
+def to_ask(state: MatchState) -> Ask | None:
+    """The one place that decides whose decision comes next; None once the round is over.
+
+    First every seat the table waits on that may act out of turn and has not passed,
+    in ``reaction_order``; then the seat to act.
+    """
+    g = state.game
+    if g.phase >= P_ROUND_OVER:
+        return None
+    cur = g.current
+    if g.vulnerable < 0 and not g.rules.jump_in:
+        return Ask(cur, False)
+    passed = state.passed
+    waits = state.waits
+    for s in reaction_order(g):
+        if s in waits and s not in passed:
+            return Ask(s, True)
+    return Ask(cur, False)
+
+
+def actors(state: MatchState) -> list[int]:
+    """Every seat that may act now, its turn or not (people on a catch included)."""
+    return state.game.actors()
+
+
+def legal(state: MatchState, seat: int) -> list[Action]:
+    """What ``seat`` may do now (``Game.legal_actions``); a reaction may also ``PASS``."""
+    return state.game.legal_actions(seat)
+
+
+# --------------------------------------------------------------------- advancing ---
+def check(state: MatchState, seat: int, move: Move, version: int | None = None) -> None:
+    """Raise (``IllegalAction``, ``StaleVersion``) unless ``advance`` would accept ``move``."""
+    g = state.game
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < g.n:
+        raise IllegalAction(f"there is no seat {seat!r} at this table", code="bad_seat")
+    if version is not None and version != state.version:
+        raise StaleVersion(
+            f"this action was made on state {version}, the game is at {state.version}"
+        )
+    if isinstance(move, Pass):
+        if g.phase >= P_ROUND_OVER or not g.live[seat]:
+            raise IllegalAction("there is nothing to let go by now", code="not_now")
+        if seat == g.current:
+            raise IllegalAction("it is your turn: decide, you cannot pass it", code="not_now")
+        return
+    g.check(seat, move)
+
+
+def advance_in_place(
+    state: MatchState,
+    seat: int,
+    move: Move,
+    *,
+    version: int | None = None,
+    trusted: bool = False,
+) -> MatchState:
+    """The transition: apply ``move`` to ``state.game`` itself and return the next state.
+
+    ``trusted``: skip the checks (bots that chose from ``legal``, simulation).  A
+    refused move raises and changes nothing.  The old state's game *is* the new one's:
+    only the owner of a live match calls this.
+    """
+    if not trusted:
+        check(state, seat, move, version)
+    if isinstance(move, Pass):
+        return MatchState(state.game, state.version, state.passed | {seat}, state.waits)
+    state.game.apply_trusted(seat, move)
+    return MatchState(state.game, state.version + 1, frozenset(), state.waits)
+
+
+def advance(
+    state: MatchState,
+    seat: int,
+    move: Move,
+    *,
+    version: int | None = None,
+    trusted: bool = False,
+) -> tuple[MatchState, list[Event]]:
+    """Pure: the state after ``seat``'s ``move`` and the events it caused (every seat's;
+    filter with ``Event.visible_to``).  ``state`` is left as it was."""
+    if not trusted:
+        check(state, seat, move, version)
+    g = clone(state.game)
+    start = len(g.events) if g.events is not None else 0
+    nxt = advance_in_place(MatchState(g, state.version, state.passed, state.waits), seat, move,
+                           trusted=True)  # fmt: skip
+    events = g.events[start:] if g.events is not None else []
+    return nxt, events
+
+
+def next_round(state: MatchState) -> MatchState:
+    """Deal the next round in place (the round is over); the version rises."""
+    state.game.start_round()
+    return MatchState(state.game, state.version + 1, frozenset(), state.waits)
+
+
+def with_waits(state: MatchState, waits: frozenset[int] | set[int]) -> MatchState:
+    """The same moment with other seats waited on (a person left; a bot took over)."""
+    return MatchState(state.game, state.version, state.passed, frozenset(waits))
+
+
+def bot_fallback(state: MatchState, seat: int) -> Action:
+    """The decision put in place of a failing bot's: its first legal turn action."""
+    offered = state.game.legal_actions(seat)
+    turn = [a for a in offered if a.kind not in (CATCH, UNO)]
+    return turn[0] if turn else offered[0]
+
+
+# ------------------------------------------------------------------ serializing ----
+def clone(game: Game) -> Game:
+    """A full, independent copy: events, records and RNG states included."""
+    return game_from_json(game_to_json(game))
+
+
+def _rng_json(rng: random.Random) -> list[Any]:
+    version, internal, gauss = rng.getstate()
+    return [version, list(internal), gauss]
+
+
+def _rng_from(obj: Any) -> random.Random:
+    rng = random.Random()
+    version, internal, gauss = obj
+    rng.setstate((version, tuple(internal), gauss))
+    return rng
+
+
+def _round_log_json(r: RoundLog) -> dict[str, Any]:
+    return {
+        "dealer": r.dealer,
+        "deck": list(r.deck),
+        "seed": r.seed,
+        "shuffles": [list(s) for s in r.shuffles],
+        "launches": list(r.launches),
+        "actions": [[seat, list(a[:5]), list(a.extra)] for seat, a in r.actions],
+    }
+
+
+def _round_log_from(obj: dict[str, Any]) -> RoundLog:
+    return RoundLog(
+        dealer=obj["dealer"],
+        deck=list(obj["deck"]),
+        seed=obj["seed"],
+        shuffles=[list(s) for s in obj["shuffles"]],
+        launches=list(obj["launches"]),
+        actions=[
+            (seat, Action(a[0], a[1], a[2], a[3], bool(a[4]), tuple(extra)))
+            for seat, a, extra in obj["actions"]
+        ],
+    )
+
+
+# The fields of a Game that change during play, by name; everything else follows from
+# the rules and the names (``Game.__init__`` rebuilds it).
+_PLAIN_FIELDS: Final = (
+    "scores", "live", "n_live", "hands", "pile", "discard", "color", "direction",
+    "current", "phase", "drawn", "vulnerable", "wd4_by", "wd4_prev_color", "wd4_guilty",
+    "pend_card", "pend_total", "round_winner", "game_winner", "round_index", "dealer",
+    "reshuffles", "_plain", "_forced", "_forced_launches",
+)  # fmt: skip
+
+
+def game_to_json(game: Game) -> dict[str, Any]:
+    """Everything a ``Game`` is, as JSON values (ints, lists, strings)."""
+    d = game.__dict__
+    out: dict[str, Any] = {
+        "rules": game.rules.to_spec(),
+        "names": list(game.names),
+        "recording": game.recording,
+        "rng": _rng_json(game.rng),
+        "round_rng": None if game.round_rng is game.rng else _rng_json(game.round_rng),
+        "rounds": [_round_log_json(r) for r in game.rounds],
+        "log": game.rounds.index(game._log) if game._log is not None else None,
+        "events": None if game.events is None else [list(e) for e in game.events],
+    }
+    for name in _PLAIN_FIELDS:
+        v = d[name]
+        out[name] = [list(x) for x in v] if name in ("hands", "_forced") else (
+            list(v) if isinstance(v, list) else v
+        )  # fmt: skip
+    return out
+
+
+def game_from_json(obj: dict[str, Any]) -> Game:
+    """The ``Game`` that ``game_to_json`` described."""
+    spec = obj["rules"]
+    rules = from_preset(spec["preset"], spec["options"])
+    events = obj["events"]
+    g = Game(rules, obj["names"], seed=0, events=events is not None, record=obj["recording"],
+             start=False)  # fmt: skip
+    d = g.__dict__
+    for name in _PLAIN_FIELDS:
+        v = obj[name]
+        d[name] = [list(x) for x in v] if name in ("hands", "_forced") else (
+            list(v) if isinstance(v, list) else v
+        )  # fmt: skip
+    g.rng = _rng_from(obj["rng"])
+    g.round_rng = g.rng if obj["round_rng"] is None else _rng_from(obj["round_rng"])
+    g.rounds = [_round_log_from(r) for r in obj["rounds"]]
+    g._log = g.rounds[obj["log"]] if obj["log"] is not None else None
+    if events is not None:
+        g.events = [
+            Event(kind, seat, tuple(cards), amount, color, target, only, hide)
+            for kind, seat, cards, amount, color, target, only, hide in events
+        ]
+    return g
+
+
+def to_json(state: MatchState) -> dict[str, Any]:
+    """The state as one JSON object (docs/architecture.md, "The match as a value")."""
+    return {
+        "format": FORMAT,
+        "version": state.version,
+        "passed": sorted(state.passed),
+        "waits": sorted(state.waits),
+        "game": game_to_json(state.game),
+    }
+
+
+def from_json(obj: Any) -> MatchState:
+    """The state ``to_json`` wrote; ``StateError`` for anything else."""
+    if not isinstance(obj, dict) or obj.get("format") != FORMAT:
+        raise StateError(f"not a match state of format {FORMAT!r}")
+    try:
+        game = game_from_json(obj["game"])
+        n = game.n
+        passed = frozenset(int(s) for s in obj["passed"])
+        waits = frozenset(int(s) for s in obj["waits"])
+        version = int(obj["version"])
+    except (KeyError, TypeError, ValueError, IndexError, RulesError) as e:
+        raise StateError(f"a damaged match state: {type(e).__name__}: {e}") from None
+    if not all(0 <= s < n for s in passed | waits) or version < 0:
+        raise StateError("a damaged match state: seats or version out of range")
+    return MatchState(game, version, passed, waits)
+
+
+def dumps(state: MatchState) -> str:
+    return json.dumps(to_json(state), separators=(",", ":"))
+
+
+def loads(text: str | bytes) -> MatchState:
+    try:
+        obj = json.loads(text)
+    except (ValueError, RecursionError) as e:
+        raise StateError(f"a match state must be JSON: {e}") from None
+    return from_json(obj)
