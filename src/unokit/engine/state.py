@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -143,18 +144,24 @@ def to_ask(state: MatchState) -> Ask | None:
     First every seat the table waits on that may act out of turn and has not passed,
     in ``reaction_order``; then the seat to act.
     """
-    g = state.game
-    if g.phase >= P_ROUND_OVER:
+    seat = seat_to_ask(state.game, state.passed, state.waits)
+    if seat < 0:
         return None
-    cur = g.current
-    if g.vulnerable < 0 and not g.rules.jump_in:
-        return Ask(cur, False)
-    passed = state.passed
-    waits = state.waits
-    for s in reaction_order(g):
-        if s in waits and s not in passed:
-            return Ask(s, True)
-    return Ask(cur, False)
+    return Ask(seat, seat != state.game.current)
+
+
+def seat_to_ask(game: Game, passed: AbstractSet[int], waits: AbstractSet[int] | None) -> int:
+    """``to_ask`` on its parts, for loops that keep them apart for speed (the RL table
+    asks every seat: ``waits`` None); -1 once the round is over."""
+    if game.phase >= P_ROUND_OVER:
+        return -1
+    cur = game.current
+    if game.vulnerable < 0 and not game.rules.jump_in:
+        return cur
+    for s in reaction_order(game):
+        if (waits is None or s in waits) and s not in passed:
+            return s
+    return cur
 
 
 def actors(state: MatchState) -> list[int]:

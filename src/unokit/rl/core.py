@@ -52,6 +52,7 @@ from unokit.engine import (
     Game,
     View,
 )
+from unokit.engine.state import seat_to_ask
 from unokit.rl.spec import (
     A_ACCEPT,
     A_CATCH,
@@ -326,28 +327,10 @@ class Table:
     def select(self) -> int:
         """The seat that decides next; -1 once the round is over.
 
-        Before a turn decision, every other live seat that may act out of turn (catch
-        or late UNO call while a seat is catchable; a jump-in) is asked first, one at a
-        time clockwise from the seat after the one to act, and may PASS.  A seat that
-        passed is not asked again until the game changes.  Then the seat to act decides.
+        The engine's ``seat_to_ask`` (the rule ``to_ask`` applies) with every seat an
+        agent: out-of-turn chances first, each may PASS, then the seat to act.
         """
-        g = self.game
-        if g.phase >= P_ROUND_OVER:
-            return -1
-        cur = g.current
-        vulnerable = g.vulnerable >= 0
-        if not vulnerable and not self._jump_in:
-            return cur
-        n = self.n
-        passed = self.passed
-        live = g.live
-        for k in range(1, n):
-            s = (cur + k) % n
-            if s in passed or not live[s]:
-                continue
-            if vulnerable or g.jump_ins(s):
-                return s
-        return cur
+        return seat_to_ask(self.game, self.passed, None)
 
     # ------------------------------------------------------------------- acting ----
     def step(self, seat: int, index: int) -> int:
