@@ -848,3 +848,16 @@ def test_default_record_goes_to_the_data_folder(
     # the default name is ignored by git, in case a data folder is inside a checkout
     ignore = (Path(__file__).parent.parent / ".gitignore").read_text().split()
     assert "unokit-game-*.json" in ignore
+
+
+def test_a_forgotten_uno_stays_catchable_as_long_as_on_the_web() -> None:
+    """R-UNO-2: the terminal waits ``Timing.catch_window`` before bots move on a
+    catchable seat, the same window the web table gives (it had its own 1.2 s)."""
+    from unokit.match import Timing
+
+    app = make_app([["G2", "B3"], ["R4", "Y5"]], "R5", [["R4"]], dealer=0, speed=0.5)
+    game = app.table.game
+    assert app._delay() == 0.5  # nobody catchable: the bots' pace
+    app.table.match.bot_step()  # Ben plays R4 and forgets UNO
+    assert game.vulnerable == 1
+    assert app._delay() == Timing().catch_window

@@ -56,6 +56,7 @@ from unokit.engine import (
     View,
 )
 from unokit.files import free_path, write_text_atomic
+from unokit.match import Timing
 from unokit.record import dumps
 from unokit.rules import RuleSet
 from unokit.tui.screens import (
@@ -81,7 +82,6 @@ from unokit.tui.table import (
 from unokit.tui.widgets import HandView, PileView, PlayersView
 
 WARMING = "Compiling the ismcts bots' search (first run only, a minute or two)…"
-CATCH_WINDOW = 1.2  # seconds a forgotten UNO stays catchable before the bots look
 MESSAGE_SECONDS = 6.0  # how long a message replaces the hint in the status line
 RECENT_LINES = 4  # lines of the log repeated in dialogs, so they never hide what happened
 
@@ -416,12 +416,14 @@ class UnoApp(App[int]):
 
     # ------------------------------------------------------------------ pacing --------
     def _delay(self) -> float:
+        """The match's pacing (``Match.delay``: a forgotten UNO stays catchable for
+        ``Timing.catch_window``, as on the web), with ``--speed`` as the bots' delay."""
         if self.speed <= 0:
             return 0.0
-        g = self.table.game
-        if g.vulnerable >= 0 and g.vulnerable != self.human:
-            return max(self.speed, CATCH_WINDOW)
-        return self.speed
+        match = self.table.match
+        if match.timing.bot_delay != self.speed:
+            match.timing = Timing(bot_delay=self.speed)
+        return match.delay()
 
     def _schedule(self) -> None:
         if self._dialog_open():
