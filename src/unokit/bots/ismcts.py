@@ -80,6 +80,7 @@ from unokit.engine.game import (
     Game,
     shuffle,
 )
+from unokit.engine.state import first_catcher
 from unokit.engine.view import View, world_from_view
 from unokit.rules import RuleSet
 
@@ -1129,8 +1130,7 @@ def rollout(
                 choice = choice._replace(color=_best_color(g.hands[s], rng))
             g.apply_trusted(s, choice)
         if g.vulnerable >= 0:  # bots in a rollout always catch
-            catcher = g.next_seat(g.vulnerable)
-            g.catch(catcher, g.vulnerable)
+            g.catch(first_catcher(g), g.vulnerable)
     winner = g.round_winner
     if winner < 0:  # cut off: judge by who is closer to going out
         if judge == 1:

@@ -1099,6 +1099,19 @@ def react(
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def first_catcher(st: np.ndarray, v: int) -> int:
+    """The seat ``engine.state.to_ask`` asks first for a catch of ``v`` when every seat
+    is waited on: clockwise from the seat after the one to act, the seat to act last."""
+    n = st[S_N]
+    cur = st[S_CUR]
+    for k in range(1, n + 1):
+        s = (cur + k) % n
+        if st[O_LIVE + s] != 0 and s != v:
+            return s
+    return cur
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def wants_uno(st: np.ndarray, P: np.ndarray, seat: int) -> bool:
     f = P[3 * seat + 2]
     return not (f != 0.0 and rand(st) < f)
@@ -1511,8 +1524,8 @@ def rollout_value(
         else:
             return -1.0  # not a plain position: the caller should not have come here
         v = st[S_VULN]
-        if v >= 0:  # bots in a rollout always catch
-            catch(st, R, step(st, v, np.int64(1)), v, lg)
+        if v >= 0:  # bots in a rollout always catch: the first seat to_ask would ask
+            catch(st, R, first_catcher(st, v), v, lg)
     n = st[S_N]
     winner = st[S_RWIN]
     teams = R[R_SCORING] == SC_TEAMS
