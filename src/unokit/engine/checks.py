@@ -1,13 +1,19 @@
 """Checking an action before it is applied: its shape, then the rules (R-TURN-7).
 
-Run far less than the trusted path, so it lives apart from the state and its
-transitions; ``Game.check`` and ``Game.apply`` call it.  Nothing here changes a game.
+Run far less than the trusted path, and it changes nothing, so it stands apart from
+the state and its transitions; ``Game.check`` and ``Game.apply`` call it.  It reads a
+game only through ``Position``, a protocol of ``Game``'s public fields and queries
+defined here, below ``game.py``: this module never imports ``Game``, so the engine's
+imports run one way and no module here depends on another's private names.  What is
+legal is ``Game.legal_actions``'s to say; this module checks the shape and words the
+refusal.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import Protocol
 
 from unokit.cards import (
     CARD_CODE,
@@ -43,9 +49,43 @@ from unokit.engine.phases import (
     P_ROUND_OVER,
     P_START_COLOR,
 )
+from unokit.rules import RuleSet
 
-if TYPE_CHECKING:
-    from unokit.engine.game import Game
+
+class Position(Protocol):
+    """What checking reads of a game: ``Game``'s public fields and queries, read only."""
+
+    @property
+    def rules(self) -> RuleSet: ...
+    @property
+    def n(self) -> int: ...
+    @property
+    def names(self) -> list[str]: ...
+    @property
+    def live(self) -> list[bool]: ...
+    @property
+    def hands(self) -> list[list[int]]: ...
+    @property
+    def discard(self) -> list[int]: ...
+    @property
+    def phase(self) -> int: ...
+    @property
+    def current(self) -> int: ...
+    @property
+    def color(self) -> int: ...
+    @property
+    def drawn(self) -> int: ...
+    @property
+    def vulnerable(self) -> int: ...
+    @property
+    def pend_card(self) -> int: ...
+
+    def legal_actions(self, seat: int) -> list[Action]: ...
+    def jump_ins(self, seat: int) -> bool: ...
+    def drawn_playable(self) -> bool: ...
+    def answers(self, seat: int) -> list[int]: ...
+    def needs_target(self, seat: int, cards: Sequence[int]) -> bool: ...
+    def can_play(self, hand: list[int], card: int) -> bool: ...
 
 
 # What each kind of action carries besides its kind: (card, colour, target, uno).
@@ -113,7 +153,7 @@ def _check_shape(action: object, n: int) -> None:
         )
 
 
-def canonical(game: Game, seat: int, action: Action) -> Action:
+def canonical(game: Position, seat: int, action: Action) -> Action:
     """The form of ``action`` that ``legal_actions`` lists, for a membership test.
 
     Three spellings mean the same decision: ``draw`` when a hit waits is ``accept``; a
@@ -132,7 +172,7 @@ def canonical(game: Game, seat: int, action: Action) -> Action:
     return action
 
 
-def allowed(game: Game, seat: int, action: Action) -> bool:
+def allowed(game: Position, seat: int, action: Action) -> bool:
     """Whether ``seat`` may take ``action`` now: the one definition of legal.
 
     ``legal_actions`` lists every decision; an UNO call is allowed besides at any time
@@ -147,7 +187,7 @@ def allowed(game: Game, seat: int, action: Action) -> bool:
     return canonical(game, seat, action) in game.legal_actions(seat)
 
 
-def check_action(game: Game, seat: int, action: Action) -> None:
+def check_action(game: Position, seat: int, action: Action) -> None:
     """Raise IllegalAction if ``seat`` may not take ``action`` now; change nothing.
 
     Legal means ``allowed`` (so ``legal_actions``); the rest of this module only finds
@@ -163,7 +203,7 @@ def check_action(game: Game, seat: int, action: Action) -> None:
     raise IllegalAction(f"{action} is not allowed now", code="illegal_action")
 
 
-def explain(game: Game, seat: int, action: Action) -> None:
+def explain(game: Position, seat: int, action: Action) -> None:
     """Raise the IllegalAction that says why ``action`` is refused, if a rule names it."""
     n = game.n
     phase = game.phase
@@ -194,7 +234,7 @@ def explain(game: Game, seat: int, action: Action) -> None:
     cur = game.current
     if seat != cur:
         if kind == PLAY and game.jump_ins(seat) and action.card == game.discard[-1]:
-            game._check_play(seat, action, jump=True)
+            check_play(game, seat, action, jump=True)
             return
         if phase in (P_CHALLENGE, P_ANSWER) and kind in (CHALLENGE, ACCEPT):
             raise IllegalAction(
@@ -215,7 +255,7 @@ def explain(game: Game, seat: int, action: Action) -> None:
         if not 0 <= action.color < 4:
             raise IllegalAction("choose a colour: R, Y, G or B", code="bad_color")
         if game.discard[-1] == WILD_SWAP:
-            game._check_target(seat, action.target)
+            check_target(game, seat, action.target)
         elif action.target >= 0:
             raise IllegalAction("this start card takes no target", code="bad_target")
         return
@@ -240,7 +280,7 @@ def explain(game: Game, seat: int, action: Action) -> None:
                 f"answer the {CARD_CODE[game.pend_card]} with a card, or accept it",
                 code="must_answer",
             )
-        game._check_play(seat, action)
+        check_play(game, seat, action)
         return
     if kind == COLOR:
         raise IllegalAction("a colour is chosen with the wild card you play", code="not_now")
@@ -262,17 +302,17 @@ def explain(game: Game, seat: int, action: Action) -> None:
                 code="must_play_drawn",
             )
         return
-    game._check_play(seat, action)
+    check_play(game, seat, action)
 
 
-def check_target(game: Game, seat: int, t: int) -> None:
+def check_target(game: Position, seat: int, t: int) -> None:
     if t < 0:
         raise IllegalAction("choose a player to swap hands with", code="target_required")
     if t >= game.n or t == seat or not game.live[t]:
         raise IllegalAction(f"seat {t} cannot be chosen to swap with", code="bad_target")
 
 
-def check_play(game: Game, seat: int, action: Action, jump: bool = False) -> None:
+def check_play(game: Position, seat: int, action: Action, jump: bool = False) -> None:
     cards = action.cards
     card = action.card
     for c in cards:
@@ -310,14 +350,14 @@ def check_play(game: Game, seat: int, action: Action, jump: bool = False) -> Non
         raise IllegalAction(
             f"{CARD_CODE[top_card]} is not a wild card; it takes no colour", code="bad_color"
         )
-    if game._needs_target(seat, cards):
-        game._check_target(seat, action.target)
+    if game.needs_target(seat, cards):
+        check_target(game, seat, action.target)
     elif action.target >= 0:
         raise IllegalAction(f"{CARD_CODE[top_card]} takes no target now", code="bad_target")
     if jump:
         return
     if phase == P_ANSWER:
-        if card not in game._answers(seat):
+        if card not in game.answers(seat):
             raise IllegalAction(
                 f"{code} cannot answer the {CARD_CODE[game.pend_card]}; "
                 "answer with a matching card or accept",
@@ -330,7 +370,7 @@ def check_play(game: Game, seat: int, action: Action, jump: bool = False) -> Non
             f"{code} does not match {CARD_CODE[top]} with {COLOR_CODES[game.color]} in force",
             code="card_does_not_match",
         )
-    if card == WILD_DRAW4 and not game._can_play(hand, card):
+    if card == WILD_DRAW4 and not game.can_play(hand, card):
         raise IllegalAction(
             f"Wild Draw Four is only allowed when you hold no {COLOR_CODES[game.color]} card",
             code="wd4_not_allowed",

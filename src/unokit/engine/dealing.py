@@ -1,31 +1,22 @@
-"""Dealing: the first dealer, shuffles, the deal and the start card (R-SETUP-*, R-START-*)."""
+"""Dealing: the first dealer's draw, shuffles, the deck's order and the deal (R-SETUP-*).
+
+These are pure functions of an RNG and plain lists, so they stand alone: nothing here
+knows ``Game``, and ``Game`` imports this module, never the other way round.  Starting
+a round (resetting the state, the record's log, the events, turning the start card
+with its effects, R-START-*) changes the game's state, so it stays with the other
+transitions in ``game.py`` and calls these for the parts that need no state.
+"""
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-from unokit.cards import (
-    CARD_COLOR,
-    CARD_RANK,
-    DRAW2,
-    IS_NUMBER,
-    REVERSE,
-    SKIP,
-    WILD,
-    WILD_DRAW4,
-    is_submultiset,
-)
+from unokit.cards import CARD_RANK, IS_NUMBER, is_submultiset
 from unokit.engine.actions import Action
-from unokit.engine.errors import IllegalAction, ShuffleError
-from unokit.engine.events import Event
-from unokit.engine.phases import P_GAME_OVER, P_PLAY, P_ROUND_OVER, P_START_COLOR
-
-if TYPE_CHECKING:
-    from unokit.engine.game import Game
+from unokit.engine.errors import ShuffleError
 
 
 def shuffle(rng: random.Random, cards: list[int]) -> None:
@@ -55,16 +46,20 @@ class RoundLog:
     actions: list[tuple[int, Action]] = field(default_factory=list)
 
 
-def choose_dealer(game: Game) -> int:
+def choose_dealer(
+    rng: random.Random, deck: Sequence[int], n: int
+) -> tuple[int, list[tuple[int, int]]]:
     """R-SETUP-2: each draws a card; the highest number deals; ties and non-numbers redraw.
 
-    The cards come from a fresh shuffled deck that goes back before the deal, so
-    this only decides a seat.
+    The cards come from a fresh copy of ``deck``, shuffled with ``rng``, that goes back
+    before the deal, so this only decides a seat.  Returns the dealer and every draw
+    as ``(seat, card)`` in the order made, for the game to announce.
     """
-    deck = list(game._deck)
-    contenders = list(range(game.n))
+    deck = list(deck)
+    contenders = list(range(n))
+    made: list[tuple[int, int]] = []
     while True:
-        shuffle(game.rng, deck)
+        shuffle(rng, deck)
         it = iter(deck)
         draws: dict[int, int] = {}
         for seat in contenders:
@@ -72,134 +67,55 @@ def choose_dealer(game: Game) -> int:
             while not IS_NUMBER[card]:  # action and wild cards do not count
                 card = next(it)
             draws[seat] = card
-            game._emit(Event("dealer_draw", seat, (card,)))
+            made.append((seat, card))
         best = max(CARD_RANK[c] for c in draws.values())
         contenders = [s for s, c in draws.items() if CARD_RANK[c] == best]
         if len(contenders) == 1:
-            return contenders[0]
+            return contenders[0], made
 
 
-def start_round(
-    game: Game,
-    dealer: int | None = None,
-    deck: Sequence[int] | None = None,
-    seed: int | None = None,
-    shuffles: Iterable[Sequence[int]] | None = None,
-    launches: Iterable[int] | None = None,
-) -> None:
-    """Deal a new round (R-SETUP-3) and turn the start card (R-SETUP-4).
+def deck_order(rng: random.Random, full: Sequence[int], top: Sequence[int] | None) -> list[int]:
+    """The round's deck, top first: ``full`` shuffled, or ``top`` then the rest shuffled.
 
-    ``deck`` (top first, possibly only the top part), ``shuffles`` and ``launches``
-    come from a record; without them the round's own RNG decides everything.
+    ``top`` (from a record, possibly only the top part of the deck) must be cards that
+    ``full`` holds (ShuffleError); the rest follow in a shuffled canonical order, so
+    the same RNG gives the same deck.
     """
-    if game.phase == P_GAME_OVER:
-        raise IllegalAction("the game is over", code="game_over")
-    if game.phase != P_ROUND_OVER:
-        raise IllegalAction("the round is not over yet", code="round_not_over")
-    n = game.n
-    live = game.live
-    if dealer is None:
-        dealer = game._clockwise(game.dealer) if game.dealer >= 0 else 0
-    if not 0 <= dealer < n:
-        raise IllegalAction(f"there is no seat {dealer} to deal", code="bad_seat")
-    if not live[dealer]:
-        raise IllegalAction(f"{game.names[dealer]} is out of the game", code="eliminated")
-    if seed is None:
-        seed = game.rng.getrandbits(48)
-    rng = random.Random(seed)
-    full = list(game._deck)
-    if deck is None:
-        order = full
+    if top is None:
+        order = list(full)
         shuffle(rng, order)
-    else:
-        prefix = list(deck)
-        if not is_submultiset(prefix, full):
-            raise ShuffleError("the deck holds cards that the rule set's deck does not have")
-        rest = Counter(full)
-        rest.subtract(prefix)
-        remaining = sorted(rest.elements())
-        shuffle(rng, remaining)
-        order = prefix + remaining
-    game.round_rng = rng
-    game._forced = [list(s) for s in shuffles] if shuffles is not None else []
-    game._forced.reverse()  # pop() takes the next
-    game._forced_launches = list(launches) if launches is not None else []
-    game._forced_launches.reverse()
-    if game.recording:
-        game._log = RoundLog(dealer=dealer, deck=list(order), seed=seed)
-        game.rounds.append(game._log)
-    else:
-        game._log = None
-    game.round_index += 1
-    game.dealer = dealer
-    # R-SETUP-3, one card at a time from the dealer's left: the j-th seat in deal
-    # order gets every k-th card from position j of the top-first order.
-    if game.n_live == n:
-        seats = [(dealer + j) % n for j in range(1, n + 1)]
-    else:
-        seats = [s for s in ((dealer + j) % n for j in range(1, n + 1)) if live[s]]
-    k = len(seats)
-    dealt = k * game.rules.deal_size
-    hands: list[list[int]] = [[]] * n  # the eliminated keep an (unshared) empty hand
+        return order
+    prefix = list(top)
+    if not is_submultiset(prefix, full):
+        raise ShuffleError("the deck holds cards that the rule set's deck does not have")
+    rest = Counter(full)
+    rest.subtract(prefix)
+    remaining = sorted(rest.elements())
+    shuffle(rng, remaining)
+    return prefix + remaining
+
+
+def deal(
+    order: list[int], dealer: int, live: Sequence[bool], size: int
+) -> tuple[list[int], list[list[int]], list[int]]:
+    """R-SETUP-3: ``size`` cards each, one at a time from the dealer's left.
+
+    Returns the seats in deal order (the live ones), every seat's hand (the eliminated
+    get an empty one) and the draw pile (top at the end).
+    """
+    n = len(live)
+    # the j-th seat in deal order gets every k-th card from position j of ``order``
+    seats = [(dealer + j) % n for j in range(1, n + 1)]
+    k = n
+    if not all(live):
+        seats = [s for s in seats if live[s]]
+        k = len(seats)
+    dealt = k * size
+    hands: list[list[int]] = [[]] * n  # replaced below: no two seats share a list
     for j, seat in enumerate(seats):
         hands[seat] = order[j:dealt:k]
     if k < n:
         for seat in range(n):
             if not live[seat]:
                 hands[seat] = []
-    game.hands = hands
-    game.pile = pile = order[: dealt - 1 : -1]
-    game.discard = []
-    game.direction = 1
-    game.drawn = -1
-    game.vulnerable = -1
-    game.round_winner = -1
-    game.wd4_by = -1
-    game.pend_card = -1
-    game.pend_total = 0
-    # classic effects can take the inline path in ``play`` (set per round: seats
-    # are only eliminated between rounds)
-    game._plain = not (game._stack or game._seven_zero) and game.n_live == n
-    ev = game.events
-    if ev is not None:
-        ev.append(Event("round_start", dealer, amount=game.round_index))
-        for seat in seats:
-            ev.append(Event("deal", seat, tuple(hands[seat]), len(hands[seat]), only=seat))
-            ev.append(Event("deal", seat, (), len(hands[seat]), hide=seat))
-    number_start = game.rules.deck == "my-first-uno"  # R-START-NUMBER
-    top = pile.pop()
-    while top == WILD_DRAW4 or (number_start and not IS_NUMBER[top]):
-        pile.append(top)  # R-START-WD4: back in the pile, reshuffle, turn again
-        game._emit(Event("start_card", dealer, (top,)))
-        game._emit(Event("start_return", dealer, (top,)))
-        game._shuffle_pile(pile)
-        top = pile.pop()
-    game.discard.append(top)
-    game._emit(Event("start_card", dealer, (top,)))
-    first = seats[0]
-    game.phase = P_PLAY
-    rank = CARD_RANK[top]
-    game.color = CARD_COLOR[top]
-    if top >= WILD:  # R-START-WILD, -SWAP, -SHUF, -CUST
-        game.color = -1
-        game.current = first
-        game.phase = P_START_COLOR
-    elif rank == SKIP:  # R-START-SKIP
-        if game._pass:
-            game._hit(first, top, 0)
-        else:
-            game._emit(Event("skip", first))
-            game.current = game._step(dealer, 2)
-    elif rank == REVERSE:  # R-START-REVERSE
-        game.direction = -1
-        game._emit(Event("reverse", dealer))
-        game.current = dealer
-    elif rank == DRAW2:  # R-START-DRAW2
-        if game._stack:
-            game._hit(first, top, 2)
-        else:
-            game._draw(first, 2)
-            game._emit(Event("skip", first))
-            game.current = game._step(dealer, 2)
-    else:
-        game.current = first
+    return seats, hands, order[: dealt - 1 : -1]

@@ -1,9 +1,14 @@
-"""The game: its state and the transitions between states, kept together for speed.
+"""The game: its state and every transition between states, kept together.
 
-What is pure or rarely run lives beside it: checking an action (``checks``), dealing
-and the start card (``dealing``), scoring and a round's end (``scoring``), events and
-their wire form (``events``), phases (``phases``).  ``Game`` keeps a method for each,
-so callers see one object.
+Split by job: what changes the state (a play, a draw, starting a round and turning its
+start card, ending a round) lives here, in one class, where it may use the state's
+private parts and the hot path stays a few attribute reads.  What can stand alone does,
+behind public functions that take plain data or a public interface and never import
+this module: wording a refusal (``checks``, through its ``Position`` protocol), the
+deal's order and the first dealer's draw (``dealing``), the scoring arithmetic
+(``scoring``), events (``events``), phases (``phases``).  Imports point one way, from
+here down, so the engine has no circle and no module reaches into another's private
+names.  ``Game`` keeps a method for each, so callers see one object.
 
 One mutable ``Game`` holds a whole game of rounds.  It is pure in the sense that
 matters: no I/O, no clock, no global random; every shuffle comes from the game's own
@@ -64,7 +69,7 @@ from unokit.engine.actions import (
     UNO,
     Action,
 )
-from unokit.engine.checks import check_action, check_play, check_target
+from unokit.engine.checks import check_action
 from unokit.engine.dealing import RoundLog, shuffle
 from unokit.engine.errors import IllegalAction, ShuffleError
 from unokit.engine.events import Event
@@ -89,6 +94,14 @@ def team_of(seat: int) -> int:
     """R-SCORE-TEAM: partners sit opposite, so a team is every other seat (team 0 holds
     seats 0, 2, ...); the one place front ends learn it from."""
     return seat % 2
+
+
+def holds_color(hand: Sequence[int], color: int) -> bool:
+    """Whether ``hand`` holds a card of ``color`` (a Wild Draw Four's condition, R-ACT-WD4)."""
+    for c in hand:  # noqa: SIM110 (a plain loop: any() with a generator costs more)
+        if CARD_COLOR[c] == color:
+            return True
+    return False
 
 
 class Game:
@@ -164,8 +177,13 @@ class Game:
 
     # ------------------------------------------------------------------ set-up -----
     def choose_dealer(self) -> int:
-        """R-SETUP-2: the seat that deals first (engine/dealing.py)."""
-        return dealing.choose_dealer(self)
+        """R-SETUP-2: the seat that deals first (the draw itself: engine/dealing.py)."""
+        dealer, draws = dealing.choose_dealer(self.rng, self._deck, self.n)
+        ev = self.events
+        if ev is not None:
+            for seat, card in draws:
+                ev.append(Event("dealer_draw", seat, (card,)))
+        return dealer
 
     def start_round(
         self,
@@ -178,10 +196,104 @@ class Game:
         """Deal a new round (R-SETUP-3) and turn the start card (R-SETUP-4).
 
         ``deck`` (top first, possibly only the top part), ``shuffles`` and ``launches``
-        come from a record; without them the round's own RNG decides everything
-        (engine/dealing.py).
+        come from a record; without them the round's own RNG decides everything.  The
+        deck's order and the deal are engine/dealing.py's.
         """
-        dealing.start_round(self, dealer, deck, seed, shuffles, launches)
+        if self.phase == P_GAME_OVER:
+            raise IllegalAction("the game is over", code="game_over")
+        if self.phase != P_ROUND_OVER:
+            raise IllegalAction("the round is not over yet", code="round_not_over")
+        n = self.n
+        if dealer is None:
+            dealer = self._clockwise(self.dealer) if self.dealer >= 0 else 0
+        if not 0 <= dealer < n:
+            raise IllegalAction(f"there is no seat {dealer} to deal", code="bad_seat")
+        if not self.live[dealer]:
+            raise IllegalAction(f"{self.names[dealer]} is out of the game", code="eliminated")
+        if seed is None:
+            seed = self.rng.getrandbits(48)
+        rng = random.Random(seed)
+        order = dealing.deck_order(rng, self._deck, deck)
+        self.round_rng = rng
+        self._forced = [list(s) for s in shuffles] if shuffles is not None else []
+        self._forced.reverse()  # pop() takes the next
+        self._forced_launches = list(launches) if launches is not None else []
+        self._forced_launches.reverse()
+        if self.recording:
+            self._log = RoundLog(dealer=dealer, deck=list(order), seed=seed)
+            self.rounds.append(self._log)
+        else:
+            self._log = None
+        self.round_index += 1
+        self.dealer = dealer
+        seats, hands, pile = dealing.deal(order, dealer, self.live, self.rules.deal_size)
+        self.hands = hands
+        self.pile = pile
+        self.discard = []
+        self.direction = 1
+        self.drawn = -1
+        self.vulnerable = -1
+        self.round_winner = -1
+        self.wd4_by = -1
+        self.pend_card = -1
+        self.pend_total = 0
+        self.refresh_flags()  # per round: seats are only eliminated between rounds
+        ev = self.events
+        if ev is not None:
+            ev.append(Event("round_start", dealer, amount=self.round_index))
+            for seat in seats:
+                ev.append(Event("deal", seat, tuple(hands[seat]), len(hands[seat]), only=seat))
+                ev.append(Event("deal", seat, (), len(hands[seat]), hide=seat))
+        self._turn_start_card(dealer, seats[0])
+
+    def _turn_start_card(self, dealer: int, first: int) -> None:
+        """R-SETUP-4: turn the start card and apply what it does (R-START-*)."""
+        pile = self.pile
+        number_start = self.rules.deck == "my-first-uno"  # R-START-NUMBER
+        top = pile.pop()
+        while top == WILD_DRAW4 or (number_start and not IS_NUMBER[top]):
+            pile.append(top)  # R-START-WD4: back in the pile, reshuffle, turn again
+            self._emit(Event("start_card", dealer, (top,)))
+            self._emit(Event("start_return", dealer, (top,)))
+            self._shuffle_pile(pile)
+            top = pile.pop()
+        self.discard.append(top)
+        self._emit(Event("start_card", dealer, (top,)))
+        self.phase = P_PLAY
+        rank = CARD_RANK[top]
+        self.color = CARD_COLOR[top]
+        if top >= WILD:  # R-START-WILD, -SWAP, -SHUF, -CUST
+            self.color = -1
+            self.current = first
+            self.phase = P_START_COLOR
+        elif rank == SKIP:  # R-START-SKIP
+            if self._pass:
+                self._hit(first, top, 0)
+            else:
+                self._emit(Event("skip", first))
+                self.current = self._step(dealer, 2)
+        elif rank == REVERSE:  # R-START-REVERSE
+            self.direction = -1
+            self._emit(Event("reverse", dealer))
+            self.current = dealer
+        elif rank == DRAW2:  # R-START-DRAW2
+            if self._stack:
+                self._hit(first, top, 2)
+            else:
+                self._draw(first, 2)
+                self._emit(Event("skip", first))
+                self.current = self._step(dealer, 2)
+        else:
+            self.current = first
+
+    def refresh_flags(self) -> None:
+        """Work out again what the trusted path reads from the seats and the rules.
+
+        ``start_round`` does it; a position set up field by field (``world_from_view``)
+        calls it once its seats are in place.  With classic effects and every seat
+        live, ``play`` takes its inline path.
+        """
+        self._plain = not (self._stack or self._seven_zero) and self.n_live == self.n
 
     # ------------------------------------------------------------------ seats ------
     def _step(self, seat: int, steps: int) -> int:
@@ -320,23 +432,18 @@ class Game:
             scores=tuple(self.scores),
         )
 
-    def _can_play(self, hand: list[int], card: int) -> bool:
-        """Whether ``card`` matches now (R-TURN-1) and, without bluffing, W+4 is allowed."""
+    def can_play(self, hand: list[int], card: int) -> bool:
+        """Whether ``card`` matches now (R-TURN-1) and, without bluffing, W+4 is allowed.
+
+        ``hand`` is the hand it would come from; no phase or turn checks."""
         discard = self.discard
         if not PLAYABLE_MASK[self.color * TOP_RANKS + CARD_RANK[discard[-1]]] >> card & 1:
             return False
         if card == WILD_DRAW4 and self._no_bluff:
-            return not self._holds_color(hand, self.color)
+            return not holds_color(hand, self.color)
         return True
 
-    @staticmethod
-    def _holds_color(hand: list[int], color: int) -> bool:
-        for c in hand:  # noqa: SIM110 (a plain loop: any() with a generator costs more)
-            if CARD_COLOR[c] == color:
-                return True
-        return False
-
-    def _answers(self, seat: int) -> list[int]:
+    def answers(self, seat: int) -> list[int]:
         """R-VAR-STACK/-PROGRESSIVE: the distinct cards ``seat`` may answer a hit with."""
         hand = self.hands[seat]
         pend = self.pend_card
@@ -356,11 +463,7 @@ class Game:
                     out.add(c)
             elif c < WILD and rank == CARD_RANK[pend]:  # Skip on Skip, Reverse on Reverse
                 out.add(c)
-        if (
-            WILD_DRAW4 in out
-            and not self.rules.wd4_bluffing
-            and self._holds_color(hand, self.color)
-        ):
+        if WILD_DRAW4 in out and not self.rules.wd4_bluffing and holds_color(hand, self.color):
             out.discard(WILD_DRAW4)
         return sorted(out)
 
@@ -377,17 +480,13 @@ class Game:
         if phase == P_DRAWN:
             return [self.drawn] if self.drawn_playable() else []
         if phase == P_ANSWER:
-            return self._answers(seat)
+            return self.answers(seat)
         if phase != P_PLAY:
             return []
         hand = self.hands[seat]
         mask = PLAYABLE_MASK[self.color * TOP_RANKS + CARD_RANK[self.discard[-1]]]
         out = [c for c in set(hand) if mask >> c & 1]
-        if (
-            WILD_DRAW4 in out
-            and not self.rules.wd4_bluffing
-            and self._holds_color(hand, self.color)
-        ):
+        if WILD_DRAW4 in out and not self.rules.wd4_bluffing and holds_color(hand, self.color):
             out.remove(WILD_DRAW4)
         out.sort()
         return out
@@ -400,7 +499,7 @@ class Game:
         Draw Four is then not allowed.  ``force_play_drawn`` forces only a *playable*
         drawn card, so the seat may keep it: the round never deadlocks.
         """
-        return self.drawn >= 0 and self._can_play(self.hands[self.current], self.drawn)
+        return self.drawn >= 0 and self.can_play(self.hands[self.current], self.drawn)
 
     def playable_cards(self, seat: int) -> list[int]:
         """Trusted fast path: ``seat``'s playable cards in the play phase, repeats kept.
@@ -411,7 +510,7 @@ class Game:
         hand = self.hands[seat]
         mask = PLAYABLE_MASK[self.color * TOP_RANKS + CARD_RANK[self.discard[-1]]]
         out = [c for c in hand if mask >> c & 1]
-        if self._no_bluff and WILD_DRAW4 in out and not self._can_play(hand, WILD_DRAW4):
+        if self._no_bluff and WILD_DRAW4 in out and not self.can_play(hand, WILD_DRAW4):
             out = [c for c in out if c != WILD_DRAW4]
         return out
 
@@ -435,7 +534,7 @@ class Game:
     def _targets(self, seat: int) -> list[int]:
         return [t for t in range(self.n) if t != seat and self.live[t]]
 
-    def _needs_target(self, seat: int, cards: Sequence[int]) -> bool:
+    def needs_target(self, seat: int, cards: Sequence[int]) -> bool:
         """A Wild Swap Hands, or a 7 under seven-zero, names a seat unless it goes out."""
         if len(self.hands[seat]) == len(cards):
             return False  # R-ACT-LASTWILD; a last 7 ends the round as well
@@ -473,7 +572,7 @@ class Game:
     def _play_actions(self, seat: int, cards: tuple[int, ...], out: list[Action]) -> None:
         first, extra, top = cards[0], cards[1:], cards[-1]
         colors: Iterable[int] = range(4) if top >= WILD else (-1,)
-        targets = self._targets(seat) if self._needs_target(seat, cards) else [-1]
+        targets = self._targets(seat) if self.needs_target(seat, cards) else [-1]
         for color in colors:
             for t in targets:
                 out.append(Action(PLAY, first, color, t, False, extra))
@@ -544,12 +643,6 @@ class Game:
     def check(self, seat: int, action: Action) -> None:
         """Raise IllegalAction if ``seat`` may not take ``action`` now; change nothing."""
         check_action(self, seat, action)
-
-    def _check_target(self, seat: int, t: int) -> None:
-        check_target(self, seat, t)
-
-    def _check_play(self, seat: int, action: Action, jump: bool = False) -> None:
-        check_play(self, seat, action, jump)
 
     def apply(self, seat: int, action: Action) -> None:
         """Check, then apply.  On IllegalAction nothing has changed."""
@@ -727,7 +820,7 @@ class Game:
             victim = self._step(seat, 1)
             self.wd4_by = seat
             self.wd4_prev_color = prev_color
-            self.wd4_guilty = self._holds_color(self.hands[seat], prev_color)
+            self.wd4_guilty = holds_color(self.hands[seat], prev_color)
             if self._stack and left:
                 total = self.pend_total + 4 if answering else 4
                 self._hit(victim, top, total)
@@ -858,7 +951,7 @@ class Game:
         if self._fast_draw and pile:
             card = pile.pop()  # the common case, without the general machinery
             hand.append(card)
-            if self._can_play(hand, card):
+            if self.can_play(hand, card):
                 self.phase = P_DRAWN
                 self.drawn = card
             else:
@@ -877,7 +970,7 @@ class Game:
             if not got:
                 break
             card = got[0]
-            if self._can_play(hand, card):
+            if self.can_play(hand, card):
                 self.phase = P_DRAWN
                 self.drawn = card
                 return
@@ -978,16 +1071,33 @@ class Game:
     # ------------------------------------------------------------------ scoring ----
     def round_points(self, winner: int) -> int:
         """R-SCORE-1: what ``winner`` scores for the other hands (engine/scoring.py)."""
-        return scoring.round_points(self, winner)
+        return scoring.round_points(self.points, self.hands, winner, self.teams)
 
     def hand_points(self, seat: int) -> int:
-        return scoring.hand_points(self, seat)
-
-    def _lowest(self, seats: list[int], winner: int) -> int:
-        return scoring.lowest(self, seats, winner)
+        return scoring.hand_points(self.points, self.hands[seat])
 
     def _end_round(self, winner: int) -> None:
-        scoring.end_round(self, winner)
+        """R-END-1: ``winner`` went out; score the round (engine/scoring.py) and say so."""
+        self.vulnerable = -1
+        self.round_winner = winner
+        self.pend_card = -1
+        self.pend_total = 0
+        self.wd4_by = -1
+        scores = self.scores
+        result = scoring.score_round(self.rules, self.points, self.hands, scores, self.live, winner)
+        self._emit(Event("round_over", winner, amount=result.gained))
+        if result.eliminated:
+            for s in result.eliminated:
+                self.live[s] = False
+                self._emit(Event("eliminated", s, amount=scores[s]))
+            self.n_live = sum(self.live)
+        gw = result.game_winner
+        if gw >= 0:
+            self.game_winner = gw
+            self.phase = P_GAME_OVER
+            self._emit(Event("game_over", gw, amount=scores[gw]))
+        else:
+            self.phase = P_ROUND_OVER
 
     # ------------------------------------------------------------------ output -----
     def events_for(self, seat: int | None, start: int = 0) -> list[Event]:

@@ -20,6 +20,7 @@ from unokit.engine.game import (
     P_ROUND_OVER,
     PHASE_NAMES,
     Game,
+    holds_color,
     team_of,
 )
 from unokit.errors import UnoError
@@ -198,15 +199,15 @@ def world_from_view(view: View, hands: list[list[int]], pile: list[int], seed: i
     g.wd4_by = view.wd4_by
     g.wd4_prev_color = view.prev_color
     if view.wd4_by >= 0:
-        g.wd4_guilty = Game._holds_color(hands[view.wd4_by], view.prev_color)
+        g.wd4_guilty = holds_color(hands[view.wd4_by], view.prev_color)
     if view.phase == P_DRAWN:
         if view.drawn >= 0:
             g.drawn = view.drawn
         else:  # someone else drew: imagine the drawn card is the last of their hand
             g.drawn = hands[view.current][-1] if hands[view.current] else -1
-            if g.drawn < 0 or not g._can_play(hands[view.current], g.drawn):
+            if g.drawn < 0 or not g.can_play(hands[view.current], g.drawn):
                 g.phase = 0
                 g.current = g.next_seat(view.current)
     g.round_rng = g.rng
-    g._plain = not (g._stack or g._seven_zero) and g.n_live == g.n
+    g.refresh_flags()
     return g
