@@ -447,3 +447,38 @@ def test_an_unreachable_ray_address_fails_fast_in_one_line(
 
     # Ray's own log lines and warnings stay out of the output
     assert called[0]["logging_level"] == logging.ERROR and called[0]["log_to_driver"] is False
+
+
+def test_bots_that_remember_are_told_their_seats_events_in_the_simulator(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A bot with memory (ismcts) gets the same observe stream in ``unokit sim`` as in a
+    tournament or at the web table: exactly its seat's events, once, in order."""
+    from collections.abc import Sequence
+
+    import unokit.sim.config as config
+    import unokit.sim.driver as driver
+    from unokit.bots.base import RandomBot
+    from unokit.engine import Event
+
+    seen: dict[int, list[Event]] = {}
+
+    class Spy(RandomBot):
+        def __init__(self, seed: int | None = None) -> None:
+            super().__init__(seed)
+            self.key = len(seen)
+            seen[self.key] = []
+
+        def observe(self, events: Sequence[Event]) -> None:
+            seen[self.key].extend(events)
+
+    monkeypatch.setitem(driver.BOTS, "spy", Spy)
+    monkeypatch.setitem(config.BOTS, "spy", Spy)
+    cfg = SimConfig(seats=("spy", "random", "spy"), games=1, seed=3, rounds_only=True)
+    table = Table(cfg)
+    game = table.play(0, Tally(3))
+    assert set(seen) == {0, 1}
+    # seat 0's spy was made first; everything it was told is what seat 0 may see
+    told = seen[0]
+    assert told and told == game.events_for(0)[: len(told)]
+    assert any(e.kind == "deal" and e.seat == 0 and e.cards for e in told)

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from unokit.bots import BOTS, Bot
+from unokit.bots.base import BotBase
 from unokit.cards import CARD_RANK, NUM_CARDS, WILD, WILD_DRAW4, WILD_SWAP
 from unokit.engine.actions import CATCH, CHALLENGE, DRAW, PLAY, Action
 from unokit.engine.game import (
@@ -36,8 +37,8 @@ from unokit.engine.game import (
     P_START_COLOR,
     Game,
 )
-from unokit.engine.view import view_of
-from unokit.match import reaction_order
+from unokit.engine.state import reaction_order
+from unokit.match import Match, Timing
 from unokit.sim.config import SimConfig
 from unokit.simbase import (
     FAST_PLAYERS,
@@ -101,6 +102,12 @@ class Table:
                 self.forget_p.append(0.0)
                 self.classes.append(cls)
         self.has_bots = any(cls is not None for cls in self.classes)
+        # bots that remember what they saw (ismcts) get the events, as everywhere else
+        self.observing = any(
+            cls is not None and getattr(cls, "observe", BotBase.observe) is not BotBase.observe
+            for cls in self.classes
+        )
+        self._match: Match | None = None
         # Someone may fail to call UNO, so the others may catch them: ask after each move.
         self.reactive = self.has_bots or any(self.forget_p)
         self.reuse = cfg.rounds_only and not self.has_bots
@@ -149,10 +156,13 @@ class Table:
         rand = grng.random
         getrandbits = grng.getrandbits
         first_dealer = cfg.dealer if cfg.dealer is not None else grng.randrange(n)
-        game = self.new_game(getrandbits(48), first_dealer, events)
+        game = self.new_game(getrandbits(48), first_dealer, events or self.observing)
         bots: list[Bot | None] = [
             cls(seed=getrandbits(63)) if cls is not None else None for cls in self.classes
         ]
+        # bots are asked, told and checked by the match (unokit.match), as in every
+        # front end; the fast players below decide on the engine's trusted calls
+        self._match = Match(game, bots, timing=Timing.instant()) if self.has_bots else None
         has_bots = self.has_bots
         reactive = self.reactive
         forget = self.forget_p
@@ -302,29 +312,38 @@ class Table:
             c[4] += 1
 
     def _act(self, game: Game, seat: int, bot: Bot, pc: list[int], tc: list[int]) -> None:
-        """A bot's decision, through its view and the checked ``apply``."""
-        action = bot.act(view_of(game, seat))
+        """A bot's turn, through the match: told its events, asked on its view (a catch
+        first while someone is catchable, then its turn), checked."""
+        match = self._match
+        assert match is not None
+        action = match.bot_decision(seat)
+        if action is None:
+            raise RuntimeError(f"the bot of seat {seat} gave no action")
         self._count_action(game, action, pc, tc)
-        game.apply(seat, action)
+        match.submit(seat, action)
 
     def _react(self, game: Game, bots: list[Bot | None], pc: list[int], tc: list[int]) -> bool:
-        """Someone may be caught: out-of-turn seats first, in the match loop's order.
+        """Someone may be caught: out-of-turn seats first, in ``to_ask``'s order.
 
-        Bots are asked through their views; a fast ``random`` or ``careless`` seat
+        Bots are asked through the match; a fast ``random`` or ``careless`` seat
         catches; a ``reference`` seat lets the moment pass, and so does a careless
-        player who forgot their own call.  True if someone acted.
+        player who forgot their own call.  A bot whose turn it is decides in ``_act``
+        (a catch first, then its turn).  True if someone acted.
         """
         v = game.vulnerable
-        for s in [*reaction_order(game), game.current]:  # the match's order (unokit.match)
+        match = self._match
+        for s in [*reaction_order(game), game.current]:  # to_ask's order (engine.state)
             bot = bots[s]
             if bot is not None:
-                view = view_of(game, s)
-                if not view.legal:
+                assert match is not None
+                if s == game.current:
+                    return False
+                if not game.legal_actions(s):
                     continue
-                action = bot.react(view)
+                action = match.bot_decision(s)
                 if action is not None:
                     self._count_action(game, action, pc, tc)
-                    game.apply(s, action)
+                    match.submit(s, action)
                     return True
             elif self.catches[s] and s != v:
                 self._counts[4] += 1
