@@ -356,7 +356,7 @@ def build_parser() -> argparse.ArgumentParser:
     se.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default %(default)s)"
     )
-    se.add_argument("--port", type=int, default=8000, help="port (default %(default)s)")
+    se.add_argument("--port", type=_port, default=8000, help="port, 1-65535 (default %(default)s)")
     se.add_argument(
         "--db",
         default=None,
@@ -376,10 +376,52 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="URL",
-        help="another page origin allowed to open websockets (behind a proxy)",
+        help="a page origin allowed to open websockets, as scheme://host[:port] (repeat it "
+        "for several; the server's own address, http://HOST:PORT, and "
+        "http://localhost:PORT are always allowed)",
+    )
+    se.add_argument(
+        "--forwarded-allow-ips",
+        type=_proxies,
+        default=None,
+        metavar="IPS",
+        help="believe X-Forwarded-For/-Proto only from these reverse proxies (addresses or "
+        "networks, comma-separated; '*' for any): the client address every limit counts "
+        "(default: believe no one)",
     )
     se.set_defaults(func=cmd_serve)
     return p
+
+
+def _port(text: str) -> int:
+    """``serve --port``: a TCP port, 1-65535."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is from 1 to 65535, not {port}")
+    return port
+
+
+def _proxies(text: str) -> str:
+    """``serve --forwarded-allow-ips``: addresses or networks, checked here."""
+    from unokit.server.guard import parse_proxies
+
+    try:
+        parse_proxies(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return text
+
+
+def _origins(values: list[str]) -> tuple[str, ...]:
+    from unokit.server.app import _origin
+
+    for value in values:
+        if _origin(value) is None:
+            raise RulesError(f"--origin {value!r} is not an origin such as https://uno.example.org")
+    return tuple(values)
 
 
 def default_db() -> Path:
@@ -392,7 +434,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from unokit.server.app import (
         FULL_COLLECTION_SECONDS,
-        UVICORN_OPTIONS,
+        Limits,
+        serve_options,
         sqlite_app,
         tune_gc,
     )
@@ -414,7 +457,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     app = sqlite_app(
         db,
         sync=args.sync,
-        allowed_origins=tuple(args.origin),
+        allowed_origins=_origins(args.origin),
         timing=timing,
         full_collection_seconds=FULL_COLLECTION_SECONDS,
     )
@@ -426,7 +469,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         )
     print(f"unokit: the table is at http://{args.host}:{args.port}  (games kept in {db})")
     tune_gc()
-    uvicorn.run(app, host=args.host, port=args.port, **UVICORN_OPTIONS)
+    options = serve_options(Limits(), args.forwarded_allow_ips)
+    uvicorn.run(app, host=args.host, port=args.port, **options)
     return 0
 
 

@@ -20,6 +20,7 @@ import contextlib
 import gc
 import json
 import logging
+import math
 import sys
 import time
 from collections import defaultdict, deque
@@ -27,11 +28,11 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 import orjson
-from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -93,6 +94,27 @@ class Limits:
     hello_timeout: float = 10.0
     room_idle_seconds: float = 6 * 3600.0  # nobody connected, no change: the room goes
     store_retry: float = 1.0  # after a storage failure, moves are refused this long
+    # look-ups of a room code that does not exist (HTTP and websocket): past this, every
+    # look-up from the address is refused (429) until the minute has passed
+    lookups_per_address_per_minute: int = 30
+    # a websocket frame (message) over this is refused by the websocket layer before it
+    # is buffered (close 1009); between message_bytes and this it is answered too_big
+    frame_bytes: int = 64 * 1024
+    # messages over the rate: the first few are answered rate_limited, the next are
+    # dropped unread, and a connection this many messages over is closed (1008)
+    rate_replies: int = 3
+    flood_close_after: int = 40
+    # an address whose connections were closed for flooding this often in a minute
+    # may not open websockets until the minute has passed
+    floods_per_address_per_minute: int = 3
+    # HTTP: open connections per address (a proxy named by --forwarded-allow-ips is
+    # not counted); a request's headers and body must arrive within request_seconds
+    # of the connection or of the previous response; an idle connection closes after
+    # keep_alive_seconds; a request's headers have at most header_bytes
+    http_connections_per_address: int = 20
+    request_seconds: float = 10.0
+    keep_alive_seconds: float = 5.0
+    header_bytes: int = 16 * 1024
 
 
 class Window:
@@ -113,6 +135,19 @@ class Window:
         q.append(now)
         return True
 
+    def full(self, key: str) -> bool:
+        """Whether ``key`` has used its allowance (without counting an event)."""
+        q = self.hits.get(key)
+        if not q:
+            return False
+        now = time.monotonic()
+        while q and q[0] <= now - self.seconds:
+            q.popleft()
+        if not q:
+            del self.hits[key]
+            return False
+        return len(q) >= self.limit
+
 
 class Bucket:
     """A token bucket for messages per second on one connection."""
@@ -123,13 +158,18 @@ class Bucket:
         self.at = time.monotonic()
 
     def take(self) -> bool:
+        return self.owe() == 0
+
+    def owe(self) -> int:
+        """Take a token for a message; how many messages the connection is over its rate
+        (0: the message is within it).  A message over the rate takes a token as well,
+        so a connection that keeps sending faster than the rate owes more and more,
+        and one that pauses is back within it once the tokens have come back."""
         now = time.monotonic()
         self.tokens = min(self.rate * 2, self.tokens + (now - self.at) * self.rate)
         self.at = now
-        if self.tokens < 1:
-            return False
         self.tokens -= 1
-        return True
+        return 0 if self.tokens >= 0 else math.ceil(-self.tokens)
 
 
 @dataclass(eq=False)
@@ -144,6 +184,7 @@ class Conn:
     queue: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(256))
     closed: bool = False
     bucket: Bucket = field(default_factory=lambda: Bucket(20.0))
+    resynced: tuple[int, int] = (-1, -1)  # (game, version) of the last stale resync
 
     def send(self, msg: dict[str, Any]) -> None:
         if self.closed:
@@ -294,6 +335,9 @@ class Server:
         self.per_address: dict[str, int] = defaultdict(int)
         self.room_window = Window(limits.rooms_per_address_per_hour, 3600)
         self.join_window = Window(limits.joins_per_address_per_minute, 60)
+        self.lookup_window = Window(limits.lookups_per_address_per_minute, 60)
+        self.flood_window = Window(limits.floods_per_address_per_minute, 60)
+        self.floods = 0  # connections closed for flooding
         self.errors = 0  # unexpected exceptions (bugs), for tests and the load test
         self.accepted = 0
         self.store_failures = 0
@@ -554,13 +598,45 @@ def _address(client: Any) -> str:
     return str(client.host) if client is not None else "unknown"
 
 
-def _origin_ok(origin: str | None, host: str | None, allowed: tuple[str, ...]) -> bool:
-    """No cross-site websocket hijacking: the page must come from this server."""
+def _origin(url: str) -> str | None:
+    """An origin in one spelling (scheme and host in small letters, no default port),
+    or None when ``url`` is not an http(s) origin."""
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    scheme, host = parts.scheme.lower(), (parts.hostname or "").lower()
+    if scheme not in ("http", "https") or not host:
+        return None
+    if ":" in host:
+        host = f"[{host}]"
+    default = 80 if scheme == "http" else 443
+    return f"{scheme}://{host}" + (f":{port}" if port is not None and port != default else "")
+
+
+def own_origins(server: Any) -> set[str]:
+    """The origins of this server's own pages, from the address a connection reached
+    (the ASGI scope's ``server``): http://ADDRESS:PORT, and http://localhost:PORT when
+    the address is a loopback one.  Not the request's ``Host`` header: a DNS-rebinding
+    page sends its own name there, and its own origin."""
+    if not server:
+        return set()
+    host, port = str(server[0]), server[1]
+    out = {_origin(f"http://{f'[{host}]' if ':' in host else host}:{port}")}
+    if host in ("::1", "localhost") or host.startswith("127."):
+        out.add(_origin(f"http://localhost:{port}"))
+    return {o for o in out if o is not None}
+
+
+def _origin_ok(origin: str | None, server: Any, allowed: frozenset[str]) -> bool:
+    """No cross-site websocket hijacking: the page must come from this server's own
+    address (``own_origins``) or an origin given with ``--origin``; scheme, host and
+    port all count."""
     if origin is None:
         return True  # not a browser (a script or a test client): tokens still apply
-    if origin in allowed:
-        return True
-    return host is not None and urlsplit(origin).netloc == host
+    norm = _origin(origin)
+    return norm is not None and (norm in allowed or norm in own_origins(server))
 
 
 def web_dir() -> Path:
@@ -583,6 +659,7 @@ def create_app(
     ``commit``: how actions are committed (``COMMITS``)."""
     limits = limits or Limits()
     server = Server(store or MemoryStore(), timing, limits, commit)
+    origins = frozenset(o for o in map(_origin, allowed_origins) if o is not None)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -622,7 +699,7 @@ def create_app(
 
     @app.exception_handler(UnoError)
     async def refused(request: Request, exc: UnoError) -> JSONResponse:
-        status = 404 if exc.code == "no_room" else 400
+        status = {"no_room": 404, "rate_limited": 429}.get(exc.code, 400)
         return error(status, exc.code, exc.message)
 
     @app.exception_handler(StoreError)
@@ -667,6 +744,9 @@ def create_app(
 
     @app.post("/api/rooms")
     async def create_room(body: m.CreateRoom, request: Request) -> dict[str, Any]:
+        refusal = m.name_refusal(body.name, [])
+        if refusal is not None:
+            raise RoomError(refusal[1], code=refusal[0])
         server.check_store()
         addr = _address(request.client)
         if not server.room_window.allow(addr):
@@ -693,23 +773,46 @@ def create_app(
             raise RoomError(f"{code[:10]!r} is not a room code", code="no_room")
         return code
 
+    def probing(addr: str) -> None:
+        """Refuse every look-up from an address that looked up too many codes that do
+        not exist (guessing codes), whether the code exists or not."""
+        if server.lookup_window.full(addr):
+            raise RoomError("too many rooms not found; wait a minute", code="rate_limited")
+
+    def look_up(code: str, addr: str) -> Room:
+        """The room of ``code``; a code that does not exist counts for its address."""
+        probing(addr)
+        try:
+            return server.room(_code(code))
+        except RoomError:
+            server.lookup_window.allow(addr)
+            raise
+
     @app.get("/api/rooms/{code}")
-    async def room_info(code: str) -> dict[str, Any]:
-        return server.room(_code(code)).public(None)
+    async def room_info(code: str, request: Request) -> dict[str, Any]:
+        return look_up(code, _address(request.client)).public(None)
 
     @app.post("/api/rooms/{code}/join")
     async def join(code: str, body: m.JoinRoom, request: Request) -> dict[str, Any]:
-        if not server.join_window.allow(_address(request.client)):
+        addr = _address(request.client)
+        if not server.join_window.allow(addr):
             return error(429, "rate_limited", "too many attempts; wait a minute")  # type: ignore[return-value]
-        room = server.room(_code(code))
+        room = look_up(code, addr)
         server.check_store()
         async with server.locks[room.code]:
+            refusal = m.name_refusal(body.name, [s.name for s in room.seats if s is not None])
+            if refusal is not None:
+                raise RoomError(refusal[1], code=refusal[0])
             seat, token = room.join(body.name)
         server.broadcast(room)
         return {"code": room.code, "seat": seat, "token": token, "link": f"/r/{room.code}"}
 
     @app.get("/api/rooms/{code}/record")
-    async def record(code: str, game: int | None = None) -> Response:
+    async def record(
+        code: str, request: Request, game: Annotated[int | None, Query(ge=0, le=10**9)] = None
+    ) -> Response:
+        addr = _address(request.client)
+        probing(addr)
         code = _code(code)
         room = server.rooms.get(code)
         if game is None:
@@ -718,6 +821,8 @@ def create_app(
         if text is None:
             if room is not None and room.status == "playing" and game == room.game_no:
                 return error(409, "game_in_progress", "the record is ready when the game ends")
+            if room is None:
+                server.lookup_window.allow(addr)
             return error(404, "no_record", "no such game in this room")
         return PlainTextResponse(
             text,
@@ -733,10 +838,11 @@ def create_app(
     @app.websocket("/ws/{code}")
     async def ws(websocket: WebSocket, code: str) -> None:
         addr = _address(websocket.client)
-        if not _origin_ok(
-            websocket.headers.get("origin"), websocket.headers.get("host"), allowed_origins
-        ):
+        if not _origin_ok(websocket.headers.get("origin"), websocket.scope.get("server"), origins):
             await websocket.close(code=1008, reason="cross-site websocket refused")
+            return
+        if server.flood_window.full(addr):
+            await websocket.close(code=1008, reason="too many messages from here; wait a minute")
             return
         if server.per_address[addr] >= limits.connections_per_address:
             await websocket.close(code=1013, reason="too many connections from here")
@@ -751,8 +857,12 @@ def create_app(
 
     async def session(websocket: WebSocket, code: str, addr: str) -> None:
         await websocket.accept()
+        if server.lookup_window.full(addr):
+            await _refuse(websocket, "rate_limited", "too many rooms not found; wait a minute")
+            return
         room = server.rooms.get(code.upper())
         if room is None:
+            server.lookup_window.allow(addr)
             await _refuse(websocket, "no_room", f"there is no room {code[:10]!r}")
             return
         try:
@@ -811,8 +921,17 @@ def create_app(
             # buffered are received without yielding, and a burst of broadcasts must
             # not fill the queues of clients that do read (only non-readers are dropped)
             await asyncio.sleep(0)
-            if not conn.bucket.take():
-                conn.send(_err("rate_limited", "too many messages; slow down"))
+            owe = conn.bucket.owe()
+            if owe:  # over the rate: costs next to nothing, and a flood ends the connection
+                if owe <= limits.rate_replies:
+                    conn.send(_err("rate_limited", "too many messages; slow down"))
+                elif owe > limits.flood_close_after:
+                    server.floods += 1
+                    server.flood_window.allow(conn.address)
+                    conn.closed = True
+                    with contextlib.suppress(Exception):
+                        await ws_.close(code=1008, reason="too many messages")
+                    return
                 continue
             try:
                 msg = m.CLIENT.validate_json(_text(frame, limits.message_bytes))
@@ -828,8 +947,14 @@ def create_app(
                 conn.send(_err(e.code, e.message))
             except UnoError as e:
                 conn.send(_err(e.code, e.message))
-                if e.code == "stale_version":
-                    server.tell(conn)  # a resync: the fresh view follows the refusal
+                match = conn.room.match
+                if e.code == "stale_version" and match is not None:
+                    # a resync: the fresh view follows the refusal, once per version (a
+                    # client sending stale actions again was already sent that view)
+                    now = (conn.room.game_no, match.version)
+                    if conn.resynced != now:
+                        conn.resynced = now
+                        server.tell(conn)
             except StoreError as e:
                 if time.monotonic() >= server.store_down_until:
                     server.store_failed(e)
@@ -958,12 +1083,41 @@ async def _pump(conn: Conn) -> None:
 # (docs/reliability.md).
 # The event loop is uvloop where it is installed (a dependency on Linux and macOS),
 # asyncio's own elsewhere: "auto".
+# Forwarded headers (X-Forwarded-For) are off: uvicorn would believe them from
+# 127.0.0.1, so anyone could pick the address every limit counts; ``serve_options``
+# turns them on for the proxies named by ``--forwarded-allow-ips`` only.  A websocket
+# frame over ``Limits.frame_bytes`` is refused by the websocket layer before it is
+# buffered (uvicorn's default is 16 MiB).
 UVICORN_OPTIONS: dict[str, Any] = {
     "loop": "auto",
     "ws": "websockets-sansio",
     "ws_per_message_deflate": False,
+    "ws_max_size": Limits.frame_bytes,
+    "proxy_headers": False,
     "log_level": "warning",
 }
+
+
+def serve_options(limits: Limits, forwarded_allow_ips: str | None = None) -> dict[str, Any]:
+    """uvicorn's options as ``unokit serve`` runs it: ``UVICORN_OPTIONS``, the HTTP
+    protocol with a per-address connection cap and a request deadline (``guard``),
+    uvicorn's keep-alive and header-size limits, and forwarded headers believed only
+    from ``forwarded_allow_ips`` (addresses or networks, comma-separated; None: off)."""
+    from unokit.server.guard import guarded_http
+
+    options = {
+        **UVICORN_OPTIONS,
+        "ws_max_size": limits.frame_bytes,
+        "http": guarded_http(
+            limits.http_connections_per_address, limits.request_seconds, forwarded_allow_ips
+        ),
+        "timeout_keep_alive": limits.keep_alive_seconds,
+        "h11_max_incomplete_event_size": limits.header_bytes,
+    }
+    if forwarded_allow_ips is not None:
+        options["proxy_headers"] = True
+        options["forwarded_allow_ips"] = forwarded_allow_ips
+    return options
 
 
 # The cyclic garbage collector, tuned for a server that holds many long-lived rooms:

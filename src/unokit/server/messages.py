@@ -36,6 +36,70 @@ def clean_name(value: str) -> str:
     return name
 
 
+# Look-alike letters (homoglyphs): the Cyrillic and Greek letters that are drawn like a
+# Latin one in common fonts, and the digits and signs drawn like a letter.  A subset of
+# Unicode's confusables (UTS #39, confusables.txt) for the scripts people mix up by
+# accident or on purpose; names are compared by their ``name_keys``.  Kept here as a
+# table: the PyPI packages that ship the full list were last released in 2021-2024.
+HOMOGLYPHS: dict[str, str] = {
+    # Cyrillic capitals
+    "\u0410": "A", "\u0412": "B", "\u0415": "E", "\u041a": "K", "\u041c": "M",
+    "\u041d": "H", "\u041e": "O", "\u0420": "P", "\u0421": "C", "\u0422": "T",
+    "\u0425": "X", "\u0423": "Y", "\u04ae": "Y", "\u0405": "S", "\u0406": "I",
+    "\u0408": "J", "\u051a": "Q", "\u051c": "W", "\u04c0": "I", "\u0417": "3",
+    # Cyrillic small letters
+    "\u0430": "a", "\u0435": "e", "\u043e": "o", "\u0440": "p", "\u0441": "c",
+    "\u0443": "y", "\u0445": "x", "\u0455": "s", "\u0456": "i", "\u0458": "j",
+    "\u051b": "q", "\u051d": "w", "\u04bb": "h", "\u04cf": "l", "\u0501": "d",
+    "\u043a": "k",
+    # Greek capitals
+    "\u0391": "A", "\u0392": "B", "\u0395": "E", "\u0396": "Z", "\u0397": "H",
+    "\u0399": "I", "\u039a": "K", "\u039c": "M", "\u039d": "N", "\u039f": "O",
+    "\u03a1": "P", "\u03a4": "T", "\u03a5": "Y", "\u03a7": "X",
+    # Greek small letters
+    "\u03bf": "o", "\u03b1": "a", "\u03bd": "v", "\u03b9": "i", "\u03ba": "k",
+    "\u03c1": "p", "\u03c5": "u", "\u03c7": "x", "\u03b3": "y", "\u03f2": "c",
+    "\u03f3": "j",
+    # Latin look-alikes
+    "\u0131": "i", "\u0269": "i", "\u0251": "a", "\u0261": "g", "\u01c0": "l",
+    "0": "O",
+}  # fmt: skip
+# drawn as a small l in many fonts: compared as one (before case is folded, so a
+# capital I matches an l, as it looks; a small i does not)
+LIKE_L = str.maketrans({"I": "l", "1": "l", "|": "l"})
+GLYPHS = str.maketrans(HOMOGLYPHS)
+BOT_MARK = "(bot)"  # reserved: the server names its bots "Ben (bot)"
+
+
+def name_keys(name: str) -> set[str]:
+    """What a name looks like, as comparison keys (a confusables "skeleton").
+
+    NFKC first (full-width letters, ligatures, compatibility forms), then each letter's
+    accents apart (NFD) so that a look-alike letter with an accent maps as well, the
+    ``HOMOGLYPHS``, then case folded.  Two keys: with a capital I drawn as an l ("Ian"
+    looks like "lan") and with the case folded first ("IAN" is "ian").  Two names look
+    the same when their keys meet.
+    """
+    base = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", name))
+    glyphs = base.translate(GLYPHS)
+    shown = glyphs.translate(LIKE_L).casefold()
+    folded = base.casefold().translate(GLYPHS).translate(LIKE_L).casefold()
+    return {unicodedata.normalize("NFC", k) for k in (shown, folded)}
+
+
+def name_refusal(name: str, taken: list[str]) -> tuple[str, str] | None:
+    """Why a (clean) display name cannot be used beside ``taken``: (code, message),
+    or None.  ``name_reserved``: it carries the bots' mark; ``name_taken``: it is, or
+    looks like, a name already in the room."""
+    keys = name_keys(name)
+    if any(BOT_MARK in k for k in keys):
+        return "name_reserved", f"names with {BOT_MARK!r} in them are kept for the bots"
+    for other in taken:
+        if other.lower() == name.lower() or keys & name_keys(other):
+            return "name_taken", f"someone here is already called {other} (or looks it)"
+    return None
+
+
 class Hello(Strict):
     """The first message on a websocket: a seat token to take a seat, none to watch."""
 
