@@ -401,3 +401,32 @@ def test_bots_in_a_forced_loop_truncate_the_episode(monkeypatch: pytest.MonkeyPa
     assert truncated and not terminated and info.get("stalled") is True
     with pytest.raises(RuntimeError, match="call reset"):
         env.step(int(np.flatnonzero(env.action_masks())[0]))
+
+
+def test_gym_opponents_that_remember_are_told_their_seats_events() -> None:
+    """An opponent with memory (ismcts) gets the observe stream it gets everywhere else:
+    exactly its seat's events, once, in order (it got none as a gym opponent)."""
+    from collections.abc import Sequence
+
+    from unokit.bots.base import RandomBot
+    from unokit.engine import Event
+
+    class Spy(RandomBot):
+        def __init__(self) -> None:
+            super().__init__(5)
+            self.told: list[Event] = []
+
+        def observe(self, events: Sequence[Event]) -> None:
+            self.told.extend(events)
+
+    spy = Spy()
+    env = UnoGymEnv(num_players=3, opponents=[spy, "random"], seat=0)
+    env.reset(seed=11)
+    for _ in range(30):
+        mask = env.action_masks()
+        _, _, done, truncated, _ = env.step(int(np.flatnonzero(mask)[0]))
+        if done or truncated:
+            break
+    game = env.table.game
+    assert spy.told and spy.told == game.events_for(1)[: len(spy.told)]
+    assert any(e.kind == "deal" and e.seat == 1 and e.cards for e in spy.told)

@@ -93,6 +93,36 @@ class Update:
     events: tuple[Event, ...]
 
 
+def inform(bot: object, game: Game, seat: int, since: int) -> int:
+    """Hand ``bot`` the events ``seat`` may see from index ``since`` on; the new index.
+
+    Every front end tells its bots through this, so each bot gets the same stream
+    wherever it plays: exactly its seat's events, once, in order.
+    """
+    observe = getattr(bot, "observe", None)  # bots older than observe() still play
+    events = game.events
+    if observe is None or events is None:
+        return since
+    observe(game.events_for(seat, since))
+    return len(events)
+
+
+def ask_bot(bot: Bot, game: Game, seat: int) -> Action | None:
+    """The one way a bot is asked: ``react`` for an out-of-turn chance, else ``act``.
+
+    The seat to act may also catch before it begins (R-UNO-2): while someone is
+    catchable its bot is offered ``react`` first, then ``act``.  None is a pass.
+    """
+    view = view_of(game, seat)
+    if seat != game.current:
+        return bot.react(view)
+    if game.vulnerable >= 0:
+        reaction = bot.react(view)
+        if reaction is not None:
+            return reaction
+    return bot.act(view)
+
+
 class Match:
     """A match state with seats: bots, seat kinds, timing and per-seat event cursors."""
 
@@ -229,35 +259,15 @@ class Match:
 
     def inform(self, seat: int) -> None:
         """Hand a bot the events of its seat since it last observed."""
-        bot = self.bots[seat]
-        g = self.game
-        # bots written before ``observe`` joined the protocol still play
-        observe = getattr(bot, "observe", None)
-        if observe is None or g.events is None:
-            return
-        start = self._observed[seat]
-        self._observed[seat] = len(g.events)
-        observe(g.events_for(seat, start))
+        self._observed[seat] = inform(self.bots[seat], self.game, seat, self._observed[seat])
 
-    # ---------------------------------------------------------------- bots -------
     def bot_decision(self, seat: int) -> Action | None:
-        """Ask ``seat``'s bot: ``react`` for an out-of-turn chance, else ``act``.
-
-        The seat to act may also catch before it begins (R-UNO-2): while someone is
-        catchable its bot is offered ``react`` first, then ``act``.  None is a pass.
-        """
+        """Ask ``seat``'s bot (``ask_bot``), after telling it what it has not seen."""
         bot = self.bots[seat]
         if bot is None:
             return None
         self.inform(seat)
-        view = view_of(self.game, seat)
-        if self.is_reaction(seat):
-            return bot.react(view)
-        if self.game.vulnerable >= 0:
-            reaction = bot.react(view)
-            if reaction is not None:
-                return reaction
-        return bot.act(view)
+        return ask_bot(bot, self.game, seat)
 
     def bot_decide(self, fallback: bool = False) -> tuple[int, Action] | bool:
         """The next bot decision, checked, for the caller to apply; or whether bots passed.
@@ -329,4 +339,13 @@ class Match:
         return t.bot_delay
 
 
-__all__ = ["Match", "SeatKind", "StaleVersion", "Timing", "Update", "reaction_order"]
+__all__ = [
+    "Match",
+    "SeatKind",
+    "StaleVersion",
+    "Timing",
+    "Update",
+    "ask_bot",
+    "inform",
+    "reaction_order",
+]

@@ -272,6 +272,7 @@ class Table:
         self.decode = [decode_table(s, n) for s in range(n)]
         self.game = Game(rules, n, seed=0, events=False, record=False)
         self.passed: set[int] = set()  # seats that let the current window go by
+        self.events = False  # new games keep events (for opponents that observe)
         # The mask last built, for _mask_seat; -1 once the game has changed since.
         self._mask_seat = -1
         self._mask = bytearray(NUM_ACTIONS)
@@ -298,7 +299,8 @@ class Table:
 
     # ---------------------------------------------------------------- lifecycle ----
     def new_game(self, seed: int) -> None:
-        self.set_game(Game(self.rules, self.n, seed=seed, events=False, record=False))
+        """A new game; with events only when ``events`` is set (bots that remember)."""
+        self.set_game(Game(self.rules, self.n, seed=seed, events=self.events, record=False))
 
     def set_game(self, game: Game) -> None:
         """Play on ``game`` (same rules and seats).  A game must change only through the

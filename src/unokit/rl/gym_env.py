@@ -26,7 +26,8 @@ import numpy as np
 from gymnasium import spaces
 
 from unokit.bots import BOTS, Bot
-from unokit.engine import view_of
+from unokit.bots.base import observes
+from unokit.match import ask_bot, inform
 from unokit.rl.core import IllegalTableAction, Table, observation_bounds
 from unokit.rl.spec import NUM_ACTIONS
 from unokit.rules import RuleSet, from_preset
@@ -116,6 +117,7 @@ class UnoGymEnv(gymnasium.Env[Any, np.int64]):
             self.observation_space = box
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self.bots: list[Bot | None] = [None] * n
+        self._observed = [0] * n  # events handed to each bot's observe() so far
         self._done = True
         self._stalled = False  # the bots were stopped in a forced loop (BOT_DECISIONS)
 
@@ -129,6 +131,8 @@ class UnoGymEnv(gymnasium.Env[Any, np.int64]):
                 self.bots[s] = cast(Bot, cls(seed=int(rng.integers(2**31))))
             else:
                 self.bots[s] = spec
+        self.table.events = any(observes(b) for b in self.bots if b is not None)
+        self._observed = [0] * self.table.n
 
     def _obs(self) -> Any:
         o, m = self.table.observe_with_mask(self.seat)
@@ -166,15 +170,16 @@ class UnoGymEnv(gymnasium.Env[Any, np.int64]):
                 return reward
             bot = self.bots[s]
             assert bot is not None
-            view = view_of(game, s)
-            if s != game.current:
-                reaction = bot.react(view)
-                if reaction is None:
-                    table.pass_(s)
-                else:
-                    table.apply(s, reaction)
+            # told and asked as in every front end (unokit.match): its events, then a
+            # catch before its turn while someone is catchable, then the turn
+            self._observed[s] = inform(bot, game, s, self._observed[s])
+            action = ask_bot(bot, game, s)
+            if action is None:
+                if s == game.current:
+                    raise RuntimeError(f"the {type(bot).__name__} of seat {s} gave no action")
+                table.pass_(s)
             else:
-                table.apply(s, bot.act(view))
+                table.apply(s, action)
         self._done = self._stalled = True
         return reward
 
@@ -193,6 +198,7 @@ class UnoGymEnv(gymnasium.Env[Any, np.int64]):
         # first is dealt again (it cannot end before the first turn, so this is rare).
         while True:
             self.table.new_game(int(rng.integers(2**62)))
+            self._observed = [0] * self.table.n
             self._run_bots()
             if not self._done:
                 break
