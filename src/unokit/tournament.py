@@ -79,9 +79,58 @@ def _value(text: str) -> Any:
     except ValueError:
         pass
     try:
-        return float(text)
+        value = float(text)
     except ValueError:
         raise TournamentError(f"bad bot option value {text!r}: expected a number") from None
+    if not math.isfinite(value):
+        raise TournamentError(f"bad bot option value {text!r}: expected a finite number")
+    return value
+
+
+# Bounds of the bot options that take fewer values than "a number from 0 up"; every
+# other number option must be 0 or more (no bot option means anything below 0).
+OPTION_BOUNDS: dict[str, tuple[float, float]] = {
+    "iterations": (1, math.inf),
+    "policy": (0, 2),
+    "judge": (0, 1),
+    "rollout_challenges": (0, 2),
+    "infer_floor": (0, 1),
+}
+POSITIVE_OPTIONS = ("time_budget",)  # more than 0
+
+
+def _option_kind(param: inspect.Parameter) -> type | None:
+    """What an option takes: bool, int or float, from its annotation; None: not settable."""
+    ann = param.annotation
+    text = ann if isinstance(ann, str) else getattr(ann, "__name__", str(ann))
+    parts = {p.strip() for p in text.split("|")}
+    for kind in (bool, int, float):
+        if kind.__name__ in parts:
+            return kind
+    return None
+
+
+def check_option(bot: str, key: str, value: Any, param: inspect.Parameter) -> Any:
+    """Refuse, in one line, a bot option value of the wrong type or out of its range."""
+    kind = _option_kind(param)
+    where = f"{bot}:{key}={value}"
+    if kind is None:
+        raise TournamentError(f"{where}: {key} cannot be set from the command line")
+    if kind is bool:
+        if not isinstance(value, bool):
+            raise TournamentError(f"{where}: {key} is true or false")
+        return value
+    if isinstance(value, bool):
+        raise TournamentError(f"{where}: {key} is a number, not true or false")
+    if kind is int and not isinstance(value, int):
+        raise TournamentError(f"{where}: {key} is a whole number")
+    lo, hi = OPTION_BOUNDS.get(key, (0, math.inf))
+    if key in POSITIVE_OPTIONS and value <= 0:
+        raise TournamentError(f"{where}: {key} must be more than 0")
+    if not lo <= value <= hi:
+        span = f"at least {lo:g}" if hi == math.inf else f"from {lo:g} to {hi:g}"
+        raise TournamentError(f"{where}: {key} must be {span}")
+    return float(value) if kind is float else value
 
 
 def parse_entrant(spec: str) -> Entrant:
@@ -99,7 +148,7 @@ def parse_entrant(spec: str) -> Entrant:
         if key not in allowed:
             known = ", ".join(allowed) or "none"
             raise TournamentError(f"bot {name!r} has no option {key!r} (options: {known})")
-        options.append((key, _value(raw)))
+        options.append((key, check_option(name, key, _value(raw), params[key])))
     return Entrant(spec.strip(), name, tuple(options))
 
 
@@ -227,8 +276,11 @@ class Tally:
 MAX_DECISIONS = 100_000  # per round; past it the deal is left out (RoundStalled)
 
 
-def play_table(spec: Spec, lineup: Sequence[int], s: int, rotation: int, out: Tally) -> None:
-    """One deal in one rotation: slot ``k`` of the line-up sits in seat ``(k + r) % n``."""
+def play_table(spec: Spec, lineup: Sequence[int], s: int, rotation: int, out: Tally) -> Game:
+    """One deal in one rotation: slot ``k`` of the line-up sits in seat ``(k + r) % n``.
+
+    Returns the game played (the cross-front-end test compares its record).
+    """
     n = spec.players
     slot_of_seat = [(seat - rotation) % n for seat in range(n)]
     bot_of_seat = [lineup[k] for k in slot_of_seat]
@@ -243,7 +295,7 @@ def play_table(spec: Spec, lineup: Sequence[int], s: int, rotation: int, out: Ta
             play_round(match, max_steps=MAX_DECISIONS)
         except RoundStalled:
             out.stalled += 1  # the rules forced a loop; the deal counts for no one
-            return
+            return game
         rounds += 1
         w = game.round_winner
         points[w] += game.round_points(w)
@@ -271,6 +323,7 @@ def play_table(spec: Spec, lineup: Sequence[int], s: int, rotation: int, out: Ta
                 loser = bot_of_seat[other]
                 if other not in winners and loser != b:
                     out.beat[b][loser] += 1
+    return game
 
 
 def play_chunk(job: tuple[int, Spec, int, int]) -> tuple[int, Tally]:

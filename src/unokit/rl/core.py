@@ -273,6 +273,7 @@ class Table:
         self.game = Game(rules, n, seed=0, events=False, record=False)
         self.passed: set[int] = set()  # seats that let the current window go by
         self.events = False  # new games keep events (for opponents that observe)
+        self.record = False  # and their record (tests compare it with other front ends)
         # The mask last built, for _mask_seat; -1 once the game has changed since.
         self._mask_seat = -1
         self._mask = bytearray(NUM_ACTIONS)
@@ -299,8 +300,8 @@ class Table:
 
     # ---------------------------------------------------------------- lifecycle ----
     def new_game(self, seed: int) -> None:
-        """A new game; with events only when ``events`` is set (bots that remember)."""
-        self.set_game(Game(self.rules, self.n, seed=seed, events=self.events, record=False))
+        """A new game; with events (bots that remember) or a record only when asked."""
+        self.set_game(Game(self.rules, self.n, seed=seed, events=self.events, record=self.record))
 
     def set_game(self, game: Game) -> None:
         """Play on ``game`` (same rules and seats).  A game must change only through the

@@ -118,7 +118,7 @@ class Table:
         self.special = [c >= WILD_SWAP or (sz and c < WILD and CARD_RANK[c] in (0, 7))
                         for c in range(NUM_CARDS)]  # fmt: skip
 
-    def new_game(self, seed: int, dealer: int, events: bool) -> Game:
+    def new_game(self, seed: int, dealer: int, events: bool, record: bool = False) -> Game:
         """A new game whose first round is dealt by ``dealer`` from ``seed``.
 
         Every round's seed is given explicitly, so the game's own RNG is never used and
@@ -130,9 +130,9 @@ class Table:
         since copies have none; the tests compare the two ways.
         """
         last = self._last
-        if events:
-            game = Game(self.rules, self.cfg.players, events=True, record=False,
-                            start=False)  # fmt: skip
+        if events or record:
+            game = Game(self.rules, self.cfg.players, events=events, record=record,
+                        start=False)  # fmt: skip
         elif last is not None and last.phase == P_ROUND_OVER and last.n_live == last.n:
             game = last
             game.reshuffles = 0
@@ -143,12 +143,13 @@ class Table:
         game.start_round(dealer, seed=seed)
         return game
 
-    def play(self, index: int, tally: Tally, *, events: bool = False) -> Game:
+    def play(self, index: int, tally: Tally, *, events: bool = False, record: bool = False) -> Game:
         """Play game ``index`` and add its counts to ``tally``; return the finished game.
 
         Everything random comes from ``derive_seed(cfg.seed, index)``: the dealer, each
         round's seed, the bots' seeds and the fast players' choices.  ``events`` turns
-        the engine's events on (slower, same game): the tests count from them.
+        the engine's events on (slower, same game): the tests count from them;
+        ``record`` keeps the game's record (the cross-front-end test compares them).
         """
         cfg = self.cfg
         n = cfg.players
@@ -156,7 +157,7 @@ class Table:
         rand = grng.random
         getrandbits = grng.getrandbits
         first_dealer = cfg.dealer if cfg.dealer is not None else grng.randrange(n)
-        game = self.new_game(getrandbits(48), first_dealer, events or self.observing)
+        game = self.new_game(getrandbits(48), first_dealer, events or self.observing, record)
         bots: list[Bot | None] = [
             cls(seed=getrandbits(63)) if cls is not None else None for cls in self.classes
         ]
@@ -168,6 +169,7 @@ class Table:
         forget = self.forget_p
         challenge_p = self.challenge_p
         seven_zero = self.rules.seven_zero
+        jump_in = self.rules.jump_in and has_bots  # fast players never jump in
         special = self.special
         rank = CARD_RANK
         pc = tally.plays_by_card
@@ -198,7 +200,7 @@ class Table:
                     break
                 seat = game.current
                 if reactive:
-                    if game.vulnerable >= 0 and self._react(game, bots, pc, tc):
+                    if (game.vulnerable >= 0 or jump_in) and self._react(game, bots, pc, tc):
                         continue
                     bot = bots[seat] if has_bots else None
                     if bot is not None:
@@ -323,7 +325,7 @@ class Table:
         match.submit(seat, action)
 
     def _react(self, game: Game, bots: list[Bot | None], pc: list[int], tc: list[int]) -> bool:
-        """Someone may be caught: out-of-turn seats first, in ``to_ask``'s order.
+        """Someone may be caught, or jump in: out-of-turn seats first, in ``to_ask``'s order.
 
         Bots are asked through the match; a fast ``random`` or ``careless`` seat
         catches; a ``reference`` seat lets the moment pass, and so does a careless
@@ -345,7 +347,7 @@ class Table:
                     self._count_action(game, action, pc, tc)
                     match.submit(s, action)
                     return True
-            elif self.catches[s] and s != v:
+            elif self.catches[s] and v >= 0 and s != v:
                 self._counts[4] += 1
                 game.catch(s, v)
                 return True
