@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from unokit.engine.actions import Action
 from unokit.engine.game import Event, Game
@@ -46,8 +46,15 @@ from unokit.engine.state import (
 from unokit.engine.view import View, view_of
 from unokit.errors import UnoError
 
-if TYPE_CHECKING:  # bots import the match loop through their runner
-    from unokit.bots.base import Bot
+
+class Bot(Protocol):
+    """What the match needs of a bot (``unokit.bots.base.Bot`` is the full protocol,
+    ``observe`` included, which the match finds with ``getattr``): declared here so
+    the match does not import the layer above it."""
+
+    def act(self, view: View) -> Action: ...
+
+    def react(self, view: View) -> Action | None: ...
 
 
 class SeatKind(StrEnum):

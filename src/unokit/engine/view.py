@@ -13,6 +13,7 @@ from typing import Any
 
 from unokit.cards import CARD_CODE, COLOR_CODES, WILD_DRAW4
 from unokit.engine.actions import Action
+from unokit.engine.errors import IllegalAction
 from unokit.engine.game import (
     P_ANSWER,
     P_CHALLENGE,
@@ -168,6 +169,17 @@ def view_of(game: Game, seat: int | None) -> View:
         game_winner=game.game_winner,
         legal=tuple(game.legal_actions(seat)) if seat is not None else (),
     )
+
+
+def shown_hands(game: Game) -> list[tuple[int, ...]]:
+    """Every hand once the round is over, in hand order: they are laid down to be counted
+    (R-SCORE-1), so every seat and spectator may see them; ``IllegalAction`` before.
+
+    Front ends show the end of a round from this, never from the game's own lists.
+    """
+    if game.phase < P_ROUND_OVER:
+        raise IllegalAction("hands are shown only when the round is over", code="not_now")
+    return [tuple(h) for h in game.hands]
 
 
 def world_from_view(view: View, hands: list[list[int]], pile: list[int], seed: int = 0) -> Game:

@@ -33,7 +33,7 @@ from unokit.bots.roster import BOT_NAMES, make_bots
 from unokit.engine.actions import Action
 from unokit.engine.game import Game
 from unokit.engine.state import bot_fallback, check
-from unokit.engine.view import view_of
+from unokit.engine.view import shown_hands, view_of
 from unokit.errors import UnoError
 from unokit.match import Match, SeatKind, Timing
 from unokit.record import dumps
@@ -669,7 +669,7 @@ class Room:
         }
         if game.round_over:
             msg["hands"] = [
-                [_code(c) for c in h] for h in game.hands
+                [_code(c) for c in h] for h in shown_hands(game)
             ]  # every hand is shown when the round ends (R-SCORE-1 counts them)
             msg["points"] = [game.hand_points(s) for s in range(game.n)]
         return msg, len(events)

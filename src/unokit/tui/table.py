@@ -39,6 +39,7 @@ from unokit.engine import (
     View,
     view_of,
 )
+from unokit.engine.view import shown_hands
 from unokit.match import Match, SeatKind
 from unokit.rules import CUSTOM_RULE_TEXT, RuleSet
 
@@ -254,9 +255,7 @@ class Table:
 
     def final_hands(self) -> list[tuple[int, ...]]:
         """Every hand once the round is over: they are laid down to be counted (R-SCORE)."""
-        if not self.game.round_over:
-            raise ValueError("hands are shown only when the round is over")
-        return [tuple(sorted(h)) for h in self.game.hands]
+        return [tuple(sorted(h)) for h in shown_hands(self.game)]
 
     def bots_pending(self) -> bool:
         """Whether a bot has something to do now (a turn, or a chance to react)."""
