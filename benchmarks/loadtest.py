@@ -58,9 +58,12 @@ COMMITS = ("group", "group-thread", "group-inline", "each")
 def serve(args: argparse.Namespace) -> None:
     """The server process: the real app with limits raised for one load address."""
     sys.path.insert(0, str(ROOT / "src"))
+    import dataclasses
+
     import uvicorn
 
     from unokit.match import Timing
+    from unokit.server import app as server_app
     from unokit.server.app import UVICORN_OPTIONS, Limits, create_app
     from unokit.server.store import SQLiteStore
 
@@ -75,12 +78,17 @@ def serve(args: argparse.Namespace) -> None:
         import gc
 
         gc.disable()
-    limits = Limits(
-        connections_per_address=100_000,
-        rooms_per_address_per_hour=1_000_000,
-        joins_per_address_per_minute=1_000_000,
-        messages_per_second=1000.0,
-    )
+    raised = {  # every client comes from 127.0.0.1: per-address limits raised
+        "connections_per_address": 100_000,
+        "rooms_per_address_per_hour": 1_000_000,
+        "joins_per_address_per_minute": 1_000_000,
+        "lookups_per_address_per_minute": 1_000_000,
+        "http_connections_per_address": 100_000,
+        "messages_per_second": args.rate,
+        "floods_per_address_per_minute": 1_000_000 if args.flood_ban == "off" else None,
+    }
+    known = {f.name for f in dataclasses.fields(Limits)}  # older servers lack some
+    limits = Limits(**{k: v for k, v in raised.items() if k in known and v is not None})
     app: Any = create_app(
         SQLiteStore(args.db, sync=args.sync),
         timing=timing,
@@ -89,7 +97,10 @@ def serve(args: argparse.Namespace) -> None:
         commit=args.commit,
     )
     server = app.state.server
-    options = {**UVICORN_OPTIONS, "loop": args.loop}
+    # as unokit serve runs uvicorn (serve_options: the guarded HTTP protocol, frame size)
+    serve_options = getattr(server_app, "serve_options", None)
+    base = serve_options(limits) if serve_options is not None else UVICORN_OPTIONS
+    options = {**base, "loop": args.loop}
     if args.stats:
         app = with_stats(app, args.stats, args.stats_every)
     if args.profile:
@@ -241,11 +252,14 @@ def start_server(
     collections: str | None = None,
     commit: str = "group",
     loop: str = "auto",
+    rate: float = 1000.0,
+    flood_ban: str = "on",
 ) -> ServerProc:
     port = port or free_port()
     log = log or Path(tempfile.mkstemp(prefix="unokit-server-", suffix=".log")[1])
     cmd = [PY, str(HERE / "loadtest.py"), "serve", "--port", str(port), "--db", db]
     cmd += ["--timing", timing, "--sync", sync, "--commit", commit, "--loop", loop]
+    cmd += ["--rate", str(rate), "--flood-ban", flood_ban]
     if profile:
         cmd += ["--profile", profile]
     if stats:
@@ -764,6 +778,202 @@ def run_phase(
     }
 
 
+# ---------------------------------------------------------------------- the flood ---
+# One room is flooded by ``--flooders`` connections (the seats' own tokens) sending as
+# fast as they can: stale actions, bad JSON, messages over 4 KiB, pings; each one closed
+# by the server connects again.  Another room, two scripted people and no bots, plays
+# one action at a time; its latency (an action sent -> both clients hold the new
+# version) is measured first alone, then under the flood.  The server runs with the
+# default per-connection rate (20 messages a second).
+FLOOD_MESSAGES = [
+    '{"type":"act","version":0,"action":{"draw":true}}',  # stale (and not everyone's turn)
+    "{not json",
+    '{"type":"chat","text":"' + "x" * 5000 + '"}',  # over the 4 KiB message limit
+    '{"type":"ping"}',
+]
+
+
+async def _flood_room(http: Any) -> tuple[str, list[str]]:
+    r = (await http.post("/api/rooms", json={"name": "F0", "seats": 2})).json()
+    j = (await http.post(f"/api/rooms/{r['code']}/join", json={"name": "F1"})).json()
+    return r["code"], [r["token"], j["token"]]
+
+
+async def _flooder(url: str, token: str, until: float, counts: dict[str, int]) -> None:
+    import websockets
+
+    while time.monotonic() < until:
+        try:
+            async with websockets.connect(url, max_size=2**22, open_timeout=5) as ws:
+                counts["connections"] += 1
+                await ws.send(json.dumps({"type": "hello", "token": token}))
+                i = 0
+                while time.monotonic() < until:
+                    await ws.send(FLOOD_MESSAGES[i % len(FLOOD_MESSAGES)])
+                    counts["sent"] += 1
+                    i += 1
+                    if i % 64 == 0:
+                        await asyncio.sleep(0)  # let the reader see the close
+        except websockets.InvalidStatus:
+            counts["refused"] += 1  # the address is barred for a while
+            await asyncio.sleep(0.05)
+        except (OSError, websockets.ConnectionClosed, TimeoutError):
+            counts["closed"] += 1
+        except Exception:
+            counts["other"] += 1
+            await asyncio.sleep(0.05)
+
+
+def _flood_process(url: str, tokens: list[str], n: int, seconds: float, out: Any) -> None:
+    counts = {"connections": 0, "sent": 0, "closed": 0, "refused": 0, "other": 0}
+
+    async def main() -> None:
+        until = time.monotonic() + seconds
+        await asyncio.gather(*(_flooder(url, tokens[i % 2], until, counts) for i in range(n)))
+
+    asyncio.run(main())
+    out.put(counts)
+
+
+async def _measure(base: str, seconds: float, flood: Any = None) -> list[float]:
+    """Latencies (ms) in a quiet room: one action at a time, 20 ms apart.  ``flood``:
+    called once the room's clients are connected (the flood may bar new websockets
+    from this address), and measuring starts 2 s later."""
+    import httpx
+    import websockets
+
+    async with httpx.AsyncClient(base_url=base) as http:
+        r = (await http.post("/api/rooms", json={"name": "Q0", "seats": 2})).json()
+        j = (await http.post(f"/api/rooms/{r['code']}/join", json={"name": "Q1"})).json()
+    url = base.replace("http://", "ws://") + f"/ws/{r['code']}"
+    wss = [await websockets.connect(url, max_size=2**22) for _ in range(2)]
+    states: list[dict[str, Any] | None] = [None, None]
+    changed = asyncio.Event()
+
+    async def read(i: int) -> None:
+        with contextlib.suppress(websockets.ConnectionClosed):
+            async for raw in wss[i]:
+                msg = json.loads(raw)
+                if msg["type"] == "state":
+                    states[i] = msg
+                    changed.set()
+
+    for ws, token in zip(wss, [r["token"], j["token"]], strict=True):
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+    readers = [asyncio.create_task(read(i)) for i in range(2)]
+    await wss[0].send('{"type":"start"}')
+    rng = random.Random(1)
+    out: list[float] = []
+
+    async def until(cond: Any, timeout: float = 10.0) -> None:
+        end = time.monotonic() + timeout
+        while not cond():
+            changed.clear()
+            await asyncio.wait_for(changed.wait(), max(0.001, end - time.monotonic()))
+
+    await until(lambda: all(s is not None for s in states))
+    if flood is not None:
+        flood()
+        await asyncio.sleep(2.0)  # the flood is on
+    stop = time.monotonic() + seconds
+    while time.monotonic() < stop:
+        a, b = states
+        assert a is not None and b is not None
+        version = max(a["version"], b["version"])
+        mover = next(
+            (i for i, s in enumerate(states) if s and s["version"] == version and s["view"]["legal"]
+             and s["view"]["current"] == s["view"]["seat"]),
+            None,
+        )  # fmt: skip
+        if a["view"].get("round_over") or mover is None:
+            await wss[0].send('{"type":"next_round"}')
+            with contextlib.suppress(TimeoutError):
+                await until(lambda v=version: all(s and s["version"] > v for s in states), 2.0)
+            continue
+        view = states[mover]["view"]  # type: ignore[index]
+        action = pick(view["legal"], rng)
+        t0 = time.perf_counter()
+        await wss[mover].send(json.dumps({"type": "act", "version": version, "action": action}))
+        try:
+            await until(lambda v=version: all(s and s["version"] > v for s in states))
+        except TimeoutError:
+            continue
+        out.append((time.perf_counter() - t0) * 1000)
+        await asyncio.sleep(0.02)
+    for ws in wss:
+        await ws.close()
+    for t in readers:
+        t.cancel()
+    return out
+
+
+def _lat(xs: list[float]) -> dict[str, float]:
+    return {
+        "n": len(xs),
+        "p50": round(percentile(xs, 50), 2),
+        "p99": round(percentile(xs, 99), 2),
+        "max": round(max(xs), 2) if xs else 0.0,
+    }
+
+
+def run_flood(seconds: float, flooders: int, flood_ban: str, loop: str) -> dict[str, Any]:
+    """Another room's latency, alone and while one room is flooded (``FLOOD_MESSAGES``)."""
+    import httpx
+    import psutil
+
+    db_dir = tempfile.mkdtemp(prefix="unokit-flood-")
+    server = start_server(
+        str(Path(db_dir) / "flood.sqlite3"), rate=20.0, flood_ban=flood_ban, loop=loop
+    )
+    proc = psutil.Process(server.proc.pid)
+    try:
+        alone = asyncio.run(_measure(server.url, seconds))
+
+        async def room() -> tuple[str, list[str]]:
+            async with httpx.AsyncClient(base_url=server.url) as http:
+                return await _flood_room(http)
+
+        code, tokens = asyncio.run(room())
+        ctx = mp.get_context("spawn")
+        out = ctx.Queue()
+        url = server.url.replace("http://", "ws://") + f"/ws/{code}"
+        flood = ctx.Process(target=_flood_process, args=(url, tokens, flooders, seconds + 3.0, out))
+        cpu0 = sum(proc.cpu_times()[:2])
+        under = asyncio.run(_measure(server.url, seconds, flood.start))
+        cpu = sum(proc.cpu_times()[:2]) - cpu0
+        counts = out.get(timeout=60)
+        flood.join(30)
+        rss = proc.memory_info().rss
+    finally:
+        stop_server(server)
+    errors = log_errors(server.log)
+    return {
+        "seconds": seconds,
+        "flooders": flooders,
+        "flood_ban": flood_ban,
+        "alone_ms": _lat(alone),
+        "flooded_ms": _lat(under),
+        "flood": counts,
+        "server_cpu_cores_during_flood": round(cpu / (seconds + 2.0), 2),
+        "server_rss_mb": round(rss / 2**20, 1),
+        "server_tracebacks": errors,
+    }
+
+
+def flood_table(r: dict[str, Any]) -> str:
+    a, f, c = r["alone_ms"], r["flooded_ms"], r["flood"]
+    return (
+        "| another room | actions | p50 ms | p99 ms | max ms |\n|---|---|---|---|---|\n"
+        f"| alone | {a['n']} | {a['p50']} | {a['p99']} | {a['max']} |\n"
+        f"| while {r['flooders']} connections flood one room | {f['n']} | {f['p50']} | "
+        f"{f['p99']} | {f['max']} |\n\n"
+        f"flood: {c['sent']:,} messages sent over {c['connections']:,} connections "
+        f"({c['closed']:,} closed by the server, {c['refused']:,} reconnects refused); "
+        f"server CPU {r['server_cpu_cores_during_flood']} cores; "
+        f"tracebacks {r['server_tracebacks']}"
+    )
+
+
 def proc_rss_fallback(rss0: int) -> int:
     return rss0
 
@@ -809,10 +1019,20 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument(
         "--collections", default=None, help="write the timed full collections' figures to this file"
     )
+    s.add_argument("--rate", type=float, default=1000.0,
+                   help="messages a second a connection (Limits.messages_per_second)")  # fmt: skip
+    s.add_argument("--flood-ban", choices=("on", "off"), default="on")
     s.add_argument("--full-every", type=float, default=None,
                    help="seconds between timed full collections under --gc serve "
                         "(default: unokit serve's; 0: none, the old behaviour)")  # fmt: skip
-    p.add_argument("--phase", choices=("human", "full", "both"), default="both")
+    p.add_argument("--phase", choices=("human", "full", "both", "flood"), default="both",
+                   help="flood: another room's latency while one room is flooded (run apart, "
+                        "not part of both)")  # fmt: skip
+    p.add_argument("--flooders", type=int, default=25, help="flood: flooding connections")
+    p.add_argument("--flood-ban", choices=("on", "off"), default="on",
+                   help="flood: on: the server's default (an address closed 3 times a minute "
+                        "for flooding opens no websocket); off: flooders may always "
+                        "reconnect, as if each came from its own address")  # fmt: skip
     p.add_argument("--rooms", type=int, default=None, help="rooms (human 1000, full 200)")
     p.add_argument("--clients", type=int, default=None, help="scripted clients a room (2-4)")
     p.add_argument("--seconds", type=float, default=None, help="measured time (human 60, full 30)")
@@ -835,6 +1055,14 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.cmd == "serve":
         serve(args)
+        return 0
+    if args.phase == "flood":
+        seconds = args.seconds or 20.0
+        result = run_flood(seconds, args.flooders, args.flood_ban, args.loop)
+        print(json.dumps(result, indent=1), flush=True)
+        print(flood_table(result))
+        if args.json:
+            Path(args.json).write_text(json.dumps(result, indent=1))
         return 0
     rows = []
     phases = ["human", "full"] if args.phase == "both" else [args.phase]
