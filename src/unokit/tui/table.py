@@ -207,8 +207,8 @@ class Table:
     """One game with one human seat and a bot for every other seat, through a ``Match``.
 
     Who is asked next, the version and the pass set are the match's (the same rule as
-    the bot runner and the server); the table adds the human's event cursor and the
-    notes about bots that misbehaved.
+    the bot runner and the server), and so is the human's event cursor; the table adds
+    the notes about bots that misbehaved.
     """
 
     def __init__(self, game: Game, bots: Sequence[Bot | None], human: int = 0) -> None:
@@ -221,7 +221,6 @@ class Table:
         self.game = game
         self.bots = list(bots)
         self.human = human
-        self.cursor = 0  # index into game.events already shown
         self.notes: list[str] = []  # bot mishaps to show in the log
 
     @property
@@ -237,13 +236,8 @@ class Table:
         return view_of(self.game, self.human)
 
     def new_events(self) -> list[Event]:
-        """Events the human may see that were not returned before."""
-        events = self.game.events
-        if events is None:
-            return []
-        out = self.game.events_for(self.human, self.cursor)
-        self.cursor = len(events)
-        return out
+        """Events the human may see that were not returned before (the match's cursor)."""
+        return self.match.events_for(self.human)
 
     # --- acting -------------------------------------------------------------------
     def apply_human(self, action: Action) -> None:
