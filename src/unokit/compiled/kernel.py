@@ -467,7 +467,7 @@ def playable_cards(st: np.ndarray, R: np.ndarray, seat: int, out: np.ndarray) ->
 
 @njit(cache=True, _nrt=False)
 def answers(st: np.ndarray, R: np.ndarray, seat: int, out: np.ndarray) -> int:
-    """``Game._answers``: the distinct cards that answer a hit, sorted; the count."""
+    """``Game.answers``: the distinct cards that answer a hit, sorted; the count."""
     base = O_HANDS + seat * HCAP
     pend = st[S_PEND]
     progressive = R[R_STACK] == 2
