@@ -12,11 +12,25 @@ fsync per commit.  The server's actions go through ``append_many``: the entries
 that every room queued while the last commit ran are committed in one transaction
 (a group commit, ``server.app.GroupCommit``), each room waiting with its lock held, and
 only then applied and told (docs/reliability.md).
+
+Faults (docs/reliability.md, "A failing store"): ``SQLiteStore`` holds a lock on
+``<db>.lock`` for its lifetime, so a second server on the same file refuses to start
+(``StoreLocked``); before SQLite touches the files it checks that the database, its
+``-wal`` and its ``-shm`` are writable (the ``-shm`` is memory-mapped: writing to it
+once it is immutable kills the process with SIGBUS), and after each commit that the
+database and ``-wal`` are still the files it opened (deleted or replaced files would
+lose on restart what was acknowledged).  Every failure is a ``StoreError``.
 """
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import errno
+import fcntl
 import json
+import logging
+import os
 import sqlite3
 import threading
 from dataclasses import dataclass
@@ -25,11 +39,27 @@ from typing import Any, Protocol
 
 import orjson
 
+from unokit.errors import UnoError
+
 BUSY_TIMEOUT = 0.1  # seconds a write waits for a lock held by another process
+
+log = logging.getLogger("unokit.server")
 
 
 class StoreError(RuntimeError):
     """The store could not do what was asked (disk full, database locked...)."""
+
+
+class StoreOpenError(StoreError, UnoError):
+    """The database cannot be opened (locked by another server, unreadable, not a
+    database...).  Also an ``UnoError``, so ``unokit serve`` reports it in one line and
+    exits 2, as it does any bad argument."""
+
+    code = "storage_unavailable"
+
+
+class StoreLocked(StoreOpenError):
+    """Another process (a second ``unokit serve``) has the database open."""
 
 
 @dataclass
@@ -128,36 +158,170 @@ CREATE TABLE IF NOT EXISTS records (
 """
 
 
+def _hold_lock(db: str) -> int:
+    """Lock ``<db>.lock`` for this process's lifetime (``flock``: the kernel drops it
+    when the process ends, however it ends); ``StoreLocked`` if another process holds it.
+
+    A lock file beside the database rather than a lock on the database: SQLite's own
+    locks on the database file are POSIX locks, which another descriptor of the same
+    file would release when closed, and an exclusive SQLite lock would shut out every
+    other reader (an inspection with the ``sqlite3`` shell, a backup)."""
+    path = db + ".lock"
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except OSError as e:
+        raise StoreOpenError(f"cannot create the lock file {path}: {e.strerror}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as e:
+        held = e.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES)
+        pid = os.pread(fd, 32, 0).decode(errors="replace").strip() if held else ""
+        os.close(fd)
+        if held:
+            who = f" (pid {pid})" if pid.isdigit() else ""
+            raise StoreLocked(
+                f"{db} is in use by another unokit server{who}: stop it first, or give another --db"
+            ) from None
+        raise StoreOpenError(f"cannot lock {path}: {e.strerror}") from None
+    with contextlib.suppress(OSError):  # who holds it, for the message above
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    return fd
+
+
 class SQLiteStore:
-    """The embedded default: one SQLite file in WAL mode."""
+    """The embedded default: one SQLite file in WAL mode.
+
+    Guarded against its files changing under it (docs/reliability.md, "A failing
+    store"): a lock file keeps a second process out; every transaction first checks
+    that the database, ``-wal`` and ``-shm`` are writable and that the database and
+    ``-wal`` are the files it opened (device and inode), and checks the latter again
+    once committed, so a commit is reported done only while it is in the files a
+    restart will read.  Seven system calls (``access``, ``stat``), a few microseconds,
+    once per transaction: per group commit on the server's hot path.
+    """
 
     def __init__(self, path: str | Path, sync: str = "normal") -> None:
         if sync not in ("normal", "full"):
             raise ValueError("sync must be 'normal' or 'full'")
         self.path = Path(path)
         self.sync = sync  # "full": a commit waits for the disk (fsync)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        # one connection, used from the event loop's thread (and tests' threads, in turn).
-        # The busy timeout is short: a write waits on the event loop, so another process
-        # holding the database must not stall every room; the move is refused instead
-        # (StoreError) and the server retries a moment later.
-        self._db = sqlite3.connect(
-            str(self.path), isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT
-        )
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise StoreOpenError(f"cannot create the folder of {self.path}: {e.strerror}") from None
+        # the name SQLite itself uses (it follows symbolic links): its -wal and -shm
+        # sit beside the real file, and two links to one file share one lock
+        real = os.path.realpath(self.path)
+        self._lock_fd = _hold_lock(real)
+        self._files: tuple[str, ...] = (real, real + "-wal", real + "-shm")
+        self._closed = False
+        self._lost: str | None = None  # why the files are no longer the ones opened
+        db: sqlite3.Connection | None = None
+        try:
+            # one connection, used from the event loop's thread (and tests' threads, in
+            # turn).  The busy timeout is short: a write waits on the event loop, so
+            # another process holding the database must not stall every room; the move
+            # is refused instead (StoreError) and the server retries a moment later.
+            self._db = db = sqlite3.connect(
+                real, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT
+            )
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute(f"PRAGMA synchronous={sync.upper()}")
+            # reads through read(), never a memory map of the database: a mapped file
+            # that shrinks under the process kills it with SIGBUS (the -shm is mapped
+            # whatever this says; the checks below guard it)
+            self._db.execute("PRAGMA mmap_size=0")
+            self._db.executescript(_SCHEMA)
+            # the files SQLite has open now: WAL mode keeps -wal and -shm while open
+            # (where WAL is impossible SQLite stays in rollback mode, without them)
+            self._files = tuple(f for f in self._files if os.path.lexists(f))
+            self._ids = [(f, _file_id(os.stat(f))) for f in self._files if f != real + "-shm"]
+        except (sqlite3.Error, OSError) as e:
+            if db is not None:
+                db.close()
+            os.close(self._lock_fd)
+            what = e.strerror if isinstance(e, OSError) else str(e)
+            raise StoreOpenError(f"cannot open the database {self.path}: {what}") from None
         self._lock = threading.Lock()
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute(f"PRAGMA synchronous={sync.upper()}")
-        self._db.executescript(_SCHEMA)
         # room code -> (game, the next log index): only each room's current game, so
         # the cache does not grow with every game a long-lived server sees
         self._next: dict[str, tuple[int, int]] = {}
 
-    def _run(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    # ------------------------------------------------------------ the files ---
+    def _usable(self) -> None:
+        """Before SQLite touches the files: are all three writable, and are the
+        database and -wal still the files that were opened?
+
+        The -shm (the WAL index) is memory-mapped and SQLite writes to it in every
+        transaction, reads included; once the file is immutable (``chattr +i``) such a
+        write kills the process with SIGBUS instead of failing.  ``access`` sees that,
+        and read-only modes, before the write does.  What stays possible: the file made
+        immutable in the microseconds between this check and the write.
+        """
+        if self._closed:
+            raise StoreError("storage failed: the store is closed")
+        if self._lost is not None:
+            raise StoreError(self._lost)
+        for f in self._files:
+            if not os.access(f, os.W_OK):
+                if not os.path.lexists(f):
+                    self._gone(f)
+                # (never opened to ask why: closing a descriptor of the database
+                # would drop SQLite's POSIX locks on it)
+                raise StoreError(f"storage failed: {f} is not writable")
+        self._same_files()  # never write into a file already replaced
+
+    def _same_files(self) -> None:
+        """After a transaction too: are the database and its -wal still the files that
+        were opened?  If either was deleted or replaced (renamed over), what was just
+        committed went to a file a restart will not read: refuse it, and everything
+        after, until a restart."""
+        for f, ident in self._ids:
+            try:
+                same = _file_id(os.stat(f)) == ident
+            except OSError:
+                same = False
+            if not same:
+                self._gone(f)
+
+    def _gone(self, f: str) -> None:
+        """``f`` is not the file that was opened: refuse from now on (with the lock
+        held, outside a transaction)."""
+        if self._lost is None:
+            self._lost = (
+                f"storage failed: {f} was deleted or replaced while the server ran; "
+                "nothing more can be kept until the server restarts"
+            )
+            log.error("%s", self._lost)
+            self._settle()
+        raise StoreError(self._lost)
+
+    def _settle(self) -> None:
+        """Move what the -wal holds into the database this store opened, and empty the
+        -wal.  Otherwise a restart would apply this WAL to whatever file now has the
+        database's name (a copy put in its place; a new, empty database after a
+        deletion, which the WAL's pages alone leave malformed): SQLite does not
+        checkpoint a database that moved when it closes.  A database moved away
+        (``mv``) is left complete where it went."""
+        shm = self._files[-1]
+        if not shm.endswith("-shm") or (os.path.lexists(shm) and not os.access(shm, os.W_OK)):
+            return  # a checkpoint writes to the -shm (see _usable)
         try:
-            with self._lock:
-                return self._db.execute(sql, args).fetchall()
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
         except sqlite3.Error as e:
-            raise StoreError(f"storage failed: {e}") from e
+            log.error("%s: the checkpoint after the loss failed: %s", self.path, e)
+
+    # ------------------------------------------------------------ operations ---
+    def _run(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        with self._lock:
+            self._usable()
+            try:
+                rows = self._db.execute(sql, args).fetchall()
+            except sqlite3.Error as e:
+                raise StoreError(f"storage failed: {e}") from e
+            self._same_files()
+            return rows
 
     def save_room(self, row: RoomRow) -> None:
         self._run(
@@ -170,22 +334,24 @@ class SQLiteStore:
         return [RoomRow(c, json.loads(d)) for c, d in self._run("SELECT code, data FROM rooms")]
 
     def delete_room(self, code: str) -> None:
-        try:
-            with self._lock:
+        with self._lock:
+            self._usable()
+            try:
                 self._db.execute("BEGIN")
                 for table in ("rooms", "log", "records"):
                     self._db.execute(f"DELETE FROM {table} WHERE code = ?", (code,))
                 self._db.execute("COMMIT")
-                self._next.pop(code, None)
-        except sqlite3.Error as e:
-            self._rollback()
-            raise StoreError(f"storage failed: {e}") from e
+            except sqlite3.Error as e:
+                self._rollback()
+                raise StoreError(f"storage failed: {e}") from e
+            self._next.pop(code, None)
+            self._same_files()
 
     def _rollback(self) -> None:
+        """With the lock held."""
         try:
-            with self._lock:
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
         except sqlite3.Error:
             pass
 
@@ -205,8 +371,9 @@ class SQLiteStore:
     def append_many(self, entries: list[tuple[str, int, dict[str, Any]]]) -> list[int]:
         """Commit several entries in one transaction (a group commit)."""
         out: list[int] = []
-        try:
-            with self._lock:
+        with self._lock:
+            self._usable()
+            try:
                 self._db.execute("BEGIN")
                 for code, game, entry in entries:
                     idx = self._index(code, game)
@@ -217,10 +384,11 @@ class SQLiteStore:
                     out.append(idx)
                     self._next[code] = (game, idx + 1)
                 self._db.execute("COMMIT")
-        except sqlite3.Error as e:
-            self._rollback()
-            self._next.clear()  # recount from the table: nothing of this batch is in it
-            raise StoreError(f"storage failed: {e}") from e
+            except sqlite3.Error as e:
+                self._rollback()
+                self._next.clear()  # recount from the table: nothing of this batch is in it
+                raise StoreError(f"storage failed: {e}") from e
+            self._same_files()  # committed, but to the files a restart reads?
         return out
 
     def log(self, code: str, game: int) -> list[dict[str, Any]]:
@@ -241,5 +409,27 @@ class SQLiteStore:
         return str(rows[0][0]) if rows else None
 
     def close(self) -> None:
+        """Close the database and release the lock file.
+
+        Closing checkpoints the WAL into the database, which writes to the -shm: if a
+        file is there but not writable, that would kill the process with SIGBUS, so
+        the connection is then left open, for the process's exit to end (everything
+        committed is in the -wal, which the next start reads).  Deleted or replaced
+        files are closed as usual: the checkpoint goes to the files this store opened,
+        and SQLite then deletes the -wal and -shm by name, so a restart does not
+        replay this WAL onto another database."""
         with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            if any(os.path.lexists(f) and not os.access(f, os.W_OK) for f in self._files):
+                log.error("%s: its files are not writable; left open until the exit", self.path)
+                # never deallocated, so never closed: no checkpoint, no write to the -shm
+                ctypes.pythonapi.Py_IncRef(ctypes.py_object(self._db))
+                return  # and the lock file stays locked until the process ends
             self._db.close()
+            os.close(self._lock_fd)
+
+
+def _file_id(st: os.stat_result) -> tuple[int, int]:
+    return (st.st_dev, st.st_ino)
