@@ -22,6 +22,7 @@ from unokit.cards import build_deck
 from unokit.engine import Action, Game, IllegalAction, view_of
 from unokit.engine.events import FIELDS, EventKind
 from unokit.errors import CODES, UnoError
+from unokit.server.codes import ALL_CODES, SERVER_CODES
 from unokit.rules import PRESETS, RuleSet, from_preset
 from unokit.server.messages import CLIENT
 
@@ -65,7 +66,7 @@ def test_client_message_examples_are_accepted_by_the_server_models() -> None:
 
 def test_error_and_server_examples_use_registered_codes() -> None:
     for obj in blocks("error"):
-        assert obj["type"] == "error" and obj["code"] in CODES
+        assert obj["type"] == "error" and obj["code"] in ALL_CODES
     types = {obj["type"] for obj in blocks("server")}
     assert types == {"state", "room"}
 
@@ -77,22 +78,33 @@ def test_every_event_kind_and_error_code_is_documented() -> None:
         for name, *_ in fields:
             assert f"`{name}`" in row, (kind, name)
     assert set(FIELDS) == set(EventKind)
-    for code in CODES:
+    for code in ALL_CODES:
         assert f"| `{code}` |" in DOC, code
 
 
-def test_every_code_the_package_raises_is_registered() -> None:
-    src = ROOT / "src" / "unokit"
+def _codes_in(path: Path) -> set[str]:
+    text = path.read_text("utf-8")
     used: set[str] = set()
+    used |= set(re.findall(r'code="([a-z_0-9]+)"', text))
+    used |= set(re.findall(r'\n    code = "([a-z_0-9]+)"', text))
+    used |= set(re.findall(r'_err\("([a-z_0-9]+)"', text))
+    used |= set(re.findall(r'_refuse\(\s*\w+, "([a-z_0-9]+)"', text))
+    used |= set(re.findall(r'error\(\d+, "([a-z_0-9]+)"', text))
+    used |= set(re.findall(r'return "([a-z_0-9]+)", f?"', text))  # (code, message) pairs
+    return used
+
+
+def test_every_code_the_package_raises_is_registered_in_its_layer() -> None:
+    """The core raises only core codes; the server its own or the core's."""
+    src = ROOT / "src" / "unokit"
+    core: set[str] = set()
+    server: set[str] = set()
     for path in src.rglob("*.py"):
-        text = path.read_text("utf-8")
-        used |= set(re.findall(r'code="([a-z_0-9]+)"', text))
-        used |= set(re.findall(r'\n    code = "([a-z_0-9]+)"', text))
-        used |= set(re.findall(r'_err\("([a-z_0-9]+)"', text))
-        used |= set(re.findall(r'_refuse\(\s*\w+, "([a-z_0-9]+)"', text))
-        used |= set(re.findall(r'error\(\d+, "([a-z_0-9]+)"', text))
-    assert used, "the scan found no codes"
-    assert used - set(CODES) == set()
+        (server if "server" in path.parts else core).update(_codes_in(path))
+    assert core and server, "the scan found no codes"
+    assert core - set(CODES) == set()
+    assert server - set(ALL_CODES) == set()
+    assert not set(CODES) & set(SERVER_CODES), "a code registered in two layers"
 
 
 def test_one_error_root() -> None:

@@ -1,9 +1,10 @@
 """One root for every error unokit raises on bad input, with stable codes.
 
 Front ends (the terminal, the server, ``unokit replay``) show ``str(err)`` to a person
-and switch on ``err.code``.  Every code is registered in ``CODES`` with what it means,
-so a client can rely on it; docs/protocol.md lists them and a test checks that every
-code the package raises is registered.  Catch ``UnoError`` (not ``ValueError``) to
+and switch on ``err.code``.  Every code is registered with what it means, so a client
+can rely on it: the core's (cards, rules, records, the engine, a live match) here in
+``CODES``, the server's in ``unokit.server.codes``; docs/protocol.md lists them and a
+test checks that every code the package raises is registered in its layer's table.  Catch ``UnoError`` (not ``ValueError``) to
 handle bad input: anything else escaping is a bug and must not be disguised as one.
 """
 
@@ -54,27 +55,8 @@ CODES: dict[str, str] = {
     "card_does_not_match": "the card does not match the top card or the colour in force",
     "wd4_not_allowed": "Wild Draw Four only without a card of the colour in force",
     "bad_answer": "that card cannot answer the stacked card",
-    # the server (docs/server.md)
+    # a live match (engine/state.py)
     "stale_version": "the action was made on an older state; a fresh view follows",
-    "no_seat": "this connection holds no seat that may act (a spectator)",
-    "no_room": "there is no room with that code",
-    "room_started": "the game has started: join as a spectator",
-    "room_full": "every seat is taken: join as a spectator",
-    "name_taken": "someone in the room already has that name",
-    "seat_taken": "that seat is taken",
-    "not_host": "only the host may do that",
-    "not_started": "the game has not started",
-    "bad_request": "an HTTP body that does not fit its model",
-    "bad_message": "a websocket message that is not JSON or fits no message model",
-    "bad_hello": 'the first websocket message must be {"type": "hello"}',
-    "bad_token": "the seat token is not valid in this room",
-    "too_big": "the message is over the size limit",
-    "rate_limited": "too many requests or messages; wait and try again",
-    "kicked": "the host gave this seat to a bot",
-    "game_in_progress": "the record can be downloaded when the game ends",
-    "no_record": "no such game in this room",
-    "storage_unavailable": "the server cannot store the action now; nothing was applied",
-    "internal": "a bug on the server (logged); reload to resync",
 }
 
 
