@@ -22,8 +22,8 @@ from unokit.cards import build_deck
 from unokit.engine import Action, Game, IllegalAction, view_of
 from unokit.engine.events import FIELDS, EventKind
 from unokit.errors import CODES, UnoError
-from unokit.server.codes import ALL_CODES, SERVER_CODES
 from unokit.rules import PRESETS, RuleSet, from_preset
+from unokit.server.codes import ALL_CODES, SERVER_CODES
 from unokit.server.messages import CLIENT
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -4,8 +4,9 @@ Front ends (the terminal, the server, ``unokit replay``) show ``str(err)`` to a 
 and switch on ``err.code``.  Every code is registered with what it means, so a client
 can rely on it: the core's (cards, rules, records, the engine, a live match) here in
 ``CODES``, the server's in ``unokit.server.codes``; docs/protocol.md lists them and a
-test checks that every code the package raises is registered in its layer's table.  Catch ``UnoError`` (not ``ValueError``) to
-handle bad input: anything else escaping is a bug and must not be disguised as one.
+test checks that every code the package raises is registered in its layer's table.
+Catch ``UnoError`` (not ``ValueError``) to handle bad input: anything else escaping is
+a bug and must not be disguised as one.
 """
 
 from __future__ import annotations
