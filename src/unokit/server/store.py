@@ -13,7 +13,7 @@ that every room queued while the last commit ran are committed in one transactio
 (a group commit, ``server.app.GroupCommit``), each room waiting with its lock held, and
 only then applied and told (docs/reliability.md).
 
-Faults (docs/reliability.md, "A failing store"): ``SQLiteStore`` holds a lock on
+Faults (docs/reliability.md, "The store's files"): ``SQLiteStore`` holds a lock on
 ``<db>.lock`` for its lifetime, so a second server on the same file refuses to start
 (``StoreLocked``); before SQLite touches the files it checks that the database, its
 ``-wal`` and its ``-shm`` are writable (the ``-shm`` is memory-mapped: writing to it
@@ -192,13 +192,13 @@ def _hold_lock(db: str) -> int:
 class SQLiteStore:
     """The embedded default: one SQLite file in WAL mode.
 
-    Guarded against its files changing under it (docs/reliability.md, "A failing
-    store"): a lock file keeps a second process out; every transaction first checks
-    that the database, ``-wal`` and ``-shm`` are writable and that the database and
-    ``-wal`` are the files it opened (device and inode), and checks the latter again
-    once committed, so a commit is reported done only while it is in the files a
-    restart will read.  Seven system calls (``access``, ``stat``), a few microseconds,
-    once per transaction: per group commit on the server's hot path.
+    Guarded against its files changing under it (docs/reliability.md, "The store's
+    files"): a lock file keeps a second process out; every transaction first checks
+    that the database, ``-wal`` and ``-shm`` are writable, and once committed that the
+    database and ``-wal`` are still the files it opened (device and inode), so a commit
+    is reported done only if it is in the files a restart will read.  Five system
+    calls (``access`` x3, ``stat`` x2), a few microseconds, once per transaction: per
+    group commit on the server's hot path.
     """
 
     def __init__(self, path: str | Path, sync: str = "normal") -> None:
@@ -250,8 +250,7 @@ class SQLiteStore:
 
     # ------------------------------------------------------------ the files ---
     def _usable(self) -> None:
-        """Before SQLite touches the files: are all three writable, and are the
-        database and -wal still the files that were opened?
+        """Before SQLite touches the files: are all three writable?
 
         The -shm (the WAL index) is memory-mapped and SQLite writes to it in every
         transaction, reads included; once the file is immutable (``chattr +i``) such a
@@ -270,13 +269,14 @@ class SQLiteStore:
                 # (never opened to ask why: closing a descriptor of the database
                 # would drop SQLite's POSIX locks on it)
                 raise StoreError(f"storage failed: {f} is not writable")
-        self._same_files()  # never write into a file already replaced
 
     def _same_files(self) -> None:
-        """After a transaction too: are the database and its -wal still the files that
-        were opened?  If either was deleted or replaced (renamed over), what was just
+        """After a transaction: are the database and its -wal still the files that were
+        opened?  If either was deleted or replaced (renamed over), what was just
         committed went to a file a restart will not read: refuse it, and everything
-        after, until a restart."""
+        after, until a restart.  (Checked after the commit, not before: a commit
+        reported done was then in the files the names lead to; one written to a file
+        already replaced is refused, and ``_settle`` keeps it out of the new one.)"""
         for f, ident in self._ids:
             try:
                 same = _file_id(os.stat(f)) == ident
