@@ -27,11 +27,11 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import errno
-import fcntl
 import json
 import logging
 import os
 import sqlite3
+import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -158,6 +158,19 @@ CREATE TABLE IF NOT EXISTS records (
 """
 
 
+if sys.platform == "win32":  # untested: the server is run on Linux and macOS
+    import msvcrt
+
+    def _try_lock(fd: int) -> None:
+        msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+
+else:
+    import fcntl
+
+    def _try_lock(fd: int) -> None:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
 def _hold_lock(db: str) -> int:
     """Lock ``<db>.lock`` for this process's lifetime (``flock``: the kernel drops it
     when the process ends, however it ends); ``StoreLocked`` if another process holds it.
@@ -168,14 +181,17 @@ def _hold_lock(db: str) -> int:
     other reader (an inspection with the ``sqlite3`` shell, a backup)."""
     path = db + ".lock"
     try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
     except OSError as e:
         raise StoreOpenError(f"cannot create the lock file {path}: {e.strerror}") from None
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        _try_lock(fd)
     except OSError as e:
-        held = e.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES)
-        pid = os.pread(fd, 32, 0).decode(errors="replace").strip() if held else ""
+        held = e.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES, errno.EDEADLK)
+        pid = ""
+        with contextlib.suppress(OSError):  # who holds it, if it says
+            os.lseek(fd, 0, os.SEEK_SET)
+            pid = os.read(fd, 32).decode(errors="replace").strip()
         os.close(fd)
         if held:
             who = f" (pid {pid})" if pid.isdigit() else ""
@@ -185,7 +201,8 @@ def _hold_lock(db: str) -> int:
         raise StoreOpenError(f"cannot lock {path}: {e.strerror}") from None
     with contextlib.suppress(OSError):  # who holds it, for the message above
         os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        os.lseek(fd, 0, os.SEEK_SET)
+        os.write(fd, f"{os.getpid()}\n".encode())
     return fd
 
 
