@@ -216,3 +216,35 @@ def test_catch_refusal_reads_well() -> None:
     with pytest.raises(IllegalAction) as e:
         g.apply(0, Action.parse("catch 1"))
     assert "Ben cannot be caught: they do not have exactly one card" in e.value.message
+
+
+def test_events_are_read_as_typed_records_not_by_kind_strings() -> None:
+    """Events as values (issue 34): every kind has a typed record whose fields are the
+    wire form's, and no consumer outside the events module compares kind strings."""
+    from unokit.engine.events import RECORDS, event_json
+
+    assert set(RECORDS) == set(EventKind)
+    rename = {"with": "other", "count": "n"}
+    for kind, fields in FIELDS.items():
+        names = tuple(rename.get(name, name) for name, *_ in fields)
+        assert RECORDS[kind]._fields == names, kind
+    g = Game(RuleSet(stacking="progressive", seven_zero=True, jump_in=True), 4, seed=3)
+    rng = random.Random(2)
+    while not g.round_over:
+        s = rng.choice(g.actors())
+        g.apply(s, rng.choice(g.legal_actions(s)))
+    assert g.events
+    for e in g.events:
+        data = e.data
+        assert isinstance(data, RECORDS[e.kind])
+        wire = event_json(e)
+        for (name, *_), value in zip(FIELDS[e.kind], data, strict=True):
+            if name in wire and name not in ("card", "cards", "color", "target", "guilty"):
+                assert wire[name] == value, (e.kind, name)
+    kinds = "|".join(k.value for k in EventKind)
+    pattern = re.compile(rf'kind\s*(==|!=|in)\s*[(\[{{]?\s*"({kinds})"')
+    for path in (ROOT / "src" / "unokit").rglob("*.py"):
+        if path.name == "events.py":
+            continue
+        text = path.read_text("utf-8")
+        assert not pattern.search(text), f"{path}: compares an event kind as a string"

@@ -69,6 +69,25 @@ from unokit.cards import (
     build_deck,
 )
 from unokit.engine.actions import ACCEPT, CATCH, CHALLENGE, DRAW, PLAY, UNO, Action
+from unokit.engine.events import (
+    Challenge,
+    Color,
+    Deal,
+    Discard,
+    Draw,
+    EventKind,
+    Hand,
+    Play,
+    Reshuffle,
+    Retract,
+    Reveal,
+    Reverse,
+    Rotate,
+    RoundStart,
+    ShuffleHands,
+    StartCard,
+    Swap,
+)
 from unokit.engine.game import (
     P_ANSWER,
     P_CHALLENGE,
@@ -109,7 +128,10 @@ def _banned(card: int, banned: set[int]) -> bool:
     return card < WILD and RANK_VOID + CARD_RANK[card] in banned
 
 
-_PENALTIES = {"catch", "false_uno", "launch", "hit", "challenge"}
+# events after which a draw is a penalty, not a turn draw (no void to read from it)
+_PENALTIES = frozenset(
+    {EventKind.CATCH, EventKind.FALSE_UNO, EventKind.LAUNCH, EventKind.HIT, EventKind.CHALLENGE}
+)
 
 
 class ISMCTSBot:
@@ -306,7 +328,7 @@ class ISMCTSBot:
         self.seat = -1
         self.direction = 1
         self.n = 0
-        self._last = ""
+        self._last: EventKind | None = None
         self.sizes: dict[int, int] = {}  # hand sizes as the events tell, when known
         # seat -> its plays since it last drew, each [card, colour before, direction
         # before, hand sizes before, cards played after it]
@@ -318,97 +340,103 @@ class ISMCTSBot:
     def observe(self, events: Sequence[Event]) -> None:
         """Learn from this seat's events: reveals, swaps, who could not follow a colour."""
         for e in events:
-            kind = e.kind
-            prev, self._last = self._last, kind
-            prev_seat, self._last_seat = self._last_seat, e.seat
-            if kind == "round_start":
-                self._reset()
-            elif kind == "start_card" or kind == "retract":
-                self.top = e.cards[0]
-                self.color = CARD_COLOR[e.cards[0]] if e.cards[0] < WILD else -1
-                if kind == "retract":
-                    self.color = e.color
-            elif kind == "color":
-                self.color = e.color
-            elif kind == "play":
-                drawn = prev == "draw" and prev_seat == e.seat
-                self._on_play(e, drawn)
-                if e.seat != self.seat and e.cards[0] >= WILD and self.color >= 0:
-                    self._on_wild(e.seat, e.cards[0])
-                if e.seat != self.seat and e.cards[-1] >= WILD and 0 <= e.color < 4:
-                    self.named[e.seat] = e.color
-                if drawn and self.sure_voids and e.seat != self.seat:
-                    self._on_draw(e.seat, -len(e.cards))  # the drawn card left again
-                if e.seat in self.sizes:
-                    self.sizes[e.seat] -= len(e.cards)
-                self.color = e.color
-                self.top = e.cards[-1]
-                k = self.known.get(e.seat)
-                if k:
-                    for c in e.cards:
-                        if k[c] > 0:
-                            k[c] -= 1
-            elif kind == "deal":
-                self.sizes[e.seat] = e.amount
-            elif kind == "discard":
-                self.lastplay = {}
-                if e.seat in self.sizes:
-                    self.sizes[e.seat] -= len(e.cards)
-                k = self.known.get(e.seat)
-                if k:
-                    for c in e.cards:
-                        if k[c] > 0:
-                            k[c] -= 1
-            elif kind == "reverse":
-                self.direction = -self.direction
-            elif kind == "draw":
-                self.lastplay.pop(e.seat, None)  # its hand then is no longer ours to rebuild
-                self.named.pop(e.seat, None)
-                if e.seat in self.sizes:
-                    self.sizes[e.seat] += e.amount
-                if e.only < 0:
-                    self._on_draw(e.seat, e.amount)
-                    if e.amount == 1 and prev not in _PENALTIES and self.color >= 0:
-                        # a turn draw: they held no card of the colour in force (a player
-                        # may draw anyway, so the sampler treats this as a preference)
-                        voids = self.voids.setdefault(e.seat, {})
-                        if self.sure_voids:
-                            # nor a wild: in 3,270 turn draws of heuristic games
-                            # (seeds 0-299) the drawer never held one
-                            voids[self.color] = voids[WILD_COLOR] = 0
-                            if 0 <= self.top < WILD:  # nor the top card's rank
-                                voids[RANK_VOID + CARD_RANK[self.top]] = 0
-                        else:
-                            voids[self.color] = 1
-            elif kind == "challenge" and e.amount and e.target >= 0:
-                # a bluff caught: was its victim (the challenger) about to go out?
-                if self.sizes.get(e.seat, 99) > self._w_two.bluff_when:
-                    self.bluffers.add(e.target)
-            elif kind in ("reshuffle", "swap", "rotate", "shuffle_hands"):
-                self.lastplay = {}
-                if kind != "reshuffle":
+            d = e.data
+            prev, self._last = self._last, e.kind
+            # only read after a draw: whether the next play is the drawn card's
+            prev_seat, self._last_seat = self._last_seat, d.seat if isinstance(d, Draw) else -1
+            match d:
+                case RoundStart():
+                    self._reset()
+                case StartCard(card=card):
+                    self.top = card
+                    self.color = CARD_COLOR[card] if card < WILD else -1
+                case Retract(card=card, color=color):
+                    self.top = card
+                    self.color = color
+                case Color(color=color):
+                    self.color = color
+                case Play(seat=seat, cards=cards, color=color):
+                    drawn = prev == EventKind.DRAW and prev_seat == seat
+                    self._on_play(seat, cards, drawn)
+                    if seat != self.seat and cards[0] >= WILD and self.color >= 0:
+                        self._on_wild(seat, cards[0])
+                    if seat != self.seat and cards[-1] >= WILD and 0 <= color < 4:
+                        self.named[seat] = color
+                    if drawn and self.sure_voids and seat != self.seat:
+                        self._on_draw(seat, -len(cards))  # the drawn card left again
+                    if seat in self.sizes:
+                        self.sizes[seat] -= len(cards)
+                    self.color = color
+                    self.top = cards[-1]
+                    k = self.known.get(seat)
+                    if k:
+                        for c in cards:
+                            if k[c] > 0:
+                                k[c] -= 1
+                case Deal(seat=seat, n=n):
+                    self.sizes[seat] = n
+                case Discard(seat=seat, cards=cards):
+                    self.lastplay = {}
+                    if seat in self.sizes:
+                        self.sizes[seat] -= len(cards)
+                    k = self.known.get(seat)
+                    if k:
+                        for c in cards:
+                            if k[c] > 0:
+                                k[c] -= 1
+                case Reverse():
+                    self.direction = -self.direction
+                case Draw(seat=seat, n=n):
+                    self.lastplay.pop(seat, None)  # its hand then is no longer ours to rebuild
+                    self.named.pop(seat, None)
+                    if seat in self.sizes:
+                        self.sizes[seat] += n
+                    if e.only < 0:  # another seat's draw (my own comes with its cards)
+                        self._on_draw(seat, n)
+                        if n == 1 and prev not in _PENALTIES and self.color >= 0:
+                            # a turn draw: they held no card of the colour in force (a
+                            # player may draw anyway, so the sampler treats this as a
+                            # preference)
+                            voids = self.voids.setdefault(seat, {})
+                            if self.sure_voids:
+                                # nor a wild: in 3,270 turn draws of heuristic games
+                                # (seeds 0-299) the drawer never held one
+                                voids[self.color] = voids[WILD_COLOR] = 0
+                                if 0 <= self.top < WILD:  # nor the top card's rank
+                                    voids[RANK_VOID + CARD_RANK[self.top]] = 0
+                            else:
+                                voids[self.color] = 1
+                case Challenge(seat=seat, challenged=challenged, guilty=True) if challenged >= 0:
+                    # a bluff caught: was its victim (the challenger) about to go out?
+                    if self.sizes.get(seat, 99) > self._w_two.bluff_when:
+                        self.bluffers.add(challenged)
+                case Reshuffle():
+                    self.lastplay = {}
+                case Swap() | Rotate() | ShuffleHands():
+                    self.lastplay = {}
                     self.named = {}
-            if kind == "reveal" and e.cards is not None and e.only >= 0:
-                self.known[e.seat] = Counter(e.cards)
-            elif kind == "swap" and self.seat in (e.seat, e.target):
-                other = e.target if e.seat == self.seat else e.seat
-                self.known[other] = Counter(self.my_hand)
-                self.voids.pop(other, None)
-                self.sizes = {}
-            elif kind == "rotate" and self.n:
-                self.known = {}
-                self.voids = {}
-                self.sizes = {}
-                nxt = (self.seat + e.amount) % self.n
-                self.known[nxt] = Counter(self.my_hand)
-            elif kind == "shuffle_hands":
-                self.known = {}
-                self.voids = {}
-                self.sizes = {}
-            elif kind == "hand" and e.seat == self.seat:
-                self.my_hand = list(e.cards)
+            match d:
+                case Reveal(seat=seat, cards=cards) if e.only >= 0:
+                    self.known[seat] = Counter(cards)
+                case Swap(seat=seat, other=other) if self.seat in (seat, other):
+                    them = other if seat == self.seat else seat
+                    self.known[them] = Counter(self.my_hand)
+                    self.voids.pop(them, None)
+                    self.sizes = {}
+                case Rotate(direction=direction) if self.n:
+                    self.known = {}
+                    self.voids = {}
+                    self.sizes = {}
+                    nxt = (self.seat + direction) % self.n
+                    self.known[nxt] = Counter(self.my_hand)
+                case ShuffleHands():
+                    self.known = {}
+                    self.voids = {}
+                    self.sizes = {}
+                case Hand(seat=seat, cards=cards) if seat == self.seat:
+                    self.my_hand = list(cards)
 
-    def _on_play(self, e: Event, drawn: bool) -> None:
+    def _on_play(self, seat: int, cards: tuple[int, ...], drawn: bool) -> None:
         """Remember an opponent's play, for weighing sampled worlds by it (``infer``).
 
         Called before the play updates the colour and the hand sizes, so the record
@@ -418,15 +446,15 @@ class ISMCTSBot:
         """
         for recs in self.lastplay.values():
             for rec in recs:
-                rec[4] += len(e.cards)
-        if e.seat == self.seat or not self.infer or drawn:
+                rec[4] += len(cards)
+        if seat == self.seat or not self.infer or drawn:
             return
-        if len(e.cards) != 1 or self.color < 0 or not self.n or len(self.sizes) < self.n:
-            self.lastplay.pop(e.seat, None)
+        if len(cards) != 1 or self.color < 0 or not self.n or len(self.sizes) < self.n:
+            self.lastplay.pop(seat, None)
             return
         sizes = [self.sizes.get(t, 0) for t in range(self.n)]
-        recs = self.lastplay.setdefault(e.seat, [])
-        recs.append([e.cards[0], self.color, self.direction, sizes, 0])
+        recs = self.lastplay.setdefault(seat, [])
+        recs.append([cards[0], self.color, self.direction, sizes, 0])
         del recs[: -self.INFER_PLAYS]
 
     INFER_PLAYS = 4  # an opponent's plays since it last drew that weigh a world, at most

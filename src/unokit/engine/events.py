@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeAlias
 
 from unokit.cards import CARD_CODE, COLOR_CODES
 
@@ -21,10 +21,12 @@ class Event(NamedTuple):
     """Something that happened.  ``only``/``hide`` say who may see it (-1: nobody special).
 
     A private fact comes as a pair: the full event for ``only=seat`` and a redacted one
-    (cards removed) with ``hide=seat`` for everybody else.
+    (cards removed) with ``hide=seat`` for everybody else.  Read it through ``data``
+    (a typed record per kind, with named fields) or ``to_json``; the slots below are
+    the engine's compact storage, whose meaning depends on the kind.
     """
 
-    kind: str
+    kind: EventKind
     seat: int
     cards: tuple[int, ...] = ()
     amount: int = 0
@@ -42,6 +44,12 @@ class Event(NamedTuple):
     def to_json(self) -> dict[str, Any]:
         """The wire form (docs/protocol.md): the kind and its named fields."""
         return event_json(self)
+
+    @property
+    def data(self) -> EventData:
+        """The event as its kind's typed record (``Play``, ``Catch``...): match on it."""
+        cls, slots = _TYPED[self.kind]
+        return cls(*[conv(self[i]) for i, conv in slots])
 
 
 class EventKind(StrEnum):
@@ -224,3 +232,209 @@ def event_json(event: Event) -> dict[str, Any]:
             continue  # redacted: the count says how many
         out[name] = conv(value)
     return out
+
+
+# ---------------------------------------------------------------- typed records ----
+# One record per kind, its fields named as in the wire form (but ``with`` is ``other``,
+# a Python keyword, and ``count`` is ``n``, a tuple's method); cards are card ids, an
+# absent card, colour or seat is -1, and a redacted card list is empty.  Consumers
+# match on them:
+#     match event.data:
+#         case Catch(seat=catcher, caught=victim, penalty=k): ...
+
+
+class DealerDraw(NamedTuple):
+    seat: int
+    card: int
+
+
+class RoundStart(NamedTuple):
+    dealer: int
+    round: int
+
+
+class Deal(NamedTuple):
+    seat: int
+    n: int
+    cards: tuple[int, ...]
+
+
+class StartCard(NamedTuple):
+    dealer: int
+    card: int
+
+
+class StartReturn(NamedTuple):
+    dealer: int
+    card: int
+
+
+class Reshuffle(NamedTuple):
+    pile: int
+
+
+class Play(NamedTuple):
+    seat: int
+    cards: tuple[int, ...]
+    color: int
+    target: int
+
+
+class Draw(NamedTuple):
+    seat: int
+    n: int
+    cards: tuple[int, ...]
+
+
+class Keep(NamedTuple):
+    seat: int
+
+
+class Color(NamedTuple):
+    seat: int
+    color: int
+    target: int
+
+
+class Uno(NamedTuple):
+    seat: int
+
+
+class FalseUno(NamedTuple):
+    seat: int
+    penalty: int
+
+
+class Catch(NamedTuple):
+    seat: int
+    caught: int
+    penalty: int
+
+
+class Challenge(NamedTuple):
+    seat: int
+    challenged: int
+    guilty: bool
+
+
+class Reveal(NamedTuple):
+    seat: int
+    n: int
+    cards: tuple[int, ...]
+
+
+class Retract(NamedTuple):
+    seat: int
+    card: int
+    color: int
+
+
+class Skip(NamedTuple):
+    seat: int
+
+
+class Reverse(NamedTuple):
+    seat: int
+
+
+class Hit(NamedTuple):
+    seat: int
+    card: int
+    total: int
+
+
+class Hand(NamedTuple):
+    seat: int
+    n: int
+    cards: tuple[int, ...]
+
+
+class Swap(NamedTuple):
+    seat: int
+    other: int
+
+
+class Rotate(NamedTuple):
+    direction: int
+
+
+class ShuffleHands(NamedTuple):
+    seat: int
+
+
+class Discard(NamedTuple):
+    seat: int
+    n: int
+    cards: tuple[int, ...]
+
+
+class Launch(NamedTuple):
+    seat: int
+    fired: int
+    presses: int
+
+
+class RoundOver(NamedTuple):
+    winner: int
+    points: int
+
+
+class Eliminated(NamedTuple):
+    seat: int
+    score: int
+
+
+class GameOver(NamedTuple):
+    winner: int
+    score: int
+
+
+EventData: TypeAlias = (
+    DealerDraw | RoundStart | Deal | StartCard | StartReturn | Reshuffle | Play | Draw
+    | Keep | Color | Uno | FalseUno | Catch | Challenge | Reveal | Retract | Skip
+    | Reverse | Hit | Hand | Swap | Rotate | ShuffleHands | Discard | Launch | RoundOver
+    | Eliminated | GameOver
+)  # fmt: skip
+
+RECORDS: dict[EventKind, type[EventData]] = {
+    EventKind.DEALER_DRAW: DealerDraw, EventKind.ROUND_START: RoundStart,
+    EventKind.DEAL: Deal, EventKind.START_CARD: StartCard,
+    EventKind.START_RETURN: StartReturn, EventKind.RESHUFFLE: Reshuffle,
+    EventKind.PLAY: Play, EventKind.DRAW: Draw, EventKind.KEEP: Keep,
+    EventKind.COLOR: Color, EventKind.UNO: Uno, EventKind.FALSE_UNO: FalseUno,
+    EventKind.CATCH: Catch, EventKind.CHALLENGE: Challenge, EventKind.REVEAL: Reveal,
+    EventKind.RETRACT: Retract, EventKind.SKIP: Skip, EventKind.REVERSE: Reverse,
+    EventKind.HIT: Hit, EventKind.HAND: Hand, EventKind.SWAP: Swap,
+    EventKind.ROTATE: Rotate, EventKind.SHUFFLE_HANDS: ShuffleHands,
+    EventKind.DISCARD: Discard, EventKind.LAUNCH: Launch,
+    EventKind.ROUND_OVER: RoundOver, EventKind.ELIMINATED: Eliminated,
+    EventKind.GAME_OVER: GameOver,
+}  # fmt: skip
+
+_SLOT = {name: i for i, name in enumerate(Event._fields)}
+
+
+def _first(v: tuple[int, ...]) -> int:
+    return v[0] if v else -1
+
+
+def _same(v: Any) -> Any:
+    return v
+
+
+def _typed_slots(kind: EventKind) -> list[tuple[int, Callable[[Any], Any]]]:
+    """Where each field of ``kind``'s record lives in an ``Event`` (from ``FIELDS``)."""
+    out: list[tuple[int, Callable[[Any], Any]]] = []
+    for _, slot, conv, _ in FIELDS[kind]:
+        if conv is _card:
+            out.append((_SLOT[slot], _first))
+        elif conv is _bool:
+            out.append((_SLOT[slot], bool))
+        else:
+            out.append((_SLOT[slot], _same))
+    return out
+
+
+_TYPED: dict[str, tuple[type[EventData], list[tuple[int, Callable[[Any], Any]]]]] = {
+    kind: (RECORDS[kind], _typed_slots(kind)) for kind in EventKind
+}

@@ -72,7 +72,7 @@ from unokit.engine.actions import (
 from unokit.engine.checks import check_action
 from unokit.engine.dealing import RoundLog, shuffle
 from unokit.engine.errors import IllegalAction, ShuffleError
-from unokit.engine.events import Event
+from unokit.engine.events import Event, EventKind
 from unokit.engine.outcome import Outcome
 from unokit.engine.phases import (
     P_ANSWER,
@@ -182,7 +182,7 @@ class Game:
         ev = self.events
         if ev is not None:
             for seat, card in draws:
-                ev.append(Event("dealer_draw", seat, (card,)))
+                ev.append(Event(EventKind.DEALER_DRAW, seat, (card,)))
         return dealer
 
     def start_round(
@@ -240,10 +240,12 @@ class Game:
         self.refresh_flags()  # per round: seats are only eliminated between rounds
         ev = self.events
         if ev is not None:
-            ev.append(Event("round_start", dealer, amount=self.round_index))
+            ev.append(Event(EventKind.ROUND_START, dealer, amount=self.round_index))
             for seat in seats:
-                ev.append(Event("deal", seat, tuple(hands[seat]), len(hands[seat]), only=seat))
-                ev.append(Event("deal", seat, (), len(hands[seat]), hide=seat))
+                ev.append(
+                    Event(EventKind.DEAL, seat, tuple(hands[seat]), len(hands[seat]), only=seat)
+                )
+                ev.append(Event(EventKind.DEAL, seat, (), len(hands[seat]), hide=seat))
         self._turn_start_card(dealer, seats[0])
 
     def _turn_start_card(self, dealer: int, first: int) -> None:
@@ -253,12 +255,12 @@ class Game:
         top = pile.pop()
         while top == WILD_DRAW4 or (number_start and not IS_NUMBER[top]):
             pile.append(top)  # R-START-WD4: back in the pile, reshuffle, turn again
-            self._emit(Event("start_card", dealer, (top,)))
-            self._emit(Event("start_return", dealer, (top,)))
+            self._emit(Event(EventKind.START_CARD, dealer, (top,)))
+            self._emit(Event(EventKind.START_RETURN, dealer, (top,)))
             self._shuffle_pile(pile)
             top = pile.pop()
         self.discard.append(top)
-        self._emit(Event("start_card", dealer, (top,)))
+        self._emit(Event(EventKind.START_CARD, dealer, (top,)))
         self.phase = P_PLAY
         rank = CARD_RANK[top]
         self.color = CARD_COLOR[top]
@@ -270,18 +272,18 @@ class Game:
             if self._pass:
                 self._hit(first, top, 0)
             else:
-                self._emit(Event("skip", first))
+                self._emit(Event(EventKind.SKIP, first))
                 self.current = self._step(dealer, 2)
         elif rank == REVERSE:  # R-START-REVERSE
             self.direction = -1
-            self._emit(Event("reverse", dealer))
+            self._emit(Event(EventKind.REVERSE, dealer))
             self.current = dealer
         elif rank == DRAW2:  # R-START-DRAW2
             if self._stack:
                 self._hit(first, top, 2)
             else:
                 self._draw(first, 2)
-                self._emit(Event("skip", first))
+                self._emit(Event(EventKind.SKIP, first))
                 self.current = self._step(dealer, 2)
         else:
             self.current = first
@@ -339,7 +341,7 @@ class Game:
             shuffle(self.round_rng, pile)
         if self._log is not None:
             self._log.shuffles.append(pile[::-1])
-        self._emit(Event("reshuffle", -1, amount=len(pile)))
+        self._emit(Event(EventKind.RESHUFFLE, -1, amount=len(pile)))
 
     def _refill(self) -> bool:
         """R-TURN-6: rebuild the draw pile from the discards; False if there is nothing.
@@ -378,7 +380,7 @@ class Game:
         if self._launcher:
             presses = count
             count = sum(self._launch() for _ in range(presses))
-            self._emit(Event("launch", seat, amount=count, target=presses))
+            self._emit(Event(EventKind.LAUNCH, seat, amount=count, target=presses))
         pile = self.pile
         got: list[int] = []
         for _ in range(count):
@@ -388,8 +390,8 @@ class Game:
         self.hands[seat].extend(got)
         ev = self.events
         if ev is not None:
-            ev.append(Event("draw", seat, tuple(got), len(got), only=seat))
-            ev.append(Event("draw", seat, (), len(got), hide=seat))
+            ev.append(Event(EventKind.DRAW, seat, tuple(got), len(got), only=seat))
+            ev.append(Event(EventKind.DRAW, seat, (), len(got), hide=seat))
         return got
 
     def _emit(self, event: Event) -> None:
@@ -402,7 +404,7 @@ class Game:
         self.current = victim
         self.pend_card = card
         self.pend_total = total
-        self._emit(Event("hit", victim, (card,), total))
+        self._emit(Event(EventKind.HIT, victim, (card,), total))
 
     # ------------------------------------------------------------------ queries ----
     @property
@@ -709,7 +711,7 @@ class Game:
         self.color = color if top >= WILD else CARD_COLOR[top]
         ev = self.events
         if ev is not None:
-            ev.append(Event("play", seat, (card, *extra), color=self.color, target=target))
+            ev.append(Event(EventKind.PLAY, seat, (card, *extra), color=self.color, target=target))
         left = own = len(hand)
         rank = CARD_RANK[top]
         special = False  # a Wild Customizable may empty other hands
@@ -722,18 +724,18 @@ class Game:
                 self.current = (seat + d) % n
             elif rank == SKIP:
                 if ev is not None:
-                    ev.append(Event("skip", (seat + d) % n))
+                    ev.append(Event(EventKind.SKIP, (seat + d) % n))
                 self.current = (seat + 2 * d) % n
             elif rank == REVERSE:
                 self.direction = d = -d
                 if ev is not None:
-                    ev.append(Event("reverse", seat))
+                    ev.append(Event(EventKind.REVERSE, seat))
                 self.current = seat if n == 2 else (seat + d) % n
             elif rank == DRAW2:
                 victim = (seat + d) % n
                 self._draw(victim, 2)
                 if ev is not None:
-                    ev.append(Event("skip", victim))
+                    ev.append(Event(EventKind.SKIP, victim))
                 self.current = (seat + 2 * d) % n
             else:
                 self._effect(seat, top, rank, left, color, target, prev_color, answering)
@@ -758,7 +760,7 @@ class Game:
         if own == 1:
             if uno:
                 if ev is not None:
-                    ev.append(Event("uno", seat))
+                    ev.append(Event(EventKind.UNO, seat))
             else:
                 self.vulnerable = seat
         elif own == 0:  # R-END-1 (a W+4 waits for its challenge: R-END-3)
@@ -789,12 +791,12 @@ class Game:
                 self._hit(victim, top, 0)
             else:
                 if ev is not None:
-                    ev.append(Event("skip", victim))
+                    ev.append(Event(EventKind.SKIP, victim))
                 self.current = self._step(seat, 2)
         elif rank == REVERSE:
             self.direction = -self.direction
             if ev is not None:
-                ev.append(Event("reverse", seat))
+                ev.append(Event(EventKind.REVERSE, seat))
             if self.n_live == 2:  # R-2P-REVERSE
                 if self._pass and left:
                     self._hit(self._step(seat, 1), top, 0)
@@ -814,7 +816,7 @@ class Game:
                 total = self.pend_total + 2 if answering and not self._pass else 2
                 self._draw(victim, total)
                 if ev is not None:
-                    ev.append(Event("skip", victim))
+                    ev.append(Event(EventKind.SKIP, victim))
                 self.current = self._step(seat, 2)
         elif top == WILD_DRAW4:
             victim = self._step(seat, 1)
@@ -858,9 +860,9 @@ class Game:
         hands[seat], hands[target] = hands[target], hands[seat]
         ev = self.events
         if ev is not None:
-            ev.append(Event("swap", seat, target=target))
+            ev.append(Event(EventKind.SWAP, seat, target=target))
             for s in (seat, target):
-                ev.append(Event("hand", s, tuple(hands[s]), len(hands[s]), only=s))
+                ev.append(Event(EventKind.HAND, s, tuple(hands[s]), len(hands[s]), only=s))
 
     def _rotate(self) -> None:
         """R-VAR-SEVENZERO: every hand passes to the next player in the direction of play."""
@@ -871,10 +873,10 @@ class Game:
                 hands[self._step(s, 1)] = old[s]
         ev = self.events
         if ev is not None:
-            ev.append(Event("rotate", -1, amount=self.direction))
+            ev.append(Event(EventKind.ROTATE, -1, amount=self.direction))
             for s in range(self.n):
                 if self.live[s]:
-                    ev.append(Event("hand", s, tuple(hands[s]), len(hands[s]), only=s))
+                    ev.append(Event(EventKind.HAND, s, tuple(hands[s]), len(hands[s]), only=s))
 
     def _shuffle_hands(self, seat: int) -> None:
         """R-ACT-SHUF: collect every hand, shuffle, deal one by one from the player's left."""
@@ -890,11 +892,11 @@ class Game:
             hands[s].append(collected.pop())
         ev = self.events
         if ev is not None:
-            ev.append(Event("shuffle_hands", seat))
+            ev.append(Event(EventKind.SHUFFLE_HANDS, seat))
             for s in range(self.n):
                 if self.live[s]:
-                    ev.append(Event("hand", s, tuple(hands[s]), len(hands[s]), only=s))
-                    ev.append(Event("hand", s, (), len(hands[s]), hide=s))
+                    ev.append(Event(EventKind.HAND, s, tuple(hands[s]), len(hands[s]), only=s))
+                    ev.append(Event(EventKind.HAND, s, (), len(hands[s]), hide=s))
 
     def _custom(self, seat: int, color: int) -> None:
         """R-ACT-CUST: the agreed house rule of the Wild Customizable card."""
@@ -920,7 +922,7 @@ class Game:
                     self.hands[s] = [c for c in hand if c < WILD]
                     discard[-1:-1] = wilds  # under the card that made them go
                     if ev is not None:
-                        ev.append(Event("discard", s, tuple(wilds), len(wilds)))
+                        ev.append(Event(EventKind.DISCARD, s, tuple(wilds), len(wilds)))
         elif rule == "extra_turn":
             self.current = seat
         elif rule == "discard_color":
@@ -930,13 +932,13 @@ class Game:
                 self.hands[seat] = [c for c in hand if CARD_COLOR[c] != color]
                 self.discard[-1:-1] = gone
                 if ev is not None:
-                    ev.append(Event("discard", seat, tuple(gone), len(gone)))
+                    ev.append(Event(EventKind.DISCARD, seat, tuple(gone), len(gone)))
 
     def _false_uno(self, seat: int) -> None:
         """R-UNO-3: calling UNO without exactly one card costs ``false_uno_penalty``."""
         penalty = self.rules.false_uno_penalty
         if self.events is not None:
-            self.events.append(Event("false_uno", seat, amount=penalty))
+            self.events.append(Event(EventKind.FALSE_UNO, seat, amount=penalty))
         if penalty:
             self._draw(seat, penalty)
 
@@ -984,7 +986,7 @@ class Game:
             log.actions.append((seat, _KEEP))
         self.vulnerable = -1
         if self.events is not None:
-            self.events.append(Event("keep", seat))
+            self.events.append(Event(EventKind.KEEP, seat))
         self.phase = P_PLAY
         self.drawn = -1
         self.current = self._step(seat, 1)
@@ -994,7 +996,7 @@ class Game:
         self._log_action(seat, Action(COLOR, color=color, target=target))
         self.vulnerable = -1
         self.color = color
-        self._emit(Event("color", seat, color=color, target=target))
+        self._emit(Event(EventKind.COLOR, seat, color=color, target=target))
         if target >= 0:
             self._swap(seat, target)
         self.phase = P_PLAY
@@ -1004,9 +1006,9 @@ class Game:
         self._log_action(seat, Action(UNO))
         if seat == self.vulnerable:
             self.vulnerable = -1
-            self._emit(Event("uno", seat))
+            self._emit(Event(EventKind.UNO, seat))
         elif len(self.hands[seat]) == 1:
-            self._emit(Event("uno", seat))
+            self._emit(Event(EventKind.UNO, seat))
         else:
             self._false_uno(seat)
 
@@ -1014,7 +1016,7 @@ class Game:
         """R-UNO-2: ``target`` did not call UNO in time and draws ``uno_penalty``."""
         self._log_action(seat, Action(CATCH, target=target))
         self.vulnerable = -1
-        self._emit(Event("catch", seat, target=target, amount=self.rules.uno_penalty))
+        self._emit(Event(EventKind.CATCH, seat, target=target, amount=self.rules.uno_penalty))
         self._draw(target, self.rules.uno_penalty)
 
     def challenge(self, seat: int) -> None:
@@ -1025,8 +1027,10 @@ class Game:
         total = self.pend_total or 4  # a stacked total, or a lone W+4's 4
         ev = self.events
         if ev is not None:
-            ev.append(Event("challenge", seat, target=by, amount=int(self.wd4_guilty)))
-            ev.append(Event("reveal", by, tuple(self.hands[by]), len(self.hands[by]), only=seat))
+            ev.append(Event(EventKind.CHALLENGE, seat, target=by, amount=int(self.wd4_guilty)))
+            ev.append(
+                Event(EventKind.REVEAL, by, tuple(self.hands[by]), len(self.hands[by]), only=seat)
+            )
         self.pend_card = -1
         self.pend_total = 0
         self.phase = P_PLAY
@@ -1034,12 +1038,12 @@ class Game:
             if self.rules.wd4_guilty == "retract":
                 self.hands[by].append(self.discard.pop())
                 self.color = self.wd4_prev_color
-                self._emit(Event("retract", by, (WILD_DRAW4,), color=self.color))
+                self._emit(Event(EventKind.RETRACT, by, (WILD_DRAW4,), color=self.color))
             self._draw(by, total)
             self.current = seat
         else:
             self._draw(seat, total + 2)
-            self._emit(Event("skip", seat))
+            self._emit(Event(EventKind.SKIP, seat))
             self.current = self._step(seat, 1)
         self._after_wd4(by)
 
@@ -1055,7 +1059,7 @@ class Game:
             by = self.wd4_by
         if total:
             self._draw(seat, total)
-        self._emit(Event("skip", seat))
+        self._emit(Event(EventKind.SKIP, seat))
         self.pend_card = -1
         self.pend_total = 0
         self.phase = P_PLAY
@@ -1085,17 +1089,17 @@ class Game:
         self.wd4_by = -1
         scores = self.scores
         result = scoring.score_round(self.rules, self.points, self.hands, scores, self.live, winner)
-        self._emit(Event("round_over", winner, amount=result.gained))
+        self._emit(Event(EventKind.ROUND_OVER, winner, amount=result.gained))
         if result.eliminated:
             for s in result.eliminated:
                 self.live[s] = False
-                self._emit(Event("eliminated", s, amount=scores[s]))
+                self._emit(Event(EventKind.ELIMINATED, s, amount=scores[s]))
             self.n_live = sum(self.live)
         gw = result.game_winner
         if gw >= 0:
             self.game_winner = gw
             self.phase = P_GAME_OVER
-            self._emit(Event("game_over", gw, amount=scores[gw]))
+            self._emit(Event(EventKind.GAME_OVER, gw, amount=scores[gw]))
         else:
             self.phase = P_ROUND_OVER
 

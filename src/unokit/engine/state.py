@@ -32,7 +32,7 @@ from typing import Any, Final
 from unokit.engine.actions import CATCH, UNO, Action
 from unokit.engine.dealing import RoundLog
 from unokit.engine.errors import IllegalAction
-from unokit.engine.events import Event
+from unokit.engine.events import Event, EventKind
 from unokit.engine.game import Game
 from unokit.engine.phases import P_ROUND_OVER
 from unokit.errors import UnoError
@@ -356,7 +356,7 @@ def game_from_json(obj: dict[str, Any]) -> Game:
     g._log = g.rounds[obj["log"]] if obj["log"] is not None else None
     if events is not None:
         g.events = [
-            Event(kind, seat, tuple(cards), amount, color, target, only, hide)
+            Event(EventKind(kind), seat, tuple(cards), amount, color, target, only, hide)
             for kind, seat, cards, amount, color, target, only, hide in events
         ]
     return g

@@ -55,6 +55,7 @@ from unokit.engine import (
     IllegalAction,
     View,
 )
+from unokit.engine.events import Challenge, Reveal, RoundOver
 from unokit.files import free_path, write_text_atomic
 from unokit.match import Timing
 from unokit.record import dumps
@@ -295,12 +296,15 @@ class UnoApp(App[int]):
     def _pump_events(self) -> None:
         self.narrator.live = self.view().live
         for e in self.table.new_events():
-            if e.kind == "reveal" and e.only == self.human:
-                last = self.narrator.last_challenge
-                guilty = bool(last.amount) if last is not None else False
-                self._reveal.append((e.seat, e.cards, guilty))
-            if e.kind == "round_over":
-                self._last_gain = e.amount
+            match e.data:
+                case Reveal(seat=seat, cards=cards) if e.only == self.human:
+                    last = self.narrator.last_challenge
+                    guilty = (
+                        last is not None and isinstance(last.data, Challenge) and (last.data.guilty)
+                    )
+                    self._reveal.append((seat, cards, guilty))
+                case RoundOver(points=points):
+                    self._last_gain = points
             line = self.narrator.describe(e)
             if line is not None:
                 self._write_log(line)

@@ -39,6 +39,36 @@ from unokit.engine import (
     View,
     view_of,
 )
+from unokit.engine.events import (
+    Catch,
+    Challenge,
+    Color,
+    Deal,
+    DealerDraw,
+    Discard,
+    Draw,
+    Eliminated,
+    FalseUno,
+    GameOver,
+    Hand,
+    Hit,
+    Keep,
+    Launch,
+    Play,
+    Reshuffle,
+    Retract,
+    Reveal,
+    Reverse,
+    Rotate,
+    RoundOver,
+    RoundStart,
+    ShuffleHands,
+    Skip,
+    StartCard,
+    StartReturn,
+    Swap,
+    Uno,
+)
 from unokit.engine.view import shown_hands
 from unokit.match import Match, SeatKind
 from unokit.rules import CUSTOM_RULE_TEXT, RuleSet
@@ -281,155 +311,123 @@ class Narrator:
     def who(self, seat: int) -> str:
         return "You" if seat == self.human else self.names[seat]
 
+    def whom(self, seat: int) -> str:
+        return "you" if seat == self.human else self.names[seat]
+
     def describe(self, e: Event) -> Text | None:
         """One log line for ``e``, or None for events not worth a line."""
-        k = e.kind
         t = Text()
-        if k == "round_start":
-            self.color = -1
-            dealer = "you deal" if e.seat == self.human else f"{self.names[e.seat]} deals"
-            t.append(f"── Round {e.amount + 1}: {dealer} ──", style="bold")
-            return t
-        if k == "deal":
-            if e.cards:
-                n = len(e.cards)
+        match e.data:
+            case RoundStart(dealer=dealer, round=index):
+                self.color = -1
+                deals = "you deal" if dealer == self.human else f"{self.names[dealer]} deals"
+                t.append(f"── Round {index + 1}: {deals} ──", style="bold")
+            case Deal(n=n, cards=cards):
+                if not cards:
+                    return None
                 t.append(f"You were dealt {n} card{'s' if n != 1 else ''}")
-                return t
-            return None
-        if k == "dealer_draw":
-            return None
-        if k == "start_card":
-            self.color = CARD_COLOR[e.cards[0]] if e.cards and e.cards[0] < 52 else -1
-            t.append("Start card: ")
-            t.append_text(card_text(e.cards[0]))
-            return t
-        if k == "start_return":
-            t.append_text(card_text(e.cards[0]))
-            t.append(" goes back into the pile, which is reshuffled")
-            return t
-        if k == "reshuffle":
-            t.append(f"The draw pile is shuffled ({e.amount} cards)")
-            return t
-        if k == "play":
-            card = e.cards[-1]
-            if card == WILD_DRAW4:
-                self.wd4_prev_color = self.color
-            self.color = e.color
-            t.append(f"{self.who(e.seat)} played ")
-            t.append_text(cards_text(e.cards))
-            if card >= 52 and 0 <= e.color < 4:
-                t.append(" and named ")
-                t.append_text(color_text(e.color))
-            if e.target >= 0:
-                t.append(f" → {'you' if e.target == self.human else self.names[e.target]}")
-            return t
-        if k == "draw":
-            if e.cards:
-                t.append(f"{self.who(e.seat)} drew ")
-                t.append_text(cards_text(e.cards))
-                return t
-            if e.amount == 0:
-                t.append(f"{self.who(e.seat)}: no card left to draw")
-                return t
-            n = e.amount
-            t.append(f"{self.who(e.seat)} drew {n} card{'s' if n != 1 else ''}")
-            return t
-        if k == "keep":
-            t.append(f"{self.who(e.seat)} kept the drawn card")
-            return t
-        if k == "color":
-            self.color = e.color
-            t.append(f"{self.who(e.seat)} named ")
-            t.append_text(color_text(e.color))
-            if e.target >= 0:
-                t.append(f" → {'you' if e.target == self.human else self.names[e.target]}")
-            return t
-        if k == "uno":
-            t.append(f"{self.who(e.seat)} called UNO!", style="bold")
-            return t
-        if k == "false_uno":
-            t.append(f"{self.who(e.seat)} called UNO without one card")
-            if e.amount:
-                t.append(f": +{e.amount} cards")
-            return t
-        if k == "catch":
-            target = "you" if e.target == self.human else self.names[e.target]
-            t.append(f"{self.who(e.seat)} caught {target}: +{e.amount} cards", "bold")
-            return t
-        if k == "challenge":
-            self.last_challenge = e
-            target = "your" if e.target == self.human else f"{self.names[e.target]}'s"
-            verdict = "guilty" if e.amount else "not guilty"
-            t.append(f"{self.who(e.seat)} challenged {target} Wild Draw Four: ")
-            t.append(verdict, style="bold")
-            return t
-        if k == "reveal":
-            t.append(f"{self.names[e.seat]}'s hand was: ")
-            t.append_text(cards_text(e.cards))
-            return t
-        if k == "retract":
-            self.color = e.color
-            t.append(f"{self.who(e.seat)} took the Wild Draw Four back")
-            return t
-        if k == "skip":
-            t.append(f"{self.who(e.seat)} {'were' if e.seat == self.human else 'was'} skipped")
-            return t
-        if k == "reverse":
-            others = [s for s, up in enumerate(self.live) if up and s != e.seat]
-            if len(others) == 1:  # R-2P-REVERSE: with two players a Reverse is a Skip
-                other = others[0]
-                skipped = "you are" if other == self.human else f"{self.names[other]} is"
-                again = "you play" if e.seat == self.human else f"{self.names[e.seat]} plays"
-                t.append(f"Reverse with two players: {skipped} skipped, {again} again")
-                return t
-            t.append(f"{self.who(e.seat)} reversed the direction")
-            return t
-        if k == "round_over":
-            if e.amount:
-                t.append(f"{self.who(e.seat)} won the round: +{e.amount} points", style="bold")
-            else:
-                t.append(f"{self.who(e.seat)} won the round", style="bold")
-            return t
-        if k == "game_over":
-            if e.amount:
-                t.append(f"{self.who(e.seat)} won the game with {e.amount} points!", "bold")
-            else:
-                t.append(f"{self.who(e.seat)} won the game!", style="bold")
-            return t
-        if k == "hit":
-            target = "you" if e.seat == self.human else self.names[e.seat]
-            t.append_text(card_text(e.cards[0]) if e.cards else Text("A draw card"))
-            t.append(f" hits {target}: stack or draw {e.amount}")
-            return t
-        if k == "hand":
-            if e.cards and e.seat == self.human:
+            case DealerDraw():
+                return None
+            case StartCard(card=card):
+                self.color = CARD_COLOR[card] if card < 52 else -1
+                t.append("Start card: ")
+                t.append_text(card_text(card))
+            case StartReturn(card=card):
+                t.append_text(card_text(card))
+                t.append(" goes back into the pile, which is reshuffled")
+            case Reshuffle(pile=pile):
+                t.append(f"The draw pile is shuffled ({pile} cards)")
+            case Play(seat=seat, cards=cards, color=color, target=target):
+                card = cards[-1]
+                if card == WILD_DRAW4:
+                    self.wd4_prev_color = self.color
+                self.color = color
+                t.append(f"{self.who(seat)} played ")
+                t.append_text(cards_text(cards))
+                if card >= 52 and 0 <= color < 4:
+                    t.append(" and named ")
+                    t.append_text(color_text(color))
+                if target >= 0:
+                    t.append(f" → {self.whom(target)}")
+            case Draw(seat=seat, n=n, cards=cards):
+                if cards:
+                    t.append(f"{self.who(seat)} drew ")
+                    t.append_text(cards_text(cards))
+                elif n == 0:
+                    t.append(f"{self.who(seat)}: no card left to draw")
+                else:
+                    t.append(f"{self.who(seat)} drew {n} card{'s' if n != 1 else ''}")
+            case Keep(seat=seat):
+                t.append(f"{self.who(seat)} kept the drawn card")
+            case Color(seat=seat, color=color, target=target):
+                self.color = color
+                t.append(f"{self.who(seat)} named ")
+                t.append_text(color_text(color))
+                if target >= 0:
+                    t.append(f" → {self.whom(target)}")
+            case Uno(seat=seat):
+                t.append(f"{self.who(seat)} called UNO!", style="bold")
+            case FalseUno(seat=seat, penalty=penalty):
+                t.append(f"{self.who(seat)} called UNO without one card")
+                if penalty:
+                    t.append(f": +{penalty} cards")
+            case Catch(seat=seat, caught=caught, penalty=penalty):
+                t.append(f"{self.who(seat)} caught {self.whom(caught)}: +{penalty} cards", "bold")
+            case Challenge(seat=seat, challenged=challenged, guilty=guilty):
+                self.last_challenge = e
+                whose = "your" if challenged == self.human else f"{self.names[challenged]}'s"
+                t.append(f"{self.who(seat)} challenged {whose} Wild Draw Four: ")
+                t.append("guilty" if guilty else "not guilty", style="bold")
+            case Reveal(seat=seat, cards=cards):
+                t.append(f"{self.names[seat]}'s hand was: ")
+                t.append_text(cards_text(cards))
+            case Retract(seat=seat, color=color):
+                self.color = color
+                t.append(f"{self.who(seat)} took the Wild Draw Four back")
+            case Skip(seat=seat):
+                t.append(f"{self.who(seat)} {'were' if seat == self.human else 'was'} skipped")
+            case Reverse(seat=seat):
+                others = [s for s, up in enumerate(self.live) if up and s != seat]
+                if len(others) == 1:  # R-2P-REVERSE: with two players a Reverse is a Skip
+                    other = others[0]
+                    skipped = "you are" if other == self.human else f"{self.names[other]} is"
+                    again = "you play" if seat == self.human else f"{self.names[seat]} plays"
+                    t.append(f"Reverse with two players: {skipped} skipped, {again} again")
+                else:
+                    t.append(f"{self.who(seat)} reversed the direction")
+            case RoundOver(winner=winner, points=points):
+                if points:
+                    t.append(f"{self.who(winner)} won the round: +{points} points", style="bold")
+                else:
+                    t.append(f"{self.who(winner)} won the round", style="bold")
+            case GameOver(winner=winner, score=score):
+                if score:
+                    t.append(f"{self.who(winner)} won the game with {score} points!", "bold")
+                else:
+                    t.append(f"{self.who(winner)} won the game!", style="bold")
+            case Hit(seat=seat, card=card, total=total):
+                t.append_text(card_text(card) if card >= 0 else Text("A draw card"))
+                t.append(f" hits {self.whom(seat)}: stack or draw {total}")
+            case Hand(seat=seat, cards=cards):
+                if not cards or seat != self.human:
+                    return None
                 t.append("Your hand is now: ")
-                t.append_text(cards_text(e.cards))
-                return t
-            return None
-        if k == "swap":
-            target = "you" if e.target == self.human else self.names[e.target]
-            t.append(f"{self.who(e.seat)} swapped hands with {target}")
-            return t
-        if k == "rotate":
-            t.append("Every hand passes on to the next player")
-            return t
-        if k == "shuffle_hands":
-            t.append(f"{self.who(e.seat)} shuffled all hands and dealt them out again")
-            return t
-        if k == "discard":
-            t.append(f"{self.who(e.seat)} discarded ")
-            t.append_text(cards_text(e.cards))
-            return t
-        if k == "launch":
-            target = "you" if e.seat == self.human else self.names[e.seat]
-            n = e.amount
-            t.append(f"The launcher fires {n} card{'s' if n != 1 else ''} at {target}")
-            return t
-        if k == "eliminated":
-            t.append(f"{self.who(e.seat)} {'are' if e.seat == self.human else 'is'} out!")
-            return t
-        t.append(f"{k} ({self.who(e.seat) if e.seat >= 0 else 'table'})")
+                t.append_text(cards_text(cards))
+            case Swap(seat=seat, other=other):
+                t.append(f"{self.who(seat)} swapped hands with {self.whom(other)}")
+            case Rotate():
+                t.append("Every hand passes on to the next player")
+            case ShuffleHands(seat=seat):
+                t.append(f"{self.who(seat)} shuffled all hands and dealt them out again")
+            case Discard(seat=seat, cards=cards):
+                t.append(f"{self.who(seat)} discarded ")
+                t.append_text(cards_text(cards))
+            case Launch(seat=seat, fired=n):
+                t.append(f"The launcher fires {n} card{'s' if n != 1 else ''} at {self.whom(seat)}")
+            case Eliminated(seat=seat):
+                t.append(f"{self.who(seat)} {'are' if seat == self.human else 'is'} out!")
+            case _:  # a kind this narrator does not know yet: say its name
+                t.append(str(e.kind))
         return t
 
 
