@@ -35,9 +35,25 @@ unit: $(STAMP)
 	$(BIN)/pytest
 
 # The browser tests (tests/e2e) in their own pytest process: Playwright's sync API and
-# pytest-asyncio's loop do not mix.  They need Debian's chromium (/usr/bin/chromium).
+# pytest-asyncio's loop do not mix.  They drive Debian's chromium (never a browser
+# Playwright downloads): when it is missing and we may (root, or sudo without a
+# password), it is installed first, as .ci/run does; otherwise one line says what to run.
+CHROMIUM ?= $(or $(UNOKIT_CHROMIUM),/usr/bin/chromium)
 e2e: $(STAMP)
-	$(BIN)/pytest tests/e2e
+	@if [ ! -x "$(CHROMIUM)" ]; then \
+	    why="the browser tests need Debian's chromium at $(CHROMIUM)"; \
+	    if [ "$$(id -u)" = 0 ]; then sudo=""; \
+	    elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo="sudo -n"; \
+	    else echo "make e2e: $$why; run: sudo apt-get install chromium (then make test again)" >&2; exit 1; fi; \
+	    if ! command -v apt-get >/dev/null 2>&1; then \
+	        echo "make e2e: $$why, and there is no apt-get here; install Chromium and run: make e2e CHROMIUM=/path/to/chromium" >&2; exit 1; fi; \
+	    echo "make e2e: installing Debian's chromium for the browser tests (apt-get install chromium)" >&2; \
+	    { $$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	      $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } || \
+	        { echo "make e2e: installing chromium failed (see above); run: sudo apt-get install chromium" >&2; exit 1; }; \
+	    [ -x "$(CHROMIUM)" ] || { echo "make e2e: $$why, and installing it did not put it there; run: make e2e CHROMIUM=/path/to/chromium" >&2; exit 1; }; \
+	fi
+	UNOKIT_CHROMIUM=$(CHROMIUM) $(BIN)/pytest tests/e2e
 
 test: lint typecheck unit e2e
 

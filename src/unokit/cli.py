@@ -17,7 +17,7 @@ from typing import Any
 
 from unokit import __version__
 from unokit.errors import UnoError
-from unokit.files import check_output_file, write_text_atomic
+from unokit.files import OutputError, check_output_file, write_text_atomic
 from unokit.rules import (
     CUSTOM_RULE_TEXT,
     CUSTOM_RULES,
@@ -93,12 +93,23 @@ def _json_quoted(message: str, doc: Any) -> str:
     rounds = doc.get("rounds") if isinstance(doc, dict) else None
     if not isinstance(rounds, list):
         return message
-    for r in rounds:
-        acts = r.get("actions") if isinstance(r, dict) else None
-        for a in acts if isinstance(acts, list) else ():
-            if isinstance(a, dict):
-                message = message.replace(str(a), json.dumps(a))
+    try:
+        for r in rounds:
+            acts = r.get("actions") if isinstance(r, dict) else None
+            for a in acts if isinstance(acts, list) else ():
+                if isinstance(a, dict):
+                    message = message.replace(str(a), json.dumps(a))
+    except (RecursionError, ValueError):  # an action nested too deeply to print
+        pass
     return message
+
+
+def _write(path: Path, text: str, flag: str) -> None:
+    """Write an output file checked before the work; a late failure is one line too."""
+    try:
+        write_text_atomic(path, text)
+    except OSError as e:
+        raise OutputError(f"{flag} {path}: cannot write it ({e.strerror or e})") from None
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -125,7 +136,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if isinstance(out, str):
         try:
             doc = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):  # the library said why; no second error
             doc = None
         return fail(_json_quoted(out, doc))
     print(json.dumps(out, indent=None if args.compact else 2))
@@ -162,7 +173,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     play_game(game, bots)
     text = dumps(game)
     if record is not None:
-        write_text_atomic(record, text)
+        _write(record, text, "--record")
         print(f"wrote {record}", file=sys.stderr)
     else:
         sys.stdout.write(text)
@@ -214,7 +225,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     doc = t.report(spec, tally, wall, workers)
     print(t.format_table(doc))
     if json_path is not None:
-        write_text_atomic(json_path, json.dumps(doc, indent=2) + "\n")
+        _write(json_path, json.dumps(doc, indent=2) + "\n", "--json")
         print(f"wrote {json_path}", file=sys.stderr)
     return 0
 
@@ -254,7 +265,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def parser(name: str, help: str) -> argparse.ArgumentParser:
-        return sub.add_parser(name, help=help, description=help, formatter_class=HelpFormatter)
+        # ``help`` is %-formatted in the list of commands; the description is printed as is
+        description = help.replace("%%", "%")
+        return sub.add_parser(
+            name, help=help, description=description, formatter_class=HelpFormatter
+        )
 
     r = parser("replay", "replay a game record and print the result as JSON")
     r.add_argument("file", help="record file (JSON), or - for standard input")
@@ -482,6 +497,16 @@ def _own_errors() -> tuple[type[Exception], ...]:
     return (UnoError, SimError, TournamentError)
 
 
+def _quiet_stdout() -> None:
+    """Point standard output at /dev/null: Python's flush at exit meets no closed pipe."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no real file behind sys.stdout (a test's capture)
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -491,11 +516,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         if players is not None and not 2 <= players <= 10:
             raise RulesError(f"--players must be from 2 to 10, not {players}")
         result: int = args.func(args)
+        sys.stdout.flush()  # here, so that a closed pipe is met inside the try
         return result
     except own as e:
         print(f"unokit {args.command}: {e}", file=sys.stderr)
         return 2
-    except BrokenPipeError:
+    except BrokenPipeError:  # `unokit sim | head -1`: the reader has what it wanted
+        _quiet_stdout()
         return 0
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

@@ -1,14 +1,17 @@
 """Output files: checked before any work starts, written atomically, never clobbered.
 
 Every command that writes a file checks the path first (``check_output_file``,
-``check_output_dir``), so a typo costs one line, not a finished simulation.  Files are
-written to a temporary name in the same folder and renamed into place, so a reader
-never sees half a file.
+``check_output_dir``), so a typo costs one line, not a finished simulation: the check
+creates and removes a file there, so it holds for root too (a read-only file system,
+``/proc``).  Files are written to a temporary name in the same folder and renamed into
+place, so a reader never sees half a file.  A new file gets the mode the umask allows
+(``0o666 & ~umask``, as ``open`` would give it); an overwritten file keeps its mode.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -31,7 +34,19 @@ def check_output_file(path: str | Path | None, flag: str) -> Path | None:
         raise OutputError(f"{flag} {path}: the folder {parent} does not exist")
     if not os.access(parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
         raise OutputError(f"{flag} {path}: not allowed to write there")
+    _probe(parent, f"{flag} {path}")
     return p
+
+
+def _probe(folder: Path, what: str) -> None:
+    """Create and remove a file in ``folder``: what ``os.access`` cannot tell root."""
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".unokit-check.", dir=folder)
+    except OSError as e:
+        why = e.strerror or type(e).__name__
+        raise OutputError(f"{what}: cannot write a file there ({why})") from None
+    os.close(fd)
+    os.unlink(tmp)
 
 
 def check_output_dir(path: str | Path | None, flag: str) -> Path | None:
@@ -47,7 +62,30 @@ def check_output_dir(path: str | Path | None, flag: str) -> Path | None:
         raise OutputError(f"{flag} {path}: cannot create the folder ({e.strerror or e})") from None
     if not os.access(p, os.W_OK):
         raise OutputError(f"{flag} {path}: not allowed to write there")
+    _probe(p, f"{flag} {path}")
     return p
+
+
+def umask() -> int:
+    """The process's umask (read without changing it where Linux tells it)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)  # elsewhere: set and restore (not thread-safe, but brief)
+    os.umask(mask)
+    return mask
+
+
+def _mode_for(p: Path) -> int:
+    """An existing file's own mode, else what ``open`` would give a new one."""
+    try:
+        return stat.S_IMODE(os.stat(p).st_mode)
+    except OSError:
+        return 0o666 & ~umask()
 
 
 def write_text_atomic(path: str | Path, text: str, *, overwrite: bool = True) -> None:
@@ -55,11 +93,18 @@ def write_text_atomic(path: str | Path, text: str, *, overwrite: bool = True) ->
 
     With ``overwrite=False`` an existing ``path`` is left alone: FileExistsError.
     """
+    write_bytes_atomic(path, text.encode("utf-8"), overwrite=overwrite)
+
+
+def write_bytes_atomic(path: str | Path, data: bytes, *, overwrite: bool = True) -> None:
+    """``write_text_atomic`` for bytes (a PNG, say)."""
     p = Path(path)
+    mode = _mode_for(p)
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            os.fchmod(f.fileno(), mode)  # mkstemp made it 0600
         if overwrite:
             os.replace(tmp, p)
         else:

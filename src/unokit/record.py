@@ -8,6 +8,7 @@ replaying validates the *play* (the first illegal action stops it, exit 1).
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -95,10 +96,17 @@ def loads(text: str) -> Record:
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as e:
+        if e.msg.startswith("Unexpected UTF-8 BOM"):  # Python's words: "use utf-8-sig"
+            raise RecordError(
+                "the file starts with a byte-order mark (BOM); save it as UTF-8 without one"
+            ) from None
         raise RecordError(f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
     except RecursionError:
         raise RecordError("not a record: JSON nested too deeply") from None
-    except ValueError as e:  # e.g. a number of more digits than Python converts
+    except ValueError as e:  # a number of more digits than Python converts, or worse
+        if "digits" in str(e):  # Python's words: "use sys.set_int_max_str_digits()"
+            most = sys.get_int_max_str_digits()
+            raise RecordError(f"not a record: a number has more than {most:,} digits") from None
         raise RecordError(f"not a record: {e}") from None
     try:
         return parse(obj)

@@ -181,10 +181,14 @@ class RuleSet:
             if self.deck == "my-first-uno"
             else "anything but a Wild Draw Four (R-START-WD4)"
         )
+        most = self.max_players_dealt()
+        if most < 2:
+            so = f"not even 2 players can be dealt {self.deal_size} cards each"
+        else:
+            so = f"at most {most} players can be dealt {self.deal_size} cards"
         return (
             f"{n} hands of {self.deal_size} leave {max(left, 0)} of the {size} cards, and "
-            f"{never} cards can never start a round: the start card must be {kind}, so "
-            f"at most {self.max_players_dealt()} players can be dealt {self.deal_size} cards"
+            f"{never} cards can never start a round: the start card must be {kind}, so {so}"
         )
 
     def player_range(self) -> tuple[int, int]:

@@ -35,6 +35,7 @@ import itertools
 import math
 import multiprocessing as mp
 import os
+import signal
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -338,10 +339,30 @@ def play_chunk(job: tuple[int, Spec, int, int]) -> tuple[int, Tally]:
     return index, out
 
 
-def chunk_bounds(deals: int) -> list[tuple[int, int]]:
-    """About 64 chunks of 1 to 500 deals: a function of the number of deals only."""
-    size = max(1, min(500, math.ceil(deals / 64)))
-    return [(a, min(a + size, deals)) for a in range(0, deals, size)]
+def chunk_bounds(deals: int) -> Iterator[tuple[int, int]]:
+    """About 64 chunks of 1 to 500 deals: a function of the number of deals only.
+
+    Made one at a time, as the workers take them, so memory does not grow with ``deals``.
+    """
+    size = chunk_deals(deals)
+    return ((a, min(a + size, deals)) for a in range(0, deals, size))
+
+
+def chunk_deals(deals: int) -> int:
+    return max(1, min(500, math.ceil(deals / 64)))
+
+
+def quiet_worker() -> None:
+    """A worker process's start: Ctrl-C is the parent's to handle (it ends the pool).
+
+    Without this every worker prints its own ``KeyboardInterrupt`` traceback.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+# The most games a tournament plays: 10^10 games of random bots are a year of one
+# core's work.  Only a typo gets there; the chunks are made as they are handed out.
+MAX_GAMES = 10**10
 
 
 def default_workers() -> int:
@@ -360,6 +381,11 @@ def run(
     """
     if games < 1:
         raise TournamentError(f"--games must be at least 1, not {games}")
+    if games > MAX_GAMES:
+        raise TournamentError(
+            f"--games {games:,} is more than a tournament plays (at most {MAX_GAMES:,}, "
+            "about a year of one core's work even for random bots); ask for fewer"
+        )
     if workers is not None and workers < 1:
         raise TournamentError(f"--workers must be at least 1, not {workers}")
     spec.rules.check_players(spec.players)
@@ -370,27 +396,33 @@ def run(
             raise TournamentError(f"cannot build bot {e.label!r}: {err}") from None
     cycle = len(lineups(len(spec.entrants), spec.players))  # deals: whole line-up cycles
     deals = cycle * max(1, math.ceil(games / spec.players / cycle))
-    jobs = [(i, spec, a, b) for i, (a, b) in enumerate(chunk_bounds(deals))]
-    parts: list[Tally | None] = [None] * len(jobs)
-    n_workers = min(workers or default_workers(), len(jobs))
+    jobs = ((i, spec, a, b) for i, (a, b) in enumerate(chunk_bounds(deals)))
+    n_jobs = -(-deals // chunk_deals(deals))
+    n_workers = min(workers or default_workers(), n_jobs)
+    total = Tally(len(spec.entrants), spec.players)
+    waiting: dict[int, Tally] = {}  # done out of order, until the chunks before are in
+    following = 0  # the next chunk to merge: tallies are merged in chunk order
     t0 = time.perf_counter()
     with progress_bar(deals * spec.players, progress, "tournament") as advance:
+
+        def done(i: int, part: Tally) -> None:
+            nonlocal following
+            waiting[i] = part
+            while following in waiting:
+                total.merge(waiting.pop(following))
+                following += 1
+            advance(part.tables + part.stalled)
+
         if n_workers <= 1:
-            outs: Iterator[tuple[int, Tally]] = map(play_chunk, jobs)
-            for i, part in outs:
-                parts[i] = part
-                advance(part.tables + part.stalled)
+            for out in map(play_chunk, jobs):
+                done(*out)
         else:
             methods = mp.get_all_start_methods()
             ctx = mp.get_context("forkserver" if "forkserver" in methods else "spawn")
-            with ctx.Pool(n_workers) as pool:
-                for i, part in pool.imap_unordered(play_chunk, jobs):
-                    parts[i] = part
-                    advance(part.tables + part.stalled)
-    total = Tally(len(spec.entrants), spec.players)
-    for done in parts:  # in chunk order
-        assert done is not None
-        total.merge(done)
+            with ctx.Pool(n_workers, initializer=quiet_worker) as pool:
+                for out in pool.imap_unordered(play_chunk, jobs):
+                    done(*out)
+    assert following == n_jobs, "every chunk reports or raises"
     return total, time.perf_counter() - t0
 
 
@@ -487,7 +519,8 @@ def format_table(doc: dict[str, Any]) -> str:
     )
     lines = [
         f"{doc['tables']} tables of {doc['players']} ({doc['mode']}, {doc['rules']['preset']}),"
-        f" seed {doc['seed']}, {doc['workers']} workers, {doc['wall_seconds']:.1f} s;"
+        f" seed {doc['seed']}, {doc['workers']} worker{'' if doc['workers'] == 1 else 's'},"
+        f" {doc['wall_seconds']:.1f} s;"
         f" baseline {base:.1%}",
         head,
         "-" * len(head),

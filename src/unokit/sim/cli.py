@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 from typing import Any
 
@@ -12,6 +13,18 @@ from unokit.sim.report import print_table, write_csv, write_json
 from unokit.sim.runner import RAY_CONNECT_SECONDS, simulate
 from unokit.sim.summary import summarize
 from unokit.simbase import SimError
+
+
+def _check(every: int | None) -> int:
+    """``--check N``: N from 1 up (every N-th game); left out, no game is replayed."""
+    if every is None:
+        return 0
+    if every < 1:
+        raise SimError(
+            f"--check N replays every N-th game, so N is 1 or more, not {every} "
+            "(leave --check out to replay none)"
+        )
+    return every
 
 
 def configs_from_args(args: argparse.Namespace) -> list[SimConfig]:
@@ -40,7 +53,7 @@ def configs_from_args(args: argparse.Namespace) -> list[SimConfig]:
                 dealer=args.dealer,
                 label=spec if args.compare else "",
                 engine=getattr(args, "engine", "python"),
-                check=getattr(args, "check", None) or 0,
+                check=_check(getattr(args, "check", None)),
             )
         )
     labels = [c.label for c in configs]
@@ -68,7 +81,12 @@ def run(args: argparse.Namespace) -> int:
     )
     summaries = [summarize(r) for r in results]
     if not args.quiet:
-        print_table(summaries)
+        if sys.stdout.isatty():
+            print_table(summaries)
+        else:  # rich ends the process itself (exit 1) on a closed pipe: write it here
+            text = io.StringIO()
+            print_table(summaries, file=text)
+            sys.stdout.write(text.getvalue())
     try:
         if json_path:
             write_json(json_path, summaries)
@@ -106,7 +124,7 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
         "(fast, the published check's player), greedy, "
         "heuristic, bot:random (the RandomBot through views)",
     )
-    sp.add_argument("--games", type=int, default=10_000, help="games per rule set")
+    sp.add_argument("--games", type=int, default=10_000, help="games per rule set (1 to 10^12)")
     sp.add_argument("--seed", type=int, default=0, help="same seed, same numbers")
     sp.add_argument(
         "--rounds-only",
@@ -158,14 +176,15 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
         "--engine",
         choices=("python", "compiled"),
         default="python",
-        help="python: the reference engine (default); compiled: numba, about ten times "
-        "faster, fast players only (pip install 'unokit[fast]')",
+        help="python: the reference engine (default); compiled: numba, about 40-50 times "
+        "faster (docs/benchmarks.md), fast players only (pip install 'unokit[fast]')",
     )
     sp.add_argument(
         "--check",
         type=int,
         default=None,
         metavar="N",
-        help="with --engine compiled: replay every N-th game through the reference engine "
-        "and stop if it does not reach the identical final state",
+        help="with --engine compiled: replay every N-th game (N from 1 up) through the "
+        "reference engine and stop if it does not reach the identical final state "
+        "(default: replay none)",
     )

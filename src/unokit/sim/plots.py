@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import io
 import math
 from collections.abc import Sequence
 from pathlib import Path
@@ -17,9 +18,17 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 
+from unokit.files import write_bytes_atomic
 from unokit.stats import Hist
 
 DPI = 110
+
+
+def _save(fig: Figure, path: Path) -> None:
+    """Draw the PNG in memory, then write it atomically (as every other output)."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    write_bytes_atomic(path, buf.getvalue())
 
 
 def _hist(summary: dict[str, Any], key: str) -> Hist:
@@ -83,7 +92,7 @@ def plot_game_length(summaries: Sequence[dict[str, Any]], path: Path) -> None:
         ax.set_title("Game length in rounds")
         ax.legend(fontsize="small")
     fig.tight_layout()
-    fig.savefig(path)
+    _save(fig, path)
 
 
 def plot_win_rate_by_seat(summaries: Sequence[dict[str, Any]], path: Path) -> None:
@@ -107,7 +116,7 @@ def plot_win_rate_by_seat(summaries: Sequence[dict[str, Any]], path: Path) -> No
     ax.set_title(f"Win rate by seat, {n} players (in playing order)")
     ax.legend(fontsize="small")
     fig.tight_layout()
-    fig.savefig(path)
+    _save(fig, path)
 
 
 def plot_compare(summaries: Sequence[dict[str, Any]], path: Path) -> None:
@@ -151,7 +160,7 @@ def plot_compare(summaries: Sequence[dict[str, Any]], path: Path) -> None:
     axes[0].axhline(1 / summaries[0]["config"]["players"], color="grey", linestyle="--")
     fig.suptitle(f"Rule sets compared ({summaries[0]['games']:,} games each, 95% intervals)")
     fig.tight_layout()
-    fig.savefig(path)
+    _save(fig, path)
 
 
 def write_plots(summaries: Sequence[dict[str, Any]], out_dir: Path) -> list[Path]:

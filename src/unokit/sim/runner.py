@@ -8,14 +8,17 @@ whatever the backend and the number of workers; only the timings differ.
 
 from __future__ import annotations
 
+import bisect
 import importlib
+import itertools
 import logging
 import math
 import multiprocessing as mp
 import os
+import signal
 import socket
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +30,12 @@ from unokit.simbase import SimError, Tally
 BACKENDS = ("local", "ray")
 # How long ``--address HOST:PORT`` may take to answer before unokit gives up.
 RAY_CONNECT_SECONDS = 5.0
+# The most games one run takes: 10^12 games are about two months of one core's work
+# even on the compiled engine (~200,000 games/s).  The chunks are made as they are
+# handed out, so memory does not grow with the count; this bound only refuses a typo.
+MAX_GAMES = 10**12
+# Ray: chunks submitted ahead of the results, per worker (the rest wait their turn).
+RAY_AHEAD = 4
 
 
 @dataclass
@@ -50,12 +59,15 @@ def chunk_size(games: int) -> int:
     return max(10, min(2000, math.ceil(games / 64)))
 
 
-def chunks(config: SimConfig) -> list[ChunkTask]:
+def chunk_count(games: int) -> int:
+    return -(-games // chunk_size(games))
+
+
+def chunks(config: SimConfig) -> Iterator[ChunkTask]:
+    """The chunks of ``config``, in order, made one at a time."""
     size = chunk_size(config.games)
-    return [
-        ChunkTask(config, start, min(size, config.games - start))
-        for start in range(0, config.games, size)
-    ]
+    for start in range(0, config.games, size):
+        yield ChunkTask(config, start, min(size, config.games - start))
 
 
 def default_workers() -> int:
@@ -63,6 +75,14 @@ def default_workers() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not Linux
         return os.cpu_count() or 1
+
+
+def quiet_worker() -> None:
+    """A worker process's start: Ctrl-C is the parent's to handle (it ends the pool).
+
+    Without this every worker prints its own ``KeyboardInterrupt`` traceback.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _timed_chunk(job: tuple[int, ChunkTask]) -> tuple[int, Tally, float]:
@@ -75,15 +95,18 @@ def _timed_chunk(job: tuple[int, ChunkTask]) -> tuple[int, Tally, float]:
 Done = Callable[[int, Tally, float], None]
 
 
-def _run_local(jobs: list[tuple[int, ChunkTask]], workers: int, done: Done) -> None:
-    if workers <= 1 or len(jobs) <= 1:
+Jobs = Iterator[tuple[int, ChunkTask]]
+
+
+def _run_local(jobs: Jobs, n_jobs: int, workers: int, done: Done) -> None:
+    if workers <= 1 or n_jobs <= 1:
         for job in jobs:
             done(*_timed_chunk(job))
         return
     methods = mp.get_all_start_methods()
     ctx = mp.get_context("forkserver" if "forkserver" in methods else "spawn")
-    with ctx.Pool(min(workers, len(jobs))) as pool:
-        for out in pool.imap_unordered(_timed_chunk, jobs):
+    with ctx.Pool(min(workers, n_jobs), initializer=quiet_worker) as pool:
+        for out in pool.imap_unordered(_timed_chunk, jobs):  # takes jobs as workers free
             done(*out)
 
 
@@ -116,9 +139,7 @@ def check_ray_address(address: str, timeout: float = RAY_CONNECT_SECONDS) -> Non
         raise SimError(f"no Ray cluster answers at {address} ({why})") from None
 
 
-def _run_ray(
-    jobs: list[tuple[int, ChunkTask]], workers: int | None, address: str | None, done: Done
-) -> None:
+def _run_ray(jobs: Jobs, workers: int | None, address: str | None, done: Done) -> None:
     ray = import_ray()
     started = False
     if not ray.is_initialized():
@@ -137,9 +158,11 @@ def _run_ray(
         started = True
     try:
         remote = ray.remote(num_cpus=1)(_timed_chunk)
-        pending = [remote.remote(job) for job in jobs]
+        ahead = RAY_AHEAD * max(1, int(ray.cluster_resources().get("CPU", 1)))
+        pending = [remote.remote(job) for job in itertools.islice(jobs, ahead)]
         while pending:
             ready, pending = ray.wait(pending, num_returns=1)
+            pending += [remote.remote(job) for job in itertools.islice(jobs, len(ready))]
             for ref in ready:
                 done(*ray.get(ref))
     finally:
@@ -162,37 +185,49 @@ def simulate(
         raise SimError(f"--workers must be at least 1, not {workers}")
     if address and backend != "ray":
         raise SimError("--address needs --backend ray")
-    jobs: list[tuple[int, ChunkTask]] = []
-    owner: list[int] = []  # job index -> configuration index
-    for ci, cfg in enumerate(configs):
-        for task in chunks(cfg):
-            owner.append(ci)
-            jobs.append((len(jobs), task))
-    parts: list[Tally | None] = [None] * len(jobs)
+    for cfg in configs:
+        check_games(cfg.games)
+    # Job i belongs to the configuration whose range of job indices holds it.
+    starts = list(itertools.accumulate((chunk_count(c.games) for c in configs), initial=0))
+    n_jobs = starts[-1]
+    jobs = enumerate(task for cfg in configs for task in chunks(cfg))
+    merged = [Tally(c.players) for c in configs]
+    waiting: dict[int, Tally] = {}  # done out of order, until the chunks before are in
     cpu = [0.0] * len(configs)
     total = sum(c.games for c in configs)
     n_workers = workers or default_workers()
     label = "simulating" if len(configs) == 1 else f"{len(configs)} rule sets"
     t0 = time.perf_counter()
+    following = 0  # the next job index to merge: tallies are merged in chunk order
     with progress_bar(total, progress, label, rate="games/s") as advance:
 
         def done(i: int, tally: Tally, seconds: float) -> None:
-            parts[i] = tally
-            cpu[owner[i]] += seconds
+            nonlocal following
+            cpu[bisect.bisect_right(starts, i) - 1] += seconds
+            waiting[i] = tally
+            while following in waiting:
+                merged[bisect.bisect_right(starts, following) - 1].merge(waiting.pop(following))
+                following += 1
             advance(tally.games + tally.stalled)
 
         if backend == "ray":
             _run_ray(jobs, workers, address, done)
         else:
-            _run_local(jobs, n_workers, done)
+            _run_local(jobs, n_jobs, n_workers, done)
+    if following != n_jobs:  # pragma: no cover - every job reports or raises
+        raise SimError("a chunk of the simulation did not report")
     wall = time.perf_counter() - t0
-    results: list[SimResult] = []
-    for ci, cfg in enumerate(configs):
-        merged = Tally(cfg.players)
-        for i, part in enumerate(parts):  # in chunk order
-            if owner[i] == ci:
-                if part is None:  # pragma: no cover - every job reports or raises
-                    raise SimError("a chunk of the simulation did not report")
-                merged.merge(part)
-        results.append(SimResult(cfg, merged, cpu[ci], wall, n_workers, backend))
-    return results
+    return [
+        SimResult(cfg, merged[ci], cpu[ci], wall, n_workers, backend)
+        for ci, cfg in enumerate(configs)
+    ]
+
+
+def check_games(games: int) -> None:
+    """Refuse a game count no run could finish (``MAX_GAMES``), before any work."""
+    if games > MAX_GAMES:
+        raise SimError(
+            f"--games {games:,} is more than one run plays (at most {MAX_GAMES:,}, about "
+            "two months of one core on the compiled engine); run fewer games, or several "
+            "runs with different --seed"
+        )
