@@ -155,3 +155,54 @@ def test_spectator_updates_hold_no_hand() -> None:
     with pytest.raises(Exception) as e:
         m.update(-1)
     assert getattr(e.value, "code", "") == "bad_seat"
+
+
+def test_a_turn_timer_decision_is_asked_and_told_like_any_bot() -> None:
+    """The server's turn timer decides for a person through ``Match.decide_for``: the
+    bot is told the seat's events first and offered a catch before the turn (R-UNO-2),
+    as every bot is (review: it called ``act`` directly, untold)."""
+
+    from unokit.bots.base import RandomBot
+    from unokit.engine.actions import CATCH
+
+    class Spy(RandomBot):
+        def __init__(self) -> None:
+            super().__init__(1)
+            self.told: list[Event] = []
+            self.asked: list[str] = []
+
+        def observe(self, events: Sequence[Event]) -> None:
+            self.told.extend(events)
+
+        def react(self, view: View) -> Action | None:
+            self.asked.append("react")
+            return super().react(view)
+
+        def act(self, view: View) -> Action:
+            self.asked.append("act")
+            return super().act(view)
+
+    class Forgetful(RandomBot):
+        """Never calls UNO, so it can be caught."""
+
+        def act(self, view: View) -> Action:
+            return super().act(view)._replace(uno=False)
+
+        def react(self, view: View) -> Action | None:
+            return None
+
+    for seed in range(200):
+        g = Game(RuleSet(), 3, seed=seed)
+        m = Match(g, [None, Forgetful(2), Forgetful(3)], timing=Timing.instant())
+        for _ in range(300):
+            if g.round_over:
+                break
+            if g.current == 0 and g.vulnerable not in (-1, 0):
+                spy = Spy()
+                action = m.decide_for(0, spy)
+                assert spy.told == g.events_for(0)
+                assert spy.asked[0] == "react" and action.kind == CATCH
+                return
+            if not m.bot_step():
+                m.submit(0, g.legal_actions(0)[0])
+    raise AssertionError("no position with a catchable seat on seat 0's turn")

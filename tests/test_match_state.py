@@ -174,3 +174,60 @@ def test_the_json_form_is_plain_json() -> None:
                     random.Random(1), 50)  # fmt: skip
     obj = json.loads(json.dumps(to_json(state)))
     assert dumps(from_json(obj)) == dumps(state)
+
+
+BASE = to_json(new_match(Game(None, 3, seed=1)))
+
+
+def _damaged(path: tuple[str, ...], value: object) -> str:
+    import copy
+
+    obj = copy.deepcopy(BASE)
+    d = obj
+    for k in path[:-1]:
+        d = d[k]
+    d[path[-1]] = value
+    return json.dumps(obj)
+
+
+@pytest.mark.parametrize(
+    ("path", "value"),
+    [
+        (("version",), 1e400), (("version",), "3"), (("version",), -1), (("passed",), [True]),
+        (("waits",), [7]), (("game", "rules", "options"), [1]),
+        (("game", "rng"), [3, [2**80] * 625, None]), (("game", "current"), 99),
+        (("game", "phase"), "play"), (("game", "discard"), []),
+        (("game", "hands"), [[999], [], []]), (("game", "live"), [True]),
+        (("game", "vulnerable"), 50), (("game", "pile"), [0] * 500),
+        (("game", "direction"), 0), (("game", "log"), -1), (("game", "recording"), "yes"),
+        (("game", "events"), [["boom", 0, [], 0, -1, -1, -1, -1]]),
+        (("game", "rounds"), [{"dealer": 0}]),
+    ],
+)  # fmt: skip
+def test_a_forged_or_damaged_state_is_refused_not_loaded(
+    path: tuple[str, ...], value: object
+) -> None:
+    """Found by review: these loaded as wrong games (or raised other errors)."""
+    with pytest.raises(StateError):
+        loads(_damaged(path, value))
+
+
+def test_a_pass_needs_an_out_of_turn_chance() -> None:
+    state = new_match(Game(None, 3, seed=1))
+    g = state.game
+    other = (g.current + 1) % 3
+    assert g.vulnerable < 0 and not g.legal_actions(other)
+    with pytest.raises(IllegalAction):
+        advance(state, other, PASS)
+
+
+def test_the_next_round_is_pure_too() -> None:
+    state = play_on(new_match(Game(None, 2, seed=4)), random.Random(2), 10_000)
+    while not state.round_over:
+        state = play_on(state, random.Random(3), 1)
+    if state.game.game_over:
+        return
+    before = dumps(state)
+    nxt = next_round(state)
+    assert dumps(state) == before and nxt.version == state.version + 1
+    assert not nxt.round_over

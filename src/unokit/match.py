@@ -7,7 +7,9 @@ bots that decide for some seats, and what is told to whom:
 * **who is asked next** is ``to_ask(state)``: out-of-turn chances of the seats the
   table waits on (the bots) first, clockwise from the seat after the one to act, then
   the seat that must decide; a seat that passed is not asked again until the game
-  changes.  There is no other copy of that rule in unokit;
+  changes.  The RL tables and the simulator's bot path ask ``seat_to_ask`` too; only
+  the compiled kernel and the search's rollouts keep their own loops, for speed, held to
+  the same order by tests (docs/architecture.md);
 * **the state version** rises by one with every accepted action; an action made on an
   older version is refused (``StaleVersion``), never applied;
 * **what each seat must learn**: its view and the events it may see since it last
@@ -39,6 +41,7 @@ from unokit.engine.state import (
     StaleVersion,
     advance_in_place,
     bot_fallback,
+    next_round_in_place,
     reaction_order,
     to_ask,
     with_waits,
@@ -235,9 +238,7 @@ class Match:
 
     def start_round(self, dealer: int | None = None, seed: int | None = None) -> None:
         """Deal the next round; the version rises."""
-        st = self.state
-        st.game.start_round(dealer, seed=seed)
-        self.state = MatchState(st.game, st.version + 1, frozenset(), st.waits)
+        self.state = next_round_in_place(self.state, dealer, seed)
 
     def next_round(self) -> None:
         self.start_round()
@@ -275,6 +276,20 @@ class Match:
             return None
         self.inform(seat)
         return ask_bot(bot, self.game, seat)
+
+    def decide_for(self, seat: int, bot: Bot) -> Action:
+        """One decision by ``bot`` for ``seat``, which it does not hold (a person's turn
+        timer ran out): told the seat's events, asked as every bot is (``ask_bot``: a
+        catch first while someone is catchable), checked; ``bot_fallback`` if it fails."""
+        self._observed[seat] = inform(bot, self.game, seat, self._observed[seat])
+        try:
+            action = ask_bot(bot, self.game, seat)
+            if action is not None:
+                self.game.check(seat, action)
+                return action
+        except Exception as e:  # a broken bot must not stop the table
+            self._tell_error(seat, f"failed: {e}")
+        return bot_fallback(self.state, seat)
 
     def bot_decide(self, fallback: bool = False) -> tuple[int, Action] | bool:
         """The next bot decision, checked, for the caller to apply; or whether bots passed.

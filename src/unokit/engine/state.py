@@ -25,18 +25,20 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from unokit.cards import NUM_CARDS, build_deck
 from unokit.engine.actions import CATCH, UNO, Action
 from unokit.engine.dealing import RoundLog
 from unokit.engine.errors import IllegalAction
 from unokit.engine.events import Event, EventKind
 from unokit.engine.game import Game
-from unokit.engine.phases import P_ROUND_OVER
+from unokit.engine.phases import P_ROUND_OVER, PHASE_NAMES
 from unokit.errors import UnoError
-from unokit.rules import RulesError, from_preset
+from unokit.rules import RulesError, RuleSet, from_preset
 
 FORMAT: Final = "uno-match/1"
 
@@ -195,10 +197,10 @@ def check(state: MatchState, seat: int, move: Move, version: int | None = None) 
             f"this action was made on state {version}, the game is at {state.version}"
         )
     if isinstance(move, Pass):
-        if g.phase >= P_ROUND_OVER or not g.live[seat]:
-            raise IllegalAction("there is nothing to let go by now", code="not_now")
-        if seat == g.current:
+        if seat == g.current and g.phase < P_ROUND_OVER:
             raise IllegalAction("it is your turn: decide, you cannot pass it", code="not_now")
+        if seat not in reaction_order(g):
+            raise IllegalAction("there is nothing to let go by now", code="not_now")
         return
     g.check(seat, move)
 
@@ -245,9 +247,18 @@ def advance(
     return nxt, events
 
 
-def next_round(state: MatchState) -> MatchState:
-    """Deal the next round in place (the round is over); the version rises."""
-    state.game.start_round()
+def next_round(state: MatchState, dealer: int | None = None, seed: int | None = None) -> MatchState:
+    """Pure: the state with the next round dealt (the round is over); the version rises.
+    ``dealer`` and ``seed`` as ``Game.start_round`` takes them (a server's own seeds)."""
+    copy = MatchState(clone(state.game), state.version, state.passed, state.waits)
+    return next_round_in_place(copy, dealer, seed)
+
+
+def next_round_in_place(
+    state: MatchState, dealer: int | None = None, seed: int | None = None
+) -> MatchState:
+    """``next_round`` on the state's own game, for the owner of a live match."""
+    state.game.start_round(dealer, seed=seed)
     return MatchState(state.game, state.version + 1, frozenset(), state.waits)
 
 
@@ -374,20 +385,163 @@ def to_json(state: MatchState) -> dict[str, Any]:
 
 
 def from_json(obj: Any) -> MatchState:
-    """The state ``to_json`` wrote; ``StateError`` for anything else."""
+    """The state ``to_json`` wrote; ``StateError`` for anything else.
+
+    Everything is checked before a game is built: types, ranges, that every card of the
+    deck is in exactly one place, and that the RNG states are Mersenne Twister states,
+    so a damaged or forged state is refused, never loaded as a wrong game.
+    """
     if not isinstance(obj, dict) or obj.get("format") != FORMAT:
         raise StateError(f"not a match state of format {FORMAT!r}")
     try:
-        game = game_from_json(obj["game"])
-        n = game.n
-        passed = frozenset(int(s) for s in obj["passed"])
-        waits = frozenset(int(s) for s in obj["waits"])
-        version = int(obj["version"])
-    except (KeyError, TypeError, ValueError, IndexError, RulesError) as e:
+        version = _int(obj.get("version"), "version", 0, 2**62)
+        game_obj = obj.get("game")
+        if not isinstance(game_obj, dict):
+            raise StateError("a damaged match state: 'game' must be an object")
+        rules = _rules(game_obj.get("rules"))
+        names = game_obj.get("names")
+        if not isinstance(names, list) or not all(isinstance(x, str) for x in names):
+            raise StateError("a damaged match state: 'names' must be a list of names")
+        try:
+            rules.check_players(len(names))
+        except RulesError as e:
+            raise StateError(f"a damaged match state: {e}") from None
+        n = len(names)
+        _check_game(game_obj, rules, n)
+        passed = frozenset(_int(x, "passed", 0, n - 1) for x in _list(obj.get("passed"), "passed"))
+        waits = frozenset(_int(x, "waits", 0, n - 1) for x in _list(obj.get("waits"), "waits"))
+        game = game_from_json(game_obj)
+    except StateError:
+        raise
+    except Exception as e:  # anything the checks above did not foresee is damage too
         raise StateError(f"a damaged match state: {type(e).__name__}: {e}") from None
-    if not all(0 <= s < n for s in passed | waits) or version < 0:
-        raise StateError("a damaged match state: seats or version out of range")
     return MatchState(game, version, passed, waits)
+
+
+def _fail(what: str) -> StateError:
+    return StateError(f"a damaged match state: {what}")
+
+
+def _int(v: Any, what: str, lo: int, hi: int) -> int:
+    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+        raise _fail(f"{what} must be a whole number from {lo} to {hi}, not {v!r:.40}")
+    return v
+
+
+def _list(v: Any, what: str, size: int | None = None) -> list[Any]:
+    if not isinstance(v, list) or (size is not None and len(v) != size):
+        want = f"a list of {size}" if size is not None else "a list"
+        raise _fail(f"{what} must be {want}")
+    return v
+
+
+def _cards(v: Any, what: str) -> list[int]:
+    return [_int(c, what, 0, NUM_CARDS - 1) for c in _list(v, what)]
+
+
+def _rules(spec: Any) -> RuleSet:
+    if (
+        not isinstance(spec, dict)
+        or not isinstance(spec.get("preset"), str)
+        or not isinstance(spec.get("options"), dict)
+    ):
+        raise _fail("'rules' must be {'preset': name, 'options': {...}}")
+    try:
+        return from_preset(spec["preset"], spec["options"])
+    except (RulesError, TypeError, ValueError) as e:
+        raise _fail(f"bad rules: {e}") from None
+
+
+def _rng(v: Any, what: str) -> None:
+    """A ``random.Random`` state: version 3, 624 words and a position, gauss or null."""
+    items = _list(v, what, 3)
+    internal = _list(items[1], what, 625)
+    if items[0] != 3 or not (items[2] is None or isinstance(items[2], float)):
+        raise _fail(f"{what} is not a random generator's state")
+    for w in internal[:624]:
+        _int(w, what, 0, 2**32 - 1)
+    _int(internal[624], what, 0, 624)
+
+
+def _check_game(g: dict[str, Any], rules: RuleSet, n: int) -> None:
+    """What ``game_from_json`` builds from must describe a possible game (see from_json)."""
+    hands = [_cards(h, "a hand") for h in _list(g.get("hands"), "hands", n)]
+    pile = _cards(g.get("pile"), "the draw pile")
+    discard = _cards(g.get("discard"), "the discard pile")
+    placed = Counter(pile + discard + [c for h in hands for c in h])
+    if placed != Counter(build_deck(rules.deck, rules.custom_cards)):
+        raise _fail("the hands and piles do not hold the rules' deck, each card once")
+    live = _list(g.get("live"), "live", n)
+    if not all(isinstance(x, bool) for x in live):
+        raise _fail("live must be true or false for each seat")
+    _int(g.get("n_live"), "n_live", sum(live), sum(live))
+    teams = rules.scoring == "teams"
+    for x in _list(g.get("scores"), "scores", 2 if teams else n):
+        _int(x, "a score", 0, 2**62)
+    phase = _int(g.get("phase"), "phase", 0, len(PHASE_NAMES) - 1)
+    if phase < P_ROUND_OVER and not discard:
+        raise _fail("a round in play needs a discard pile")
+    current = _int(g.get("current"), "current", 0, n - 1)
+    _int(g.get("color"), "color", -1, 3)
+    if g.get("direction") not in (1, -1) or isinstance(g.get("direction"), bool):
+        raise _fail("direction must be 1 or -1")
+    drawn = _int(g.get("drawn"), "drawn", -1, NUM_CARDS - 1)
+    if drawn >= 0 and drawn not in hands[current]:
+        raise _fail("the drawn card is not in the hand of the seat to act")
+    for name in ("vulnerable", "wd4_by", "round_winner", "dealer"):
+        _int(g.get(name), name, -1, n - 1)
+    _int(g.get("game_winner"), "game_winner", -1, (2 if teams else n) - 1)
+    _int(g.get("wd4_prev_color"), "wd4_prev_color", -1, 3)
+    _int(g.get("pend_card"), "pend_card", -1, NUM_CARDS - 1)
+    _int(g.get("pend_total"), "pend_total", 0, 2**31)
+    _int(g.get("round_index"), "round_index", -1, 2**31)
+    _int(g.get("reshuffles"), "reshuffles", 0, 2**62)
+    for name in ("wd4_guilty", "_plain", "recording"):
+        if not isinstance(g.get(name), bool):
+            raise _fail(f"{name} must be true or false")
+    for sh in _list(g.get("_forced"), "forced shuffles"):
+        _cards(sh, "a forced shuffle")
+    for k in _list(g.get("_forced_launches"), "forced launches"):
+        _int(k, "a launch", 0, 12)
+    _rng(g.get("rng"), "rng")
+    if g.get("round_rng") is not None:
+        _rng(g.get("round_rng"), "round_rng")
+    rounds = _list(g.get("rounds"), "rounds")
+    for r in rounds:
+        if not isinstance(r, dict):
+            raise _fail("a round must be an object")
+        _int(r.get("dealer"), "a round's dealer", 0, n - 1)
+        _cards(r.get("deck"), "a round's deck")
+        _int(r.get("seed"), "a round's seed", 0, 2**64)
+        for sh in _list(r.get("shuffles"), "a round's shuffles"):
+            _cards(sh, "a round's shuffle")
+        for k in _list(r.get("launches"), "a round's launches"):
+            _int(k, "a launch", 0, 12)
+        for a in _list(r.get("actions"), "a round's actions"):
+            seat, fields, extra = _list(a, "an action", 3)
+            _int(seat, "an action's seat", 0, n - 1)
+            kind, card, color, target, uno = _list(fields, "an action", 5)
+            _int(kind, "an action's kind", 0, 7)
+            _int(card, "an action's card", -1, NUM_CARDS - 1)
+            _int(color, "an action's colour", -1, 3)
+            _int(target, "an action's target", -1, n - 1)
+            if not isinstance(uno, bool):
+                raise _fail("an action's uno must be true or false")
+            _cards(extra, "an action's extra cards")
+    log = g.get("log")
+    if log is not None:
+        _int(log, "log", 0, len(rounds) - 1)
+    events = g.get("events")
+    if events is not None:
+        kinds = {k.value for k in EventKind}
+        for e in _list(events, "events"):
+            kind, seat, cards, *rest = _list(e, "an event", 8)
+            if kind not in kinds:
+                raise _fail(f"no event kind {kind!r:.40}")
+            _int(seat, "an event's seat", -1, n - 1)
+            _cards(cards, "an event's cards")
+            for x in rest:
+                _int(x, "an event's field", -(2**31), 2**31)
 
 
 def dumps(state: MatchState) -> str:

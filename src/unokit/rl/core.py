@@ -400,11 +400,7 @@ class Table:
         self._mask_seat = -1
         if self.passed:
             self.passed.clear()
-        if g.phase >= P_ROUND_OVER:
-            return -1
-        if g.vulnerable < 0 and not self._jump_in:
-            return g.current
-        return self.select()
+        return seat_to_ask(g, self.passed, None)  # the one rule (engine.state.to_ask)
 
     def apply(self, seat: int, action: Action) -> None:
         """Apply an engine action (a bot's), checked by the engine."""

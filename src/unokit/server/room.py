@@ -32,7 +32,7 @@ from unokit.bots.base import Bot
 from unokit.bots.roster import BOT_NAMES, make_bots
 from unokit.engine.actions import Action
 from unokit.engine.game import Game
-from unokit.engine.state import bot_fallback, check
+from unokit.engine.state import check
 from unokit.engine.view import shown_hands, view_of
 from unokit.errors import UnoError
 from unokit.match import Match, SeatKind, Timing
@@ -586,13 +586,9 @@ class Room:
             return
         bot = self._bots.get(seat) or make_bot("hard", self.game_seed + seat)
         self._bots[seat] = bot
-        action = bot.act(view_of(match.game, seat))
-        try:
-            match.game.check(seat, action)
-        except UnoError:
-            action = bot_fallback(match.state, seat)
+        action = match.decide_for(seat, bot)
         self._log(act_entry(seat, action))
-        match.submit(seat, action)
+        match.submit(seat, action, checked=True)
         self._after_change()
 
     def _after_change(self) -> None:

@@ -37,7 +37,7 @@ from unokit.engine.game import (
     P_START_COLOR,
     Game,
 )
-from unokit.engine.state import reaction_order
+from unokit.engine.state import seat_to_ask
 from unokit.match import Match, Timing
 from unokit.sim.config import SimConfig
 from unokit.simbase import (
@@ -334,14 +334,16 @@ class Table:
         """
         v = game.vulnerable
         match = self._match
-        for s in [*reaction_order(game), game.current]:  # to_ask's order (engine.state)
+        cur = game.current
+        passed: set[int] = set()  # seats asked that let this moment go, as to_ask keeps
+        while True:
+            s = seat_to_ask(game, passed, None)  # every seat is waited on here
+            if s == cur:
+                break
+            passed.add(s)
             bot = bots[s]
             if bot is not None:
                 assert match is not None
-                if s == game.current:
-                    return False
-                if not game.legal_actions(s):
-                    continue
                 action = match.bot_decision(s)
                 if action is not None:
                     self._count_action(game, action, pc, tc)
@@ -351,4 +353,9 @@ class Table:
                 self._counts[4] += 1
                 game.catch(s, v)
                 return True
+        # the seat to act: a bot decides in _act (a catch first); a fast player catches
+        if bots[cur] is None and self.catches[cur] and v >= 0 and cur != v:
+            self._counts[4] += 1
+            game.catch(cur, v)
+            return True
         return False
