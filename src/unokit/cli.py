@@ -380,6 +380,13 @@ def build_parser() -> argparse.ArgumentParser:
         "under $XDG_DATA_HOME, else ~/.local/share)",
     )
     se.add_argument(
+        "--store",
+        default=None,
+        metavar="URL",
+        help="keep rooms and games in PostgreSQL instead of SQLite: a URL such as "
+        "postgresql://user@host:5432/dbname (one server per database for now)",
+    )
+    se.add_argument(
         "--sync",
         choices=("normal", "full"),
         default="normal",
@@ -450,18 +457,23 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from unokit.server.app import (
         FULL_COLLECTION_SECONDS,
         Limits,
+        create_app,
         serve_options,
-        sqlite_app,
         tune_gc,
     )
+    from unokit.server.store import SQLiteStore, Store
 
+    if args.store is not None and (args.db is not None or args.sync != "normal"):
+        what = "--db" if args.db is not None else "--sync"
+        raise RulesError(f"{what} is for SQLite; --store keeps games in PostgreSQL: give one")
     db = Path(args.db) if args.db else default_db()
-    if db.is_dir():
-        raise RulesError(f"--db {db} is a folder; give a file name")
-    try:
-        db.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise RulesError(f"cannot create the folder for --db {db}: {e.strerror}") from None
+    if args.store is None:
+        if db.is_dir():
+            raise RulesError(f"--db {db} is a folder; give a file name")
+        try:
+            db.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise RulesError(f"cannot create the folder for --db {db}: {e.strerror}") from None
     timing = None
     if os.environ.get("UNOKIT_TIMING"):  # for tests and load runs: bot pacing, JSON
         import json as json_
@@ -469,10 +481,23 @@ def cmd_serve(args: argparse.Namespace) -> int:
         from unokit.match import Timing
 
         timing = Timing(**json_.loads(os.environ["UNOKIT_TIMING"]))
-    app = sqlite_app(
-        db,
-        sync=args.sync,
-        allowed_origins=_origins(args.origin),
+    origins = _origins(args.origin)
+    store: Store
+    if args.store is not None:  # StoreOpenError (one line, exit 2) if it cannot be used
+        try:
+            from unokit.server.pgstore import PostgresStore
+        except ModuleNotFoundError as e:
+            if not (e.name or "").startswith("psycopg"):
+                raise
+            raise RulesError("--store needs psycopg: pip install 'unokit[postgres]'") from None
+        store = PostgresStore(args.store)
+        kept = f"PostgreSQL at {store.where}"
+    else:
+        store = SQLiteStore(db, sync=args.sync)
+        kept = str(db)
+    app = create_app(
+        store,
+        allowed_origins=origins,
         timing=timing,
         full_collection_seconds=FULL_COLLECTION_SECONDS,
     )
@@ -482,7 +507,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             "it is for tests only, never for real games",
             file=sys.stderr,
         )
-    print(f"unokit: the table is at http://{args.host}:{args.port}  (games kept in {db})")
+    print(f"unokit: the table is at http://{args.host}:{args.port}  (games kept in {kept})")
     tune_gc()
     options = serve_options(Limits(), args.forwarded_allow_ips)
     uvicorn.run(app, host=args.host, port=args.port, **options)

@@ -1,0 +1,537 @@
+"""PostgreSQL behind the store interface (issue 35, item 1), against a real cluster.
+
+A throwaway PostgreSQL cluster (``initdb`` into a temporary folder, ``pg_ctl start`` on
+127.0.0.1 with a free port, its socket in that folder) serves the whole session; each
+test gets a database of its own.  As root (CI) the cluster runs as an unprivileged
+user: initdb refuses root.  Without PostgreSQL's binaries the tests fail, saying what
+to install (``.ci/run`` installs them); they never skip.
+
+* The store contract, run over ``MemoryStore``, ``SQLiteStore`` and ``PostgresStore``.
+* Migrations: applied once, idempotent on restart; a newer schema is refused.
+* One entry per (room, game, index); one server per database.
+* ``unokit serve --store``: one line and exit 2 for a bad URL, an unreachable server,
+  or ``--db`` given too.
+* A real ``unokit serve --store postgresql://...`` plays a room, is killed, restarts
+  and resumes it from PostgreSQL; PostgreSQL stopped mid-game -> moves refused with
+  ``storage_unavailable``, nothing changed; PostgreSQL back -> play goes on by itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import glob
+import itertools
+import json
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import psycopg
+import pytest
+
+from server_helpers import Client, Harness, choose
+from unokit.cli import main
+from unokit.server.pgstore import SCHEMA_VERSION, PostgresStore
+from unokit.server.store import (
+    MemoryStore,
+    RoomRow,
+    SQLiteStore,
+    Store,
+    StoreError,
+    StoreLocked,
+    StoreOpenError,
+)
+
+
+# ------------------------------------------------------------- the cluster ---------
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _binaries() -> Path:
+    """The folder holding initdb and pg_ctl: PATH first, then Debian's folders."""
+    found = shutil.which("initdb")
+    if found and shutil.which("pg_ctl"):
+        return Path(os.path.realpath(found)).parent
+    for folder in sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True):
+        if os.access(Path(folder) / "initdb", os.X_OK):
+            return Path(folder)
+    pytest.fail(
+        "PostgreSQL's initdb and pg_ctl are not on PATH nor in /usr/lib/postgresql/*/bin: "
+        "install them (apt-get install postgresql), as .ci/run does",
+        pytrace=False,
+    )
+
+
+class Cluster:
+    """A PostgreSQL cluster of this test session, on 127.0.0.1."""
+
+    def __init__(self, base: Path, user: str | None) -> None:
+        self.bin = _binaries()
+        self.base = base
+        self.data = base / "data"
+        self.sockets = base / "sock"
+        self.logfile = base / "server.log"
+        self.user = user  # run as this user (we are root), else as ourselves
+        self.port = _free_port()
+        self._dbs = itertools.count()
+
+    def _run(self, *args: str) -> None:
+        cmd = [str(self.bin / args[0]), *args[1:]]
+        if self.user is not None:
+            cmd = ["runuser", "-u", self.user, "--", *cmd]
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+        if done.returncode != 0:
+            log = self.logfile.read_text()[-2000:] if self.logfile.exists() else ""
+            raise RuntimeError(f"{' '.join(cmd)} failed:\n{done.stdout}{done.stderr}{log}")
+
+    def init(self) -> None:
+        self.sockets.mkdir()
+        if self.user is not None:
+            ids = pwd.getpwnam(self.user)
+            for p in (self.base, self.sockets):
+                os.chown(p, ids.pw_uid, ids.pw_gid)
+        self._run("initdb", "-D", str(self.data), "-U", "unokit", "--auth=trust",
+                  "-E", "UTF8", "--locale=C", "--no-sync")  # fmt: skip
+        self.start()
+
+    def start(self) -> None:
+        options = (
+            f"-c listen_addresses=127.0.0.1 -p {self.port} "
+            f"-c unix_socket_directories={self.sockets} -c fsync=off"
+        )
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.logfile), "-w", "-o", options,
+                  "start")  # fmt: skip
+
+    def stop(self, mode: str = "fast") -> None:
+        self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "stop")
+
+    def url(self, db: str = "postgres") -> str:
+        return f"postgresql://unokit@127.0.0.1:{self.port}/{db}"
+
+    def new_database(self) -> str:
+        name = f"t{next(self._dbs)}"
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            conn.execute(f"CREATE DATABASE {name}".encode())
+        return self.url(name)
+
+
+def _cluster_user() -> str | None:
+    """Who runs the cluster: ourselves, or (as root, which initdb refuses) Debian's
+    ``postgres`` user if there is one, else ``nobody``."""
+    if os.getuid() != 0:
+        return None
+    if shutil.which("runuser") is None:
+        pytest.fail("running as root needs runuser (util-linux) to start PostgreSQL as "
+                    "another user", pytrace=False)  # fmt: skip
+    for user in ("postgres", "nobody"):
+        try:
+            pwd.getpwnam(user)
+            return user
+        except KeyError:
+            continue
+    pytest.fail("running as root, but there is no 'postgres' or 'nobody' user to run "
+                "PostgreSQL as", pytrace=False)  # fmt: skip
+
+
+@pytest.fixture(scope="session")
+def pg(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    user = _cluster_user()
+    # pytest's own temporary folders are private to root: the cluster's user could not
+    # reach one, so as root the cluster gets a folder of its own under /tmp
+    base = (
+        tmp_path_factory.mktemp("pg")
+        if user is None
+        else Path(tempfile.mkdtemp(prefix="unokit-pg-"))
+    )
+    cluster = Cluster(base, user)
+    try:
+        cluster.init()
+        yield cluster
+    finally:
+        with contextlib.suppress(RuntimeError):  # never started
+            cluster.stop("immediate")
+        if user is not None:
+            shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.fixture
+def pg_url(pg: Cluster) -> str:
+    return pg.new_database()
+
+
+# ------------------------------------------------------------- the contract --------
+Opener = Callable[[], Store]
+
+
+@pytest.fixture(params=["memory", "sqlite", "postgres"])
+def opener(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Opener]:
+    """Opens the store (again: a new store on the same data, except memory's)."""
+    opened: list[Store] = []
+    memory = MemoryStore()
+
+    def open_() -> Store:
+        store: Store
+        if request.param == "memory":
+            store = memory
+        elif request.param == "sqlite":
+            store = SQLiteStore(tmp_path / "s.sqlite3")
+        else:
+            store = PostgresStore(url)
+        opened.append(store)
+        return store
+
+    url = request.getfixturevalue("pg_url") if request.param == "postgres" else ""
+    yield open_
+    for store in opened:
+        store.close()
+
+
+def test_contract_rooms_are_saved_replaced_listed_and_deleted_with_their_games(
+    opener: Opener,
+) -> None:
+    store = opener()
+    seats = [{"name": "Ana", "token": "h" * 64}, None, {"name": "Bot", "kind": "bot"}]
+    store.save_room(RoomRow("AAAAAA", {"status": "lobby", "seats": seats, "game": 0}))
+    store.save_room(RoomRow("BBBBBB", {"status": "lobby", "seats": [], "game": 0}))
+    store.save_room(RoomRow("AAAAAA", {"status": "playing", "seats": seats, "game": 1}))
+    store.append("AAAAAA", 1, {"t": "round", "seed": 7})
+    store.save_record("AAAAAA", 1, "uno-record/1\n…\n")
+    rooms = {r.code: r.data for r in store.load_rooms()}
+    assert rooms == {
+        "AAAAAA": {"status": "playing", "seats": seats, "game": 1},
+        "BBBBBB": {"status": "lobby", "seats": [], "game": 0},
+    }
+    store.delete_room("AAAAAA")
+    assert [r.code for r in store.load_rooms()] == ["BBBBBB"]
+    assert store.log("AAAAAA", 1) == [] and store.record("AAAAAA", 1) is None
+    # a room of that code later starts afresh
+    assert store.append("AAAAAA", 1, {"t": "round", "seed": 8}) == 0
+
+
+def test_contract_each_games_log_is_numbered_from_0_and_a_reopened_store_goes_on(
+    opener: Opener,
+) -> None:
+    store = opener()
+    for game in range(1, 6):
+        for code in ("AAAAAA", "BBBBBB"):
+            assert [store.append(code, game, {"i": i}) for i in range(3)] == [0, 1, 2]
+    assert store.log("AAAAAA", 4) == [{"i": 0}, {"i": 1}, {"i": 2}]
+    assert store.log("AAAAAA", 6) == [] and store.log("CCCCCC", 1) == []
+    store.close()
+    again = opener()
+    assert again.append("AAAAAA", 5, {"i": 3}) == 3  # after what the store holds
+    assert again.append("AAAAAA", 6, {"i": 0}) == 0
+    assert again.log("AAAAAA", 5) == [{"i": 0}, {"i": 1}, {"i": 2}, {"i": 3}]
+
+
+def test_contract_a_group_commit_appends_every_rooms_entries_exactly(opener: Opener) -> None:
+    store = opener()
+    odd = {
+        "t": "act",
+        "a": {"play": "r+2", "uno": True, "cards": ["w4", "y0"], "none": None},
+        "big": 2**62,
+        "neg": -3,
+        "f": 0.1,
+        "text": 'Zoë 🃏 "quoted" \\ <b>',
+        "nested": [[], {}, [1, [2, {"k": False}]]],
+    }
+    batch = [("AAAAAA", 1, {"t": "round"}), ("BBBBBB", 2, odd), ("AAAAAA", 1, odd),
+             ("BBBBBB", 2, {"t": "act"})]  # fmt: skip
+    assert store.append_many(batch) == [0, 0, 1, 1]
+    assert store.append_many([]) == []
+    assert store.log("AAAAAA", 1) == [{"t": "round"}, odd]
+    assert store.log("BBBBBB", 2) == [odd, {"t": "act"}]
+
+
+def test_contract_records_are_kept_exactly_and_replaced(opener: Opener) -> None:
+    store = opener()
+    assert store.record("AAAAAA", 1) is None
+    text = '{"format": "uno-record/1"}\n  trailing spaces  \n\ttab ✓\n'
+    store.save_record("AAAAAA", 1, text)
+    store.save_record("AAAAAA", 2, "second")
+    assert store.record("AAAAAA", 1) == text
+    store.save_record("AAAAAA", 1, "replaced")
+    assert store.record("AAAAAA", 1) == "replaced"
+    assert store.record("AAAAAA", 2) == "second"
+    store.close()
+    assert opener().record("AAAAAA", 2) == "second"
+
+
+# ------------------------------------------------------------- PostgreSQL ----------
+def _versions(url: str) -> list[int]:
+    with psycopg.connect(url) as conn:
+        return [r[0] for r in conn.execute("SELECT version FROM schema_version ORDER BY 1")]
+
+
+def test_migrations_are_applied_once_and_again_on_restart_change_nothing(pg_url: str) -> None:
+    store = PostgresStore(pg_url)
+    assert store.schema_version() == SCHEMA_VERSION == 1
+    store.save_room(RoomRow("AAAAAA", {"status": "lobby"}))
+    store.append("AAAAAA", 1, {"t": "round"})
+    store.close()
+    for _ in range(2):  # restarts: nothing applied twice, nothing lost
+        store = PostgresStore(pg_url)
+        assert [r.code for r in store.load_rooms()] == ["AAAAAA"]
+        assert store.log("AAAAAA", 1) == [{"t": "round"}]
+        store.close()
+    assert _versions(pg_url) == [1]
+
+
+def test_a_database_with_a_newer_schema_is_refused_in_one_line(pg_url: str) -> None:
+    PostgresStore(pg_url).close()
+    with psycopg.connect(pg_url) as conn:
+        conn.execute("INSERT INTO schema_version (version) VALUES (99)")
+    with pytest.raises(StoreOpenError) as e:
+        PostgresStore(pg_url)
+    assert "schema version 99, newer than this unokit's (1): upgrade unokit" in str(e.value)
+    assert "\n" not in str(e.value)
+
+
+def test_one_entry_per_room_game_and_index(pg_url: str) -> None:
+    """The log's key refuses a second entry at an index: a writer whose count is
+    behind (another process appended meanwhile) is refused, never interleaved."""
+    store = PostgresStore(pg_url)
+    assert store.append("AAAAAA", 1, {"i": 0}) == 0
+    with psycopg.connect(pg_url) as conn:
+        with pytest.raises(psycopg.errors.UniqueViolation):
+            conn.execute("INSERT INTO log (code, game, idx, entry) VALUES ('AAAAAA', 1, 0, '{}')")
+        conn.rollback()
+        # another writer takes index 1 behind the store's back
+        conn.execute("INSERT INTO log (code, game, idx, entry) VALUES ('AAAAAA', 1, 1, '{}')")
+    with pytest.raises(StoreError, match="duplicate key"):
+        store.append_many([("BBBBBB", 1, {"i": 0}), ("AAAAAA", 1, {"i": 1})])
+    # nothing of the refused batch is stored; the next append counts from the table
+    assert store.log("BBBBBB", 1) == []
+    assert store.log("AAAAAA", 1) == [{"i": 0}, {}]
+    assert store.append("AAAAAA", 1, {"i": 2}) == 2
+    store.close()
+
+
+def test_a_second_server_on_one_database_is_refused_until_the_first_closes(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("unokit.server.pgstore.LOCK_WAIT", 0.2)
+    first = PostgresStore(pg_url)
+    with pytest.raises(StoreLocked, match=r"in use by another unokit server \(unokit serve pid"):
+        PostgresStore(pg_url)
+    first.close()
+    PostgresStore(pg_url).close()
+
+
+def test_serve_store_refusals_are_one_line_and_exit_2(
+    pg: Cluster, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    closed = _free_port()
+    cases = [
+        (["--store", f"postgresql://unokit@127.0.0.1:{closed}/x"], "cannot reach PostgreSQL"),
+        (["--store", "mysql://u@h/db"], "is not a PostgreSQL URL"),
+        (["--store", "postgresql://unokit:s3cret@127.0.0.1:1/x?bogus=1"], "not a valid"),
+        (["--store", pg.url("nosuchdb")], 'database "nosuchdb" does not exist'),
+        (["--store", pg.url(), "--db", str(tmp_path / "x.db")], "--db is for SQLite"),
+        (["--store", pg.url(), "--sync", "full"], "--sync is for SQLite"),
+    ]
+    for args, says in cases:
+        assert main(["serve", "--port", str(_free_port()), *args]) == 2, args
+        out, err = capsys.readouterr()
+        assert err.startswith("unokit serve: ") and err.count("\n") == 1, err
+        assert says in err, err
+        assert "Traceback" not in err and "s3cret" not in err and out == ""
+    assert not (tmp_path / "x.db").exists()
+
+
+# ------------------------------------------------------------- a real server -------
+class PgServer:
+    """``unokit serve --store URL`` as a real process on 127.0.0.1."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.port = _free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.stderr = ""
+
+    def start(self) -> None:
+        env = dict(os.environ)
+        env["UNOKIT_TIMING"] = json.dumps(
+            {"bot_delay": 0.0, "catch_window": 0.05, "autopilot_after": 30.0, "next_round": 0.05}
+        )
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "unokit.cli", "serve", "--port", str(self.port),
+             "--store", self.url],
+            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        )  # fmt: skip
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(self.read_stderr())
+            try:
+                httpx.get(f"http://127.0.0.1:{self.port}/healthz", timeout=0.5)
+                return
+            except httpx.HTTPError:
+                time.sleep(0.05)
+        raise RuntimeError("the server did not start")
+
+    def read_stderr(self) -> str:
+        if self.proc is not None and self.proc.stderr is not None:
+            self.stderr += self.proc.stderr.read().decode()
+        return self.stderr
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.kill()
+        self.proc.wait(10)
+        self.read_stderr()
+
+    def stop(self) -> str:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+        return self.read_stderr()
+
+
+async def _two_players(h: Harness) -> tuple[str, list[dict[str, Any]], list[Client]]:
+    """A room of two people, no bots, a game nobody finishes, started."""
+    made = await h.room(seats=2, bots=[None], options={"target_score": 10**6})
+    code = made["code"]
+    joined = await h.join(code, "Ben")
+    hellos = [made, joined]
+    clients = [await Client(f"{h.ws}/{code}", r["token"]).connect() for r in hellos]
+    await clients[0].send({"type": "start"})
+    await clients[0].wait(lambda: all(c.state is not None for c in clients))
+    return code, hellos, clients
+
+
+async def _move(clients: list[Client]) -> tuple[str | None, int]:
+    """Whoever's turn it is plays: (the error code or None, the version acted on)."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        for c in clients:
+            st = c.state
+            if st is None or st["view"]["phase"] in ("round_over", "game_over"):
+                continue
+            a = choose(st["view"])
+            if a is None:
+                continue
+            v, errors = st["version"], len(c.errors)
+            await c.act(a)
+            await c.wait(lambda c=c, v=v, n=errors: c.state["version"] > v or len(c.errors) > n)
+            if len(c.errors) > errors:
+                code = str(c.errors[-1]["code"])
+                if code != "stale_version":
+                    return code, v
+            else:
+                return None, v
+        await asyncio.sleep(0.02)
+    raise AssertionError("nobody could act")
+
+
+VIEW = ("hand", "hand_sizes", "top", "color", "current", "scores", "discard", "legal")
+
+
+@pytest.mark.asyncio
+async def test_a_server_on_postgres_plays_is_killed_and_resumes_the_room(pg_url: str) -> None:
+    server = PgServer(pg_url)
+    server.start()
+    try:
+        h = Harness(None, server.port)
+        code, hellos, clients = await _two_players(h)
+        for _ in range(10):
+            error, _ = await _move(clients)
+            assert error is None
+        await asyncio.sleep(0.1)
+        before = [c.state for c in clients]
+        assert before[0] is not None and before[0]["version"] >= 10
+        server.kill()  # SIGKILL: nothing is flushed on the way out
+        await clients[0].wait(lambda: clients[0].closed)
+        server.start()
+        again = [await Client(f"{h.ws}/{code}", r["token"]).connect() for r in hellos]
+        await again[0].wait(lambda: all(c.state is not None for c in again))
+        for old, new in zip(before, again, strict=True):
+            assert old is not None and new.state is not None
+            assert new.state["version"] == old["version"]
+            for key in VIEW:
+                assert new.state["view"][key] == old["view"][key], key
+        for _ in range(3):  # and play goes on, stored in PostgreSQL
+            error, _ = await _move(again)
+            assert error is None
+        await again[0].send({"type": "end"})
+        await again[0].wait(lambda: again[0].room is not None and again[0].room["status"] == "over")
+        for c in [*clients, *again]:
+            await c.close()
+    finally:
+        err = server.stop()
+    assert "Traceback" not in err, err
+    with psycopg.connect(pg_url) as conn:
+        row = conn.execute("SELECT count(*) FROM log WHERE code = %s", (code,)).fetchone()
+        assert row is not None and row[0] >= 13
+        record = conn.execute("SELECT text FROM records WHERE code = %s", (code,)).fetchone()
+    assert record is not None and record[0]  # the ended game's record, downloadable
+
+
+@pytest.mark.asyncio
+async def test_postgres_stopped_mid_game_refuses_moves_then_play_resumes_by_itself(
+    pg: Cluster, pg_url: str
+) -> None:
+    server = PgServer(pg_url)
+    server.start()
+    try:
+        h = Harness(None, server.port)
+        code, _, clients = await _two_players(h)
+        for _ in range(4):
+            error, _ = await _move(clients)
+            assert error is None
+        await asyncio.sleep(0.1)
+        held = [c.state for c in clients]
+        pg.stop("fast")  # the server's connection is terminated
+        try:
+            for _ in range(3):
+                error, v = await _move(clients)
+                assert error == "storage_unavailable"
+                assert all(c.state == s for c, s in zip(clients, held, strict=True))
+            # plain HTTP that needs the store is refused the same way, not a 500
+            r = await h.post("/api/rooms", {"name": "Cy", "seats": 2, "bots": ["easy"]})
+            assert r.status_code == 503 and r.json()["code"] == "storage_unavailable"
+        finally:
+            pg.start()
+        # nobody restarts the server: it reconnects on a later move
+        deadline = time.monotonic() + 15
+        while True:
+            error, v = await _move(clients)
+            if error is None:
+                break
+            assert error == "storage_unavailable"
+            assert time.monotonic() < deadline, "play did not resume"
+            await asyncio.sleep(0.2)
+        assert clients[0].state is not None and clients[0].state["version"] > v
+        for _ in range(3):
+            error, _ = await _move(clients)
+            assert error is None
+        for c in clients:
+            await c.close()
+    finally:
+        err = server.stop()
+    assert "Traceback" not in err, err
+    assert "storage failed" in err and "reconnected to PostgreSQL" in err
+    # the log holds exactly the moves that were acknowledged: none of the refused ones
+    store = PostgresStore(pg_url)
+    try:
+        acts = [e for e in store.log(code, 1) if e["t"] == "act"]
+        assert len(acts) == 4 + 1 + 3
+    finally:
+        store.close()
