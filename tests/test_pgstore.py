@@ -30,6 +30,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -535,3 +536,81 @@ async def test_postgres_stopped_mid_game_refuses_moves_then_play_resumes_by_itse
         assert len(acts) == 4 + 1 + 3
     finally:
         store.close()
+
+
+class CuttingProxy:
+    """A TCP proxy to PostgreSQL that, once armed, forwards the next ``COMMIT`` and then
+    cuts the connection before the answer comes back: a commit made on the server but
+    never confirmed to the store (a network failure at the worst moment)."""
+
+    def __init__(self, port: int) -> None:
+        self.target = port
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = int(self.listener.getsockname()[1])
+        self.armed = False
+        self.cutting = False
+        self.cuts = 0
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            server = socket.create_connection(("127.0.0.1", self.target))
+            pair = (client, server)
+            threading.Thread(
+                target=self._pump, args=(client, server, pair, True), daemon=True
+            ).start()
+            threading.Thread(
+                target=self._pump, args=(server, client, pair, False), daemon=True
+            ).start()
+
+    def _pump(self, src: socket.socket, dst: socket.socket, pair: tuple[socket.socket, ...],
+              upstream: bool) -> None:  # fmt: skip
+        with contextlib.suppress(OSError):
+            while data := src.recv(65536):
+                if not upstream and self.cutting:
+                    continue  # the answer to the COMMIT: lost
+                cut = upstream and self.armed and b"COMMIT" in data
+                if cut:
+                    self.armed, self.cutting = False, True
+                dst.sendall(data)
+                if cut:
+                    time.sleep(0.3)  # the server commits and answers
+                    self.cuts += 1
+                    for s in pair:
+                        s.shutdown(socket.SHUT_RDWR)
+                        s.close()
+                    self.cutting = False
+                    return
+        for s in pair:
+            with contextlib.suppress(OSError):
+                s.shutdown(socket.SHUT_RDWR)
+
+    def close(self) -> None:
+        self.listener.close()
+
+
+def test_a_commit_whose_answer_is_lost_is_undone_on_reconnecting(pg: Cluster, pg_url: str) -> None:
+    """The players were told the batch failed, so it must not be in the log after all:
+    the store deletes its entries when it reconnects, before anything else."""
+    proxy = CuttingProxy(pg.port)
+    store = PostgresStore(pg_url.replace(f":{pg.port}/", f":{proxy.port}/"))
+    try:
+        assert store.append("AAAAAA", 1, {"t": "round"}) == 0
+        proxy.armed = True
+        with pytest.raises(StoreError, match="storage failed"):
+            store.append_many([("AAAAAA", 1, {"t": "act", "n": 1}), ("BBBBBB", 1, {"t": "round"})])
+        assert proxy.cuts == 1
+        with psycopg.connect(pg_url) as conn:  # it was committed on the server
+            row = conn.execute("SELECT count(*) FROM log").fetchone()
+            assert row is not None and row[0] == 3
+        # the next call reconnects: the unconfirmed entries are gone, numbering goes on
+        assert store.log("AAAAAA", 1) == [{"t": "round"}]
+        assert store.log("BBBBBB", 1) == []
+        assert store.append("AAAAAA", 1, {"t": "act", "n": 2}) == 1
+    finally:
+        store.close()
+        proxy.close()
