@@ -757,3 +757,34 @@ async def test_the_default_group_commit_uses_a_thread_only_when_commits_wait_for
     assert Server(SQLiteStore(tmp_path / "e.sqlite3"), None, Limits(), "each").group is None
     with pytest.raises(ValueError):
         Server(SQLiteStore(tmp_path / "x.sqlite3"), None, Limits(), "sometimes")
+
+
+async def test_an_idle_room_the_store_cannot_expire_stays_and_is_tried_again() -> None:
+    """A failing store while an idle room is expired: the room stays in memory, nothing
+    is lost, and the next try (the reaper's next minute) expires it (found by review:
+    the reaper's task died on the first StoreError)."""
+    from unokit.server.app import Limits, Server
+    from unokit.server.room import Room
+    from unokit.server.store import MemoryStore, StoreError
+
+    class Flaky(MemoryStore):
+        broken = True
+
+        def save_room(self, row: Any) -> None:
+            if self.broken:
+                raise StoreError("disk gone")
+            super().save_room(row)
+
+    store = Flaky()
+    server = Server(store, None, Limits())
+    store.broken = False
+    room, _ = Room.create(store, "Ana", "classic", {}, 2, ["normal"], 0)
+    server.rooms[room.code] = room
+    store.broken = True
+    with pytest.raises(StoreError):
+        server.expire(room)
+    assert room.code in server.rooms
+    store.broken = False
+    server.expire(room)
+    assert room.code not in server.rooms
+    assert [r.data["status"] for r in store.load_rooms()] == ["expired"]

@@ -558,22 +558,27 @@ class Server:
                 if self.conns.get(code):
                     continue
                 if now - room.last_active > self.limits.room_idle_seconds:
-                    self.expire(room)
+                    try:
+                        self.expire(room)
+                    except StoreError as e:  # kept in memory; tried again next minute
+                        log.warning("room %s could not be expired: %s", code, e)
 
     def expire(self, room: Room) -> None:
+        """Store an idle room as expired, then let it leave memory (``StoreError``: the
+        store failed and the room stays as it was)."""
         code = room.code
-        self.rooms.pop(code, None)
-        self.public_text.pop(code, None)
-        self.public_meta.pop(code, None)
-        task = self.drivers.pop(code, None)
-        if task is not None:
-            task.cancel()
         row = room.to_row()
         if room.status == "playing" and room.match is not None:
             # an abandoned game: keep its record downloadable
             self.store.save_record(code, room.game_no, _dump(room))
         row.data["status"] = "expired"
         self.store.save_room(row)
+        self.rooms.pop(code, None)
+        self.public_text.pop(code, None)
+        self.public_meta.pop(code, None)
+        task = self.drivers.pop(code, None)
+        if task is not None:
+            task.cancel()
 
     async def close(self) -> None:
         own = [t for t in (self._reaper, self._collector) if t is not None]
