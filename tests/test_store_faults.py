@@ -434,3 +434,22 @@ def test_a_store_whose_file_was_replaced_refuses_until_restarted(tmp_path: Path)
     again = SQLiteStore(db)
     assert again.log("ROOM01", 1) == [{"i": 0}]
     again.close()
+
+
+def test_a_deleted_lock_file_or_a_hard_link_does_not_let_a_second_store_in(
+    tmp_path: Path,
+) -> None:
+    """Item 6, found by review: deleting the "stale" lock file, or opening the database
+    through a hard link, let a second server run on the same database."""
+    db = tmp_path / "s.sqlite3"
+    first = SQLiteStore(db)
+    try:
+        (tmp_path / "s.sqlite3.lock").unlink()
+        with pytest.raises(StoreLocked):
+            SQLiteStore(db)
+        os.link(db, tmp_path / "h.sqlite3")
+        with pytest.raises(StoreLocked):
+            SQLiteStore(tmp_path / "h.sqlite3")
+    finally:
+        first.close()
+    SQLiteStore(db).close()  # free again once the first is closed

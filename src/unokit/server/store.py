@@ -171,7 +171,7 @@ else:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
 
 
-def _hold_lock(db: str) -> int:
+def _hold_lock(db: str) -> tuple[int, int]:
     """Lock ``<db>.lock`` for this process's lifetime (``flock``: the kernel drops it
     when the process ends, however it ends); ``StoreLocked`` if another process holds it.
 
@@ -203,7 +203,26 @@ def _hold_lock(db: str) -> int:
         os.ftruncate(fd, 0)
         os.lseek(fd, 0, os.SEEK_SET)
         os.write(fd, f"{os.getpid()}\n".encode())
-    return fd
+    # and the database file itself, with flock too (not SQLite's POSIX locks, which
+    # this descriptor leaves alone while it stays open): a lock file someone deleted,
+    # or a hard link to the database under another name, must not let a second
+    # server in (found by review)
+    try:
+        dbfd = os.open(db, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o666)
+    except OSError as e:
+        os.close(fd)
+        raise StoreOpenError(f"cannot open the database {db}: {e.strerror}") from None
+    try:
+        _try_lock(dbfd)
+    except OSError as e:
+        os.close(dbfd)
+        os.close(fd)
+        if e.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES, errno.EDEADLK):
+            raise StoreLocked(
+                f"{db} is in use by another unokit server: stop it first, or give another --db"
+            ) from None
+        raise StoreOpenError(f"cannot lock {db}: {e.strerror}") from None
+    return fd, dbfd
 
 
 class SQLiteStore:
@@ -230,7 +249,7 @@ class SQLiteStore:
         # the name SQLite itself uses (it follows symbolic links): its -wal and -shm
         # sit beside the real file, and two links to one file share one lock
         real = os.path.realpath(self.path)
-        self._lock_fd = _hold_lock(real)
+        self._lock_fds = _hold_lock(real)
         self._files: tuple[str, ...] = (real, real + "-wal", real + "-shm")
         self._closed = False
         self._lost: str | None = None  # why the files are no longer the ones opened
@@ -257,7 +276,8 @@ class SQLiteStore:
         except (sqlite3.Error, OSError) as e:
             if db is not None:
                 db.close()
-            os.close(self._lock_fd)
+            for fd in self._lock_fds:
+                os.close(fd)
             what = e.strerror if isinstance(e, OSError) else str(e)
             raise StoreOpenError(f"cannot open the database {self.path}: {what}") from None
         self._lock = threading.Lock()
@@ -445,7 +465,8 @@ class SQLiteStore:
                 ctypes.pythonapi.Py_IncRef(ctypes.py_object(self._db))
                 return  # and the lock file stays locked until the process ends
             self._db.close()
-            os.close(self._lock_fd)
+            for fd in self._lock_fds:
+                os.close(fd)
 
 
 def _file_id(st: os.stat_result) -> tuple[int, int]:
