@@ -372,7 +372,43 @@ def test_serve_refuses_bad_proxies_and_origins(
     with pytest.raises(SystemExit):
         cli_main(["serve", "--forwarded-allow-ips", "10.0.0.1,proxy.example"])
     assert "proxy.example" in capsys.readouterr().err
+    # read as uvicorn reads them, or the guard and uvicorn disagree (found by review):
+    # a network with host bits, and "*" inside a list
+    for spec, says in (("127.0.0.1/8", "127.0.0.0/8"), ("127.0.0.1, *", "alone")):
+        with pytest.raises(SystemExit):
+            cli_main(["serve", "--forwarded-allow-ips", spec])
+        assert says in capsys.readouterr().err
     db = str(tmp_path / "x.sqlite3")
     assert cli_main(["serve", "--db", db, "--origin", "uno.example.org"]) == 2
     assert "--origin" in capsys.readouterr().err
     assert not os.path.exists(db)  # refused before anything was made
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["Ana\u034f", "Ana\ufe0f", "Ana\u2800", "Ana\u3164", "\u13aana", "\ua4eena", "\u1d00na"],
+)
+def test_invisible_marks_and_more_scripts_do_not_make_a_look_alike_new(name: str) -> None:
+    """Found by review: an invisible character added, or Cherokee, Lisu or small-capital
+    letters, made a name that looks like "Ana" pass beside "Ana"."""
+    from unokit.server.messages import clean_name, name_refusal
+
+    refusal = name_refusal(clean_name(name), ["Ana"])
+    assert refusal is not None and refusal[0] == "name_taken"
+
+
+@pytest.mark.parametrize("name", ["Ben \u2768bot\u2769", "Ben ( bot )", "Ben (b\u034fot)"])
+def test_the_bots_mark_cannot_be_drawn_with_other_brackets_or_hidden_marks(name: str) -> None:
+    from unokit.server.messages import clean_name, name_refusal
+
+    refusal = name_refusal(clean_name(name), [])
+    assert refusal is not None and refusal[0] == "name_reserved"
+
+
+def test_ordinary_names_and_emoji_stay_welcome() -> None:
+    from unokit.server.messages import clean_name, name_refusal
+
+    for name in ("Anna", "Zoë \u2764\ufe0f", "Robot", "Abbot", "Bob"):
+        assert name_refusal(clean_name(name), ["Ana", "Ben (bot)"]) is None, name
+    with pytest.raises(ValueError):
+        clean_name("\u3164")  # a blank "filler" alone looks like no name at all

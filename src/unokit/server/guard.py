@@ -47,19 +47,25 @@ def parse_proxies(spec: str | None) -> tuple[bool, list[Network]]:
     by commas.  Returns (every peer, networks); ValueError names a bad item."""
     if spec is None:
         return False, []
-    every = False
+    items = [x.strip() for x in spec.split(",") if x.strip()]
+    if items == ["*"]:
+        return True, []
     nets: list[Network] = []
-    for item in (x.strip() for x in spec.split(",")):
-        if not item:
-            continue
+    for item in items:
+        # as uvicorn reads the same flag: "*" only alone, and a network only in its
+        # exact form (10.0.0.0/24, not 10.0.0.1/24), or the two would disagree on whom
+        # to believe (found by review)
         if item == "*":
-            every = True
-            continue
+            raise ValueError("'*' trusts every peer: give it alone, not in a list")
         try:
-            nets.append(ipaddress.ip_network(item, strict=False))
+            nets.append(ipaddress.ip_network(item, strict=True))
         except ValueError:
-            raise ValueError(f"{item!r} is not an IP address or network") from None
-    return every, nets
+            try:
+                exact = ipaddress.ip_network(item, strict=False)
+            except ValueError:
+                raise ValueError(f"{item!r} is not an IP address or network") from None
+            raise ValueError(f"{item!r} has host bits set: did you mean {exact}?") from None
+    return False, nets
 
 
 def _trusted(addr: str, every: bool, nets: list[Network]) -> bool:

@@ -33,7 +33,25 @@ def clean_name(value: str) -> str:
         raise ValueError(f"a name has at most {MAX_NAME} characters")
     if any(unicodedata.category(ch).startswith("C") for ch in name):
         raise ValueError("a name cannot contain control characters")
+    if not "".join(ch for ch in name if not _invisible(ch)).strip():
+        raise ValueError("a name cannot be empty")  # only blank "fillers"
     return name
+
+
+# Characters drawn as nothing (Unicode's Default_Ignorable_Code_Point that are not
+# format characters, and the blank "fillers"): "Ana" with one of these added looks
+# like "Ana" (found by review), so names are compared without them.  Not refused: an
+# emoji's variation selector (U+FE0F in "❤️") is one of them.
+_INVISIBLE_RANGES = (
+    (0x034F, 0x034F), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F),
+    (0x2800, 0x2800), (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFFA0, 0xFFA0),
+    (0xE0100, 0xE01EF),
+)  # fmt: skip
+
+
+def _invisible(ch: str) -> bool:
+    o = ord(ch)
+    return any(lo <= o <= hi for lo, hi in _INVISIBLE_RANGES)
 
 
 # Look-alike letters (homoglyphs): the Cyrillic and Greek letters that are drawn like a
@@ -63,6 +81,26 @@ HOMOGLYPHS: dict[str, str] = {
     # Latin look-alikes
     "\u0131": "i", "\u0269": "i", "\u0251": "a", "\u0261": "g", "\u01c0": "l",
     "0": "O",
+    # Latin small capitals
+    "\u1d00": "A", "\u0299": "B", "\u1d04": "C", "\u1d05": "D", "\u1d07": "E",
+    "\u0262": "G", "\u029c": "H", "\u026a": "I", "\u1d0a": "J", "\u1d0b": "K",
+    "\u029f": "L", "\u1d0d": "M", "\u0274": "N", "\u1d0f": "O", "\u1d18": "P",
+    "\u0280": "R", "\ua731": "S", "\u1d1b": "T", "\u1d1c": "U", "\u1d20": "V",
+    "\u1d21": "W", "\u028f": "Y", "\u1d22": "Z",
+    # Cherokee
+    "\u13aa": "A", "\u13f4": "B", "\u13df": "C", "\u13ac": "E", "\u13bb": "H",
+    "\u13ab": "J", "\u13e6": "K", "\u13de": "L", "\u13b7": "M", "\u13e2": "P",
+    "\u13da": "S", "\u13a2": "T", "\u13d9": "V", "\u13b3": "W", "\u13a9": "Y",
+    "\u13c3": "Z", "\u13be": "O",
+    # Lisu
+    "\ua4ee": "A", "\ua4d0": "B", "\ua4da": "C", "\ua4d3": "D", "\ua4f0": "E",
+    "\ua4dd": "F", "\ua4d6": "G", "\ua4e7": "H", "\ua4f2": "I", "\ua4d9": "J",
+    "\ua4d7": "K", "\ua4e1": "L", "\ua4df": "M", "\ua4e0": "N", "\ua4f3": "O",
+    "\ua4d1": "P", "\ua4e3": "R", "\ua4e2": "S", "\ua4d4": "T", "\ua4f4": "U",
+    "\ua4e6": "V", "\ua4ea": "W", "\ua4eb": "X", "\ua4ec": "Y", "\ua4dc": "Z",
+    # Armenian
+    "\u0555": "O", "\u0585": "o", "\u057d": "u", "\u0581": "g", "\u0570": "h",
+    "\u0578": "n", "\u0566": "q", "\u0575": "j",
 }  # fmt: skip
 # drawn as a small l in many fonts: compared as one (before case is folded, so a
 # capital I matches an l, as it looks; a small i does not)
@@ -80,11 +118,27 @@ def name_keys(name: str) -> set[str]:
     looks like "lan") and with the case folded first ("IAN" is "ian").  Two names look
     the same when their keys meet.
     """
-    base = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", name))
+    seen = "".join(ch for ch in name if not _invisible(ch))
+    base = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", seen))
     glyphs = base.translate(GLYPHS)
     shown = glyphs.translate(LIKE_L).casefold()
     folded = base.casefold().translate(GLYPHS).translate(LIKE_L).casefold()
     return {unicodedata.normalize("NFC", k) for k in (shown, folded)}
+
+
+def _brackets(key: str) -> str:
+    """``key`` with every opening bracket read as "(", every closing one as ")" and no
+    spaces: "Ben ❨bot❩" and "Ben ( bot )" carry the bots' mark too (found by review)."""
+    out = []
+    for ch in key:
+        cat = unicodedata.category(ch)
+        if cat == "Ps":
+            out.append("(")
+        elif cat == "Pe":
+            out.append(")")
+        elif not ch.isspace():
+            out.append(ch)
+    return "".join(out)
 
 
 def name_refusal(name: str, taken: list[str]) -> tuple[str, str] | None:
@@ -92,7 +146,7 @@ def name_refusal(name: str, taken: list[str]) -> tuple[str, str] | None:
     or None.  ``name_reserved``: it carries the bots' mark; ``name_taken``: it is, or
     looks like, a name already in the room."""
     keys = name_keys(name)
-    if any(BOT_MARK in k for k in keys):
+    if any(BOT_MARK in _brackets(k) for k in keys):
         return "name_reserved", f"names with {BOT_MARK!r} in them are kept for the bots"
     for other in taken:
         if other.lower() == name.lower() or keys & name_keys(other):
