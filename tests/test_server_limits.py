@@ -412,3 +412,15 @@ def test_ordinary_names_and_emoji_stay_welcome() -> None:
         assert name_refusal(clean_name(name), ["Ana", "Ben (bot)"]) is None, name
     with pytest.raises(ValueError):
         clean_name("\u3164")  # a blank "filler" alone looks like no name at all
+
+
+def test_serving_every_address_allows_the_printed_address_as_an_origin() -> None:
+    """``serve --host 0.0.0.0`` prints http://0.0.0.0:PORT; a browser here may open it
+    as it is, and its websocket must not be refused as foreign (found by review)."""
+    from unokit.cli import serve_origins
+    from unokit.server.app import _origin_ok
+
+    origins = frozenset(serve_origins([], "0.0.0.0", 8123))
+    assert _origin_ok("http://0.0.0.0:8123", ("127.0.0.1", 8123), origins)
+    assert not _origin_ok("http://evil.example:8123", ("127.0.0.1", 8123), origins)
+    assert serve_origins([], "127.0.0.1", 8123) == ()

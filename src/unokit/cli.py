@@ -437,6 +437,17 @@ def _proxies(text: str) -> str:
     return text
 
 
+def serve_origins(values: list[str], host: str, port: int) -> tuple[str, ...]:
+    """The origins a page may come from besides the address a connection reached:
+    ``--origin``s, and, when serving on every address, the address ``serve`` prints
+    (a browser on this machine may open http://0.0.0.0:PORT as it is; found by review:
+    its websocket was refused as a foreign origin)."""
+    origins = _origins(values)
+    if host in ("0.0.0.0", "::"):
+        origins = (*origins, f"http://{'0.0.0.0' if host == '0.0.0.0' else '[::]'}:{port}")
+    return origins
+
+
 def _origins(values: list[str]) -> tuple[str, ...]:
     from unokit.server.app import _origin
 
@@ -480,8 +491,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
         from unokit.match import Timing
 
-        timing = Timing(**json_.loads(os.environ["UNOKIT_TIMING"]))
-    origins = _origins(args.origin)
+        try:
+            timing = Timing(**json_.loads(os.environ["UNOKIT_TIMING"]))
+        except (ValueError, TypeError) as e:
+            raise RulesError(f"UNOKIT_TIMING is not a Timing as JSON: {e}") from None
+    origins = serve_origins(args.origin, args.host, args.port)
     store: Store
     if args.store is not None:  # StoreOpenError (one line, exit 2) if it cannot be used
         try:
