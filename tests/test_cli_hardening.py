@@ -275,11 +275,14 @@ class _FakeHist:
 @pytest.mark.parametrize(
     ("bot", "says"),
     [
-        ("ismcts:iterations=-5", "iterations must be at least 1"),
-        ("ismcts:iterations=0", "iterations must be at least 1"),
+        ("ismcts:iterations=-5", "iterations must be from 1 to"),
+        ("ismcts:iterations=0", "iterations must be from 1 to"),
         ("ismcts:iterations=2.5", "iterations is a whole number"),
+        ("ismcts:iterations=99999999999999999999", "iterations must be from 1 to"),
         ("ismcts:time_budget=-1", "time_budget must be more than 0"),
-        ("ismcts:margin=-1", "margin must be at least 0"),
+        ("ismcts:time_budget=1e9", "time_budget must be from 0 to 3600"),
+        ("ismcts:margin=-1", "margin must be from 0 to"),
+        ("ismcts:margin=1e30", "margin must be from 0 to"),
         ("ismcts:policy=7", "policy must be from 0 to 2"),
         ("ismcts:paired=2", "paired is true or false"),
         ("ismcts:exploration=nan", "expected a finite number"),

@@ -88,10 +88,13 @@ def _value(text: str) -> Any:
     return value
 
 
-# Bounds of the bot options that take fewer values than "a number from 0 up"; every
-# other number option must be 0 or more (no bot option means anything below 0).
+# Bounds of the bot options; every other number option must be from 0 (no bot option
+# means anything below 0) to ``NUMBER_MAX`` (a number past 2^63 overflowed the
+# compiled search with a traceback: found by review).
+NUMBER_MAX = 10**9
 OPTION_BOUNDS: dict[str, tuple[float, float]] = {
-    "iterations": (1, math.inf),
+    "iterations": (1, 10**7),
+    "time_budget": (0, 3600),
     "policy": (0, 2),
     "judge": (0, 1),
     "rollout_challenges": (0, 2),
@@ -125,7 +128,7 @@ def check_option(bot: str, key: str, value: Any, param: inspect.Parameter) -> An
         raise TournamentError(f"{where}: {key} is a number, not true or false")
     if kind is int and not isinstance(value, int):
         raise TournamentError(f"{where}: {key} is a whole number")
-    lo, hi = OPTION_BOUNDS.get(key, (0, math.inf))
+    lo, hi = OPTION_BOUNDS.get(key, (0, NUMBER_MAX))
     if key in POSITIVE_OPTIONS and value <= 0:
         raise TournamentError(f"{where}: {key} must be more than 0")
     if not lo <= value <= hi:
