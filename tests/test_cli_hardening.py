@@ -470,3 +470,26 @@ def test_make_e2e_installs_chromium_when_it_may(tmp_path: Path, uid: int, sudo: 
     assert any(line.startswith("apt-get install") and "chromium" in line for line in lines)
     assert lines[-1] == "pytest tests/e2e"  # the tests run after the install
     assert any(line.startswith("sudo ") for line in lines) == sudo
+
+
+def test_saving_through_a_symlink_or_to_a_device_keeps_them(tmp_path: Path) -> None:
+    """Found by review: the atomic save renamed a regular file over a symbolic link (and,
+    as root, over /dev/stdout)."""
+    from unokit.files import write_text_atomic
+
+    target = tmp_path / "real.json"
+    target.write_text("old")
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    write_text_atomic(link, "new")
+    assert link.is_symlink() and target.read_text() == "new"
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    import threading
+
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    write_text_atomic(fifo, "through the pipe")
+    reader.join(5)
+    assert got == [b"through the pipe"] and not fifo.is_file()

@@ -97,8 +97,22 @@ def write_text_atomic(path: str | Path, text: str, *, overwrite: bool = True) ->
 
 
 def write_bytes_atomic(path: str | Path, data: bytes, *, overwrite: bool = True) -> None:
-    """``write_text_atomic`` for bytes (a PNG, say)."""
+    """``write_text_atomic`` for bytes (a PNG, say).
+
+    A symbolic link is written through (its target is replaced, the link stays), and
+    what is not a regular file (``/dev/stdout``, a pipe) is written to as it is:
+    renaming over it would replace a device with a file (found by review).
+    """
     p = Path(path)
+    if p.is_symlink() or (p.exists() and not p.is_file()):
+        real = Path(os.path.realpath(p))
+        if real.exists() and not real.is_file():
+            if not overwrite:
+                raise FileExistsError(17, "File exists", str(p))
+            with open(real, "wb") as f:
+                f.write(data)
+            return
+        p = real
     mode = _mode_for(p)
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
     try:
