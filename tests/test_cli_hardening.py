@@ -493,3 +493,14 @@ def test_saving_through_a_symlink_or_to_a_device_keeps_them(tmp_path: Path) -> N
     write_text_atomic(fifo, "through the pipe")
     reader.join(5)
     assert got == [b"through the pipe"] and not fifo.is_file()
+
+
+def test_replay_of_an_endless_file_is_refused_without_reading_it_all() -> None:
+    """Found by review: ``replay /dev/zero`` read everything (MemoryError traceback
+    under a memory limit); now it reads a bound and says it is no record."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "unokit.cli", "replay", "/dev/zero"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert json.loads(proc.stdout)["ok"] is False and "MiB" in proc.stderr

@@ -112,6 +112,11 @@ def _write(path: Path, text: str, flag: str) -> None:
         raise OutputError(f"{flag} {path}: cannot write it ({e.strerror or e})") from None
 
 
+# A whole game's record is tens of kilobytes; a thousand games' worth is still far
+# below this.  More is not a record, and reading it all would exhaust memory.
+MAX_RECORD_BYTES = 64 * 2**20
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     from unokit.record import replay_text
 
@@ -120,8 +125,15 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(json.dumps({"ok": False, "error": {"message": message}}))
         return 2
 
+    limit = MAX_RECORD_BYTES
     try:
-        data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
+        if args.file == "-":
+            data = sys.stdin.buffer.read(limit + 1)
+        else:
+            with open(args.file, "rb") as f:  # /dev/zero or a huge file: read a bound
+                data = f.read(limit + 1)
+        if len(data) > limit:
+            return fail(f"{args.file} is over {limit // 2**20} MiB: not a game record")
     except FileNotFoundError:
         return fail(f"cannot read {args.file}: no such file")
     except IsADirectoryError:
