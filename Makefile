@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 BENCH_VENV := .bench-venv
 
-.PHONY: play serve demo test explore lint typecheck unit e2e bench bench-bots clean fuzz loadtest chaos soak
+.PHONY: play serve demo test explore lint typecheck unit chromium e2e bench bench-bots clean fuzz loadtest chaos soak
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -39,7 +39,10 @@ unit: $(STAMP)
 # Playwright downloads): when it is missing and we may (root, or sudo without a
 # password), it is installed first, as .ci/run does; otherwise one line says what to run.
 CHROMIUM ?= $(or $(UNOKIT_CHROMIUM),/usr/bin/chromium)
-e2e: $(STAMP)
+# Debian's chromium for the browser tests: installed when missing and allowed (root, or
+# sudo without a password), else one line saying what to run.  make test checks it
+# first, so a machine without it stops before any test runs.
+chromium:
 	@if [ ! -x "$(CHROMIUM)" ]; then \
 	    why="the browser tests need Debian's chromium at $(CHROMIUM)"; \
 	    if [ "$$(id -u)" = 0 ]; then sudo=""; \
@@ -53,9 +56,11 @@ e2e: $(STAMP)
 	        { echo "make e2e: installing chromium failed (see above); run: sudo apt-get install chromium" >&2; exit 1; }; \
 	    [ -x "$(CHROMIUM)" ] || { echo "make e2e: $$why, and installing it did not put it there; run: make e2e CHROMIUM=/path/to/chromium" >&2; exit 1; }; \
 	fi
+
+e2e: $(STAMP) chromium
 	UNOKIT_CHROMIUM=$(CHROMIUM) $(BIN)/pytest tests/e2e
 
-test: lint typecheck unit e2e
+test: chromium lint typecheck unit e2e
 
 # The property tests with fresh random examples (make test runs them derandomized).
 explore: $(STAMP)

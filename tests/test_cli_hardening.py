@@ -504,3 +504,16 @@ def test_replay_of_an_endless_file_is_refused_without_reading_it_all() -> None:
     )  # fmt: skip
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert json.loads(proc.stdout)["ok"] is False and "MiB" in proc.stderr
+
+
+def test_make_test_checks_for_chromium_before_any_test_runs() -> None:
+    """Item 21: on a machine without Chromium (and no right to install it), ``make test``
+    must stop before the lint, type and unit runs, not after them."""
+    root = Path(__file__).resolve().parent.parent
+    plan = subprocess.run(
+        ["make", "-n", "test", "STAMP=", "CHROMIUM=/nonexistent/chromium"],
+        cwd=root, capture_output=True, text=True, timeout=60,
+    ).stdout  # fmt: skip
+    assert "/nonexistent/chromium" in plan
+    assert plan.index("/nonexistent/chromium") < plan.index("ruff check")
+    assert plan.index("ruff check") < plan.index("pytest tests/e2e")
