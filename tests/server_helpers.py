@@ -66,15 +66,21 @@ class Harness:
 
 @contextlib.asynccontextmanager
 async def running(
-    store: Store | None = None, timing: Timing = FAST, limits: Limits | None = None
+    store: Store | None = None,
+    timing: Timing = FAST,
+    limits: Limits | None = None,
+    options: dict[str, Any] | None = None,
+    **app_kw: Any,
 ) -> AsyncIterator[Harness]:
-    """The app served by uvicorn inside this event loop, on a free port."""
+    """The app served by uvicorn inside this event loop, on a free port.
+
+    ``options``: uvicorn's options (``serve_options``, as ``unokit serve`` runs it);
+    ``app_kw`` goes to ``create_app``."""
     # full-speed test games send more than a person could: lift the per-connection rate
     limits = limits or Limits(messages_per_second=10_000)
-    app = create_app(store or MemoryStore(), timing=timing, limits=limits)
-    config = uvicorn.Config(
-        app, host="127.0.0.1", port=0, log_level="warning", ws="websockets-sansio"
-    )
+    app = create_app(store or MemoryStore(), timing=timing, limits=limits, **app_kw)
+    uv = options or {"log_level": "warning", "ws": "websockets-sansio"}
+    config = uvicorn.Config(app, host="127.0.0.1", port=0, **uv)
     srv = uvicorn.Server(config)
     task = asyncio.create_task(srv.serve())
     for _ in range(500):
@@ -180,6 +186,16 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def wait_port(port: int, timeout: float = 30.0) -> None:
+    """Until something listens on 127.0.0.1:``port`` (RuntimeError after ``timeout``)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+            return
+        time.sleep(0.05)
+    raise RuntimeError(f"nothing listens on {port}")
 
 
 class Subprocess:

@@ -34,6 +34,7 @@ import pytest
 import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
+from server_helpers import free_port, wait_port
 from unokit.match import Timing
 from unokit.server.app import UVICORN_OPTIONS, Limits, create_app
 from unokit.server.store import SQLiteStore
@@ -60,21 +61,6 @@ limits = Limits(messages_per_second=1e6, connections_per_address=10**4,
 app = create_app(SQLiteStore(db), timing=timing, limits=limits)
 uvicorn.run(app, host="127.0.0.1", port=port, **UVICORN_OPTIONS)
 """
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def wait_port(port: int, timeout: float = 30.0) -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
-            return
-        time.sleep(0.05)
-    raise RuntimeError(f"nothing listens on {port}")
 
 
 def start_process(db: Path, port: int) -> subprocess.Popen[bytes]:

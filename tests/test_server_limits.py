@@ -21,13 +21,12 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 import websockets
 
-from server_helpers import FAST, Client, Harness, free_port, running
+from server_helpers import Client, Harness, free_port, running
 from unokit.cli import main as cli_main
-from unokit.server.app import Limits, create_app, serve_options
-from unokit.server.store import MemoryStore, SQLiteStore
+from unokit.server.app import Limits, serve_options
+from unokit.server.store import SQLiteStore
 
 
 # ------------------------------------------------------------------ servers ---------
@@ -69,24 +68,12 @@ def unokit_serve(tmp_path: Path, *args: str) -> Iterator[tuple[int, subprocess.P
 async def served(
     limits: Limits | None = None, **app_kw: Any
 ) -> AsyncIterator[tuple[Harness, type[Any]]]:
-    """The app served by uvicorn in this loop with ``unokit serve``'s options; also
-    gives the guarded HTTP protocol class (its per-address count)."""
+    """The app served with ``unokit serve``'s uvicorn options; also gives the guarded
+    HTTP protocol class (its per-address count)."""
     limits = limits or Limits()
-    app = create_app(MemoryStore(), timing=FAST, limits=limits, **app_kw)
     options = serve_options(limits)
-    config = uvicorn.Config(app, host="127.0.0.1", port=0, **options)
-    srv = uvicorn.Server(config)
-    task = asyncio.create_task(srv.serve())
-    for _ in range(500):
-        if srv.started:
-            break
-        await asyncio.sleep(0.01)
-    port = srv.servers[0].sockets[0].getsockname()[1]
-    try:
-        yield Harness(app, port), options["http"]
-    finally:
-        srv.should_exit = True
-        await asyncio.wait_for(task, 10)
+    async with running(limits=limits, options=options, **app_kw) as h:
+        yield h, options["http"]
 
 
 def rss_mb(pid: int) -> float:

@@ -19,7 +19,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -35,7 +34,7 @@ import uvicorn
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from server_helpers import Subprocess
+from server_helpers import Subprocess, free_port, wait_port
 from unokit.match import Timing
 from unokit.server.app import Limits, create_app
 from unokit.server.store import SQLiteStore, StoreError, StoreLocked, StoreOpenError
@@ -164,21 +163,6 @@ class Live:
     def __exit__(self, *exc: object) -> None:
         self.uv.should_exit = True
         self.thread.join(15)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def wait_port(port: int, timeout: float = 30.0) -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
-            return
-        time.sleep(0.05)
-    raise RuntimeError(f"nothing listens on {port}")
 
 
 def snapshot(server: Any, code: str) -> tuple[Any, ...]:
