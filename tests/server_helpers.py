@@ -13,17 +13,18 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import httpx
 import uvicorn
 import websockets
 
 from unokit.match import Timing
-from unokit.server.app import Limits, create_app
+from unokit.server.app import UVICORN_OPTIONS, Limits, create_app
 from unokit.server.store import MemoryStore, Store
 
 FAST = Timing(
@@ -186,6 +187,32 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+class Live:
+    """The app on a real TCP port in a thread of this process, with the websocket
+    implementation and options ``unokit serve`` runs with, so a test can look inside."""
+
+    def __init__(self, store: Store | None, limits: Limits, timing: Timing) -> None:
+        self.port = free_port()
+        self.app = create_app(store, timing=timing, limits=limits)
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, **UVICORN_OPTIONS)
+        self.uv = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.uv.run, daemon=True)
+        self.tokens: dict[tuple[str, int], str] = {}
+
+    @property
+    def server(self) -> Any:
+        return self.app.state.server
+
+    def __enter__(self) -> Self:
+        self.thread.start()
+        wait_port(self.port)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.uv.should_exit = True
+        self.thread.join(15)
 
 
 def wait_port(port: int, timeout: float = 30.0) -> None:

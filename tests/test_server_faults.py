@@ -31,12 +31,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
+import server_helpers
 from server_helpers import free_port, wait_port
 from unokit.match import Timing
-from unokit.server.app import UVICORN_OPTIONS, Limits, create_app
+from unokit.server.app import Limits
 from unokit.server.store import SQLiteStore
 
 SRC = Path(__file__).resolve().parent.parent / "src"
@@ -314,30 +314,11 @@ def test_kill_9_under_load_loses_no_acknowledged_action(tmp_path: Path) -> None:
 
 
 # --------------------------------------------------------------- in-process server --
-class Live:
-    """The app on a real TCP port in a thread, so the test can look inside it."""
+class Live(server_helpers.Live):
+    """The in-process server with this file's limits and timing by default."""
 
     def __init__(self, store: Any = None, limits: Limits = BIG, timing: Timing = FAST) -> None:
-        self.port = free_port()
-        self.app = create_app(store, timing=timing, limits=limits)
-        # the websocket implementation and options `unokit serve` runs with
-        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, **UVICORN_OPTIONS)
-        self.uv = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.uv.run, daemon=True)
-        self.tokens: dict[tuple[str, int], str] = {}
-
-    @property
-    def server(self) -> Any:
-        return self.app.state.server
-
-    def __enter__(self) -> Live:
-        self.thread.start()
-        wait_port(self.port)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.uv.should_exit = True
-        self.thread.join(15)
+        super().__init__(store, limits, timing)
 
 
 class Tab:

@@ -22,7 +22,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,13 +29,13 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from server_helpers import Subprocess, free_port, wait_port
+import server_helpers
+from server_helpers import Subprocess, free_port
 from unokit.match import Timing
-from unokit.server.app import Limits, create_app
+from unokit.server.app import Limits
 from unokit.server.store import SQLiteStore, StoreError, StoreLocked, StoreOpenError
 
 SRC = Path(__file__).resolve().parent.parent / "src"
@@ -138,31 +137,12 @@ def version(tabs: list[Tab]) -> int:
 
 
 # --------------------------------------------------------------- servers -----------
-class Live:
+class Live(server_helpers.Live):
     """The app with a SQLite store on a real port, in a thread of this process."""
 
     def __init__(self, db: Path) -> None:
-        self.port = free_port()
         limits = Limits(messages_per_second=10_000, store_retry=RETRY)
-        self.app = create_app(SQLiteStore(db), timing=FAST, limits=limits)
-        config = uvicorn.Config(
-            self.app, host="127.0.0.1", port=self.port, log_level="critical", ws="websockets-sansio"
-        )
-        self.uv = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.uv.run, daemon=True)
-
-    @property
-    def server(self) -> Any:
-        return self.app.state.server
-
-    def __enter__(self) -> Live:
-        self.thread.start()
-        wait_port(self.port)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.uv.should_exit = True
-        self.thread.join(15)
+        super().__init__(SQLiteStore(db), limits, FAST)
 
 
 def snapshot(server: Any, code: str) -> tuple[Any, ...]:
