@@ -27,6 +27,7 @@ CODES: dict[str, str] = {
     "bad_record": "a record that is not valid JSON or not of RECORD.md's shape",
     "bad_shuffle": "a shuffle in a record that is not a reordering of the pile it replaces",
     "bad_state": "a stored match state that is not of its format (docs/architecture.md)",
+    "bad_position": "a position no game of the rules can be in (engine.position)",
     # seats
     "bad_seat": "a seat number outside 0..n-1",
     # illegal actions (the game is unchanged)

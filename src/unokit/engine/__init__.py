@@ -25,6 +25,7 @@ from unokit.engine.game import (
     Game,
     RoundLog,
 )
+from unokit.engine.position import PositionError, position
 from unokit.engine.view import View, view_of, world_from_view
 from unokit.errors import UnoError
 
@@ -50,10 +51,12 @@ __all__ = [
     "Event",
     "Game",
     "IllegalAction",
+    "PositionError",
     "RoundLog",
     "ShuffleError",
     "UnoError",
     "View",
+    "position",
     "view_of",
     "world_from_view",
 ]
