@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 BENCH_VENV := .bench-venv
 
-.PHONY: play serve demo test explore lint typecheck unit chromium e2e bench bench-bots clean fuzz loadtest chaos soak
+.PHONY: play serve demo test explore lint typecheck unit chromium e2e bench bench-bots clean fuzz loadtest chaos soak cluster cluster-stop
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -104,3 +104,12 @@ chaos: $(STAMP)
 # Soak: 30 minutes of play, memory, descriptors and tasks sampled each minute.
 soak: $(STAMP)
 	PYTHONPATH=src $(BIN)/python benchmarks/soak.py $(ARGS)
+
+# docker-compose.yml's cluster from Debian's packages, on 127.0.0.1 only (docs/deploy.md):
+# a throwaway PostgreSQL, redis-server, 3 x unokit serve (ARGS="--n 2"), nginx in front.
+# It prints its address and runs until make cluster-stop, which removes its files.
+cluster: $(STAMP)
+	$(BIN)/python scripts/cluster.py start $(ARGS)
+
+cluster-stop: $(STAMP)
+	$(BIN)/python scripts/cluster.py stop

@@ -1,0 +1,84 @@
+"""``make cluster``'s topology comes up, serves a room through the proxy, and goes away.
+
+scripts/cluster.py starts a throwaway PostgreSQL, redis-server, ``unokit serve``
+processes and nginx on 127.0.0.1 (docs/deploy.md, "Trying the cluster here").  This
+test brings it up (three processes with ``--bus`` when ``unokit serve --help`` lists it;
+without a bus two processes cannot share a database, so one), creates a room and joins
+it through the proxy, takes both seats over websockets upgraded by the proxy, checks
+every process's /healthz, stops the cluster and checks that nothing of it is left
+running and its temporary folder is gone.  Without PostgreSQL, redis-server or nginx
+it fails saying what to install (.ci/run installs them).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.sync.client import connect
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+
+import cluster as topology  # scripts/cluster.py
+
+FAST_TIMING = {"bot_delay": 0.0, "catch_window": 0.05, "next_round": 0.05}
+
+
+def frames_until(ws: Any, kind: str, seconds: float = 10.0) -> list[dict[str, Any]]:
+    """Frames from ``ws`` up to and including the first of type ``kind``."""
+    got: list[dict[str, Any]] = []
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        msg = json.loads(ws.recv(timeout=max(0.01, deadline - time.monotonic())))
+        got.append(msg)
+        if msg["type"] == kind:
+            return got
+    raise AssertionError(f"no {kind!r} within {seconds} s: {got}")
+
+
+def test_cluster_serves_a_room_through_the_proxy_then_stops_clean() -> None:
+    started = time.monotonic()
+    bus = topology.serve_has_bus()
+    n = 3 if bus else 1
+    with topology.cluster(n=n, bus=bus, env={"UNOKIT_TIMING": json.dumps(FAST_TIMING)}) as c:
+        assert len(c.procs) == n
+        assert (c.redis is not None) == bus
+        base = Path(c.base)
+        pids = [p.pid for p in (c.nginx, *c.apps)]
+        with httpx.Client(base_url=c.url, timeout=10) as http:
+            r = http.post("/api/rooms", json={"name": "Ana", "seats": 2, "bots": []})
+            assert r.status_code == 200, r.text
+            room = r.json()
+            # the join and the page land on whichever process nginx picks next
+            r = http.post(f"/api/rooms/{room['code']}/join", json={"name": "Bo"})
+            assert r.status_code == 200, r.text
+            joined = r.json()
+            assert joined["seat"] == 1
+            for _ in range(n):
+                r = http.get(f"/api/rooms/{room['code']}")
+                assert r.status_code == 200, r.text
+            assert http.get("/metrics").status_code == 404  # scraped per process only
+        origin = c.url
+        seats = []
+        for token in (room["token"], joined["token"]):
+            with connect(f"{c.ws}/{room['code']}", origin=origin, open_timeout=10) as ws:  # type: ignore[arg-type]
+                ws.send(json.dumps({"type": "hello", "token": token}))
+                try:
+                    seats.append(frames_until(ws, "welcome")[-1]["seat"])
+                except Exception as e:
+                    raise AssertionError(f"no welcome through the proxy:\n{c.logs()}") from e
+        assert seats == [0, 1]
+        for app in c.apps:
+            r = httpx.get(app.url + "/healthz", timeout=5)
+            assert r.status_code == 200 and r.json()["ok"] is True, (app.name, r.text)
+        assert c.running() == [
+            "nginx", *(a.name for a in c.apps), *(["redis"] if bus else []), "postgres"
+        ]  # fmt: skip
+    assert c.running() == []
+    assert not any(topology._alive(pid) for pid in pids)
+    assert not base.exists()
+    assert time.monotonic() - started < 30
