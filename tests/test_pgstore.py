@@ -279,7 +279,7 @@ def _versions(url: str) -> list[int]:
 
 def test_migrations_are_applied_once_and_again_on_restart_change_nothing(pg_url: str) -> None:
     store = PostgresStore(pg_url)
-    assert store.schema_version() == SCHEMA_VERSION == 1
+    assert store.schema_version() == SCHEMA_VERSION == 2
     store.save_room(RoomRow("AAAAAA", {"status": "lobby"}))
     store.append("AAAAAA", 1, {"t": "round"})
     store.close()
@@ -288,7 +288,28 @@ def test_migrations_are_applied_once_and_again_on_restart_change_nothing(pg_url:
         assert [r.code for r in store.load_rooms()] == ["AAAAAA"]
         assert store.log("AAAAAA", 1) == [{"t": "round"}]
         store.close()
-    assert _versions(pg_url) == [1]
+    assert _versions(pg_url) == [1, 2]
+
+
+def test_a_database_of_the_previous_version_is_migrated_with_its_games(pg_url: str) -> None:
+    """A database a version-1 unokit made (no leases table) gains version 2 when a
+    newer server opens it; its rooms and logs stay."""
+    from unokit.server.pgstore import MIGRATIONS
+
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute(
+            "CREATE TABLE schema_version (version INTEGER PRIMARY KEY, "
+            "applied TIMESTAMPTZ NOT NULL DEFAULT now())"
+        )
+        conn.execute(MIGRATIONS[0])
+        conn.execute("INSERT INTO schema_version (version) VALUES (1)")
+        conn.execute("""INSERT INTO rooms VALUES ('AAAAAA', '{"status": "playing"}')""")
+        conn.execute("""INSERT INTO log VALUES ('AAAAAA', 1, 0, '{"t": "round"}')""")
+    store = PostgresStore(pg_url, shared=True)
+    assert _versions(pg_url) == [1, 2]
+    assert store.log("AAAAAA", 1) == [{"t": "round"}]
+    assert store.take_leases("me", ["AAAAAA"], 5.0) == {"AAAAAA"}
+    store.close()
 
 
 def test_a_database_with_a_newer_schema_is_refused_in_one_line(pg_url: str) -> None:
@@ -297,7 +318,7 @@ def test_a_database_with_a_newer_schema_is_refused_in_one_line(pg_url: str) -> N
         conn.execute("INSERT INTO schema_version (version) VALUES (99)")
     with pytest.raises(StoreOpenError) as e:
         PostgresStore(pg_url)
-    assert "schema version 99, newer than this unokit's (1): upgrade unokit" in str(e.value)
+    assert "schema version 99, newer than this unokit's (2): upgrade unokit" in str(e.value)
     assert "\n" not in str(e.value)
 
 

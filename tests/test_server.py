@@ -660,13 +660,13 @@ class _RecordingStore(SQLiteStore):
         self.batches: list[int] = []
         self.fail = False
 
-    def append_many(self, entries: list[tuple[str, int, dict[str, Any]]]) -> list[int]:
+    def append_at(self, rows: list[tuple[str, int, int, dict[str, Any]]]) -> list[bool]:
         from unokit.server.store import StoreError
 
         if self.fail:
             raise StoreError("storage failed: database or disk is full")
-        self.batches.append(len(entries))
-        return super().append_many(entries)
+        self.batches.append(len(rows))
+        return super().append_at(rows)
 
 
 @pytest.mark.parametrize("threaded", [True, False])
@@ -675,8 +675,10 @@ async def test_group_commit_shares_one_transaction_and_applies_only_what_it_stor
 ) -> None:
     """Actions of several rooms queued while a commit is due are committed in one
     transaction, and each is applied (``then``) only after it is in the file; when
-    the store fails, every waiting room gets the error and nothing is applied."""
+    the store fails, every waiting room gets the error and nothing is applied; an
+    entry whose index another server took is refused to its room alone."""
     from unokit.server.app import GroupCommit
+    from unokit.server.room import RoomChanged
     from unokit.server.store import StoreError
 
     store = _RecordingStore(tmp_path / "g.sqlite3")
@@ -692,7 +694,7 @@ async def test_group_commit_shares_one_transaction_and_applies_only_what_it_stor
         return apply
 
     codes = [f"ROOM{i:02d}" for i in range(8)]
-    await asyncio.gather(*(group.append(c, 1, {"t": "act", "i": i}, then(c))
+    await asyncio.gather(*(group.append(c, 1, 0, {"t": "act", "i": i}, then(c))
                            for i, c in enumerate(codes)))  # fmt: skip
     assert sorted(applied) == codes
     assert store.batches == [8] and group.commits == 1 and group.entries == 8
@@ -700,7 +702,7 @@ async def test_group_commit_shares_one_transaction_and_applies_only_what_it_stor
 
     store.fail = True
     results = await asyncio.gather(
-        *(group.append(c, 1, {"t": "act", "i": 99}, then(c)) for c in codes[:3]),
+        *(group.append(c, 1, 1, {"t": "act", "i": 99}, then(c)) for c in codes[:3]),
         return_exceptions=True,
     )
     assert all(isinstance(r, StoreError) for r in results)
@@ -708,8 +710,18 @@ async def test_group_commit_shares_one_transaction_and_applies_only_what_it_stor
     assert [len(store.log(c, 1)) for c in codes] == [1] * 8  # and nothing stored
 
     store.fail = False  # the cause went away: the committer goes on
-    await group.append("ROOM00", 1, {"t": "act", "i": 100}, then("ROOM00"))
+    await group.append("ROOM00", 1, 1, {"t": "act", "i": 100}, then("ROOM00"))
     assert store.log("ROOM00", 1)[-1] == {"t": "act", "i": 100}
+
+    # index 1 of ROOM00 is taken (another server): refused to ROOM00 only, in a batch
+    taken, fresh = await asyncio.gather(
+        group.append("ROOM00", 1, 1, {"t": "act", "i": 101}, then("ROOM00")),
+        group.append("ROOM01", 1, 1, {"t": "act", "i": 102}, then("ROOM01")),
+        return_exceptions=True,
+    )
+    assert isinstance(taken, RoomChanged) and taken.code == "room_changed" and fresh is None
+    assert store.log("ROOM00", 1)[-1] == {"t": "act", "i": 100}
+    assert store.log("ROOM01", 1)[-1] == {"t": "act", "i": 102}
     await group.close()
     store.close()
 

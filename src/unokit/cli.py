@@ -396,7 +396,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="URL",
         help="keep rooms and games in PostgreSQL instead of SQLite: a URL such as "
-        "postgresql://user@host:5432/dbname (one server per database for now)",
+        "postgresql://user@host:5432/dbname (one server per database, unless --bus)",
+    )
+    se.add_argument(
+        "--bus",
+        default=None,
+        metavar="URL",
+        help="run as one of several servers on the same --store: tell the others of every "
+        "change through Redis, redis://host:6379/0 (docs/deploy.md)",
     )
     se.add_argument(
         "--sync",
@@ -486,6 +493,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     )
     from unokit.server.store import SQLiteStore, Store
 
+    if args.bus is not None and args.store is None:
+        raise RulesError("--bus is for several servers on one PostgreSQL --store; give --store")
     if args.store is not None and (args.db is not None or args.sync != "normal"):
         what = "--db" if args.db is not None else "--sync"
         raise RulesError(f"{what} is for SQLite; --store keeps games in PostgreSQL: give one")
@@ -516,16 +525,28 @@ def cmd_serve(args: argparse.Namespace) -> int:
             if not (e.name or "").startswith("psycopg"):
                 raise
             raise RulesError("--store needs psycopg: pip install 'unokit[postgres]'") from None
-        store = PostgresStore(args.store)
+        store = PostgresStore(args.store, shared=args.bus is not None)
         kept = f"PostgreSQL at {store.where}"
     else:
         store = SQLiteStore(db, sync=args.sync)
         kept = str(db)
+    bus = None
+    if args.bus is not None:
+        from unokit.server.bus import open_bus
+
+        try:
+            bus = open_bus(args.bus)
+        except ModuleNotFoundError as e:
+            raise RulesError("--bus needs redis: pip install 'unokit[redis]'") from e
+        except ValueError as e:
+            raise RulesError(str(e)) from None
+        kept += f", told to the cluster through {args.bus.split('@')[-1]}"
     app = create_app(
         store,
         allowed_origins=origins,
         timing=timing,
         full_collection_seconds=FULL_COLLECTION_SECONDS,
+        bus=bus,
     )
     if os.environ.get("UNOKIT_SEED"):
         print(

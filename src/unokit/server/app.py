@@ -53,7 +53,16 @@ from unokit.rules import (
     RuleSet,
 )
 from unokit.server import messages as m
-from unokit.server.room import CODE_ALPHABET, CODE_LENGTH, Room, RoomError, act_entry, new_code
+from unokit.server.bus import Bus, LocalBus
+from unokit.server.room import (
+    CODE_ALPHABET,
+    CODE_LENGTH,
+    Room,
+    RoomChanged,
+    RoomError,
+    act_entry,
+    new_code,
+)
 from unokit.server.store import MemoryStore, SQLiteStore, Store, StoreError
 
 log = logging.getLogger("unokit.server")
@@ -226,7 +235,7 @@ class GroupCommit:
     def __init__(self, store: Store, threaded: bool = True) -> None:
         self.store = store
         self.threaded = threaded
-        self.pending: list[tuple[str, int, dict[str, Any], Then, asyncio.Future[None]]] = []
+        self.pending: list[tuple[str, int, int, dict[str, Any], Then, asyncio.Future[None]]] = []
         self.wake = asyncio.Event()
         self.commits = 0  # transactions
         self.entries = 0  # entries committed
@@ -236,14 +245,18 @@ class GroupCommit:
     def start(self) -> None:
         self.task = asyncio.get_running_loop().create_task(self.run())
 
-    async def append(self, code: str, game: int, entry: dict[str, Any], then: Then) -> None:
-        """Return once ``entry`` is durable and ``then`` has run; ``StoreError`` if the
-        store refused it (then nothing ran).  Call it with the room's lock held: the
-        entry was checked against the room as it is, and must be applied to it."""
+    async def append(
+        self, code: str, game: int, idx: int, entry: dict[str, Any], then: Then
+    ) -> None:
+        """Return once ``entry`` is durable at index ``idx`` of the game's log and
+        ``then`` has run; ``StoreError`` if the store refused it, ``RoomChanged`` if
+        another server stored an entry at that index first (then nothing ran).  Call it
+        with the room's lock held: the entry was checked against the room as it is, and
+        must be applied to it."""
         if self.task is None or self.task.done():
             raise StoreError("the store's committer is not running")
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.pending.append((code, game, entry, then, fut))
+        self.pending.append((code, game, idx, entry, then, fut))
         self.wake.set()
         try:
             await asyncio.shield(fut)
@@ -261,12 +274,12 @@ class GroupCommit:
             batch, self.pending = self.pending, []
             if not batch:
                 continue
-            rows = [(code, game, entry) for code, game, entry, _, _ in batch]
+            rows = [(code, game, idx, entry) for code, game, idx, entry, _, _ in batch]
             try:
                 if self.threaded:
-                    await asyncio.to_thread(self.store.append_many, rows)
+                    stored = await asyncio.to_thread(self.store.append_at, rows)
                 else:
-                    self.store.append_many(rows)
+                    stored = self.store.append_at(rows)
             except asyncio.CancelledError:
                 for *_, fut in batch:
                     fut.cancel()
@@ -280,7 +293,11 @@ class GroupCommit:
             self.commits += 1
             self.entries += len(batch)
             self.largest = max(self.largest, len(batch))
-            for *_, then, fut in batch:
+            for ok, (*_, then, fut) in zip(stored, batch, strict=True):
+                if not ok:  # another server has this index: the room must catch up
+                    if not fut.done():
+                        fut.set_exception(RoomChanged())
+                    continue
                 try:
                     then()
                 except Exception as e:  # logged but not applied: a bug, told to its room
@@ -298,6 +315,12 @@ class GroupCommit:
                 await self.task
 
 
+# A cluster's leases: a room's bots and clocks move again at most this long (plus a
+# third of it, the renewal period) after their server died.
+LEASE_SECONDS = 5.0
+PRESENCE_EVERY = 5.0  # seconds between a server's reports of who is connected to it
+PRESENCE_TTL = 12.0  # a server not heard from for this long has no one connected
+
 # How actions' log entries are committed: "group" (the default: ``GroupCommit``, in a
 # worker thread when the store's commits wait for an fsync, ``--sync full``, else on
 # the event loop's thread), "group-thread" and "group-inline" (either way, always),
@@ -310,11 +333,30 @@ class Server:
     """The rooms in memory, their connections and drivers, and the store."""
 
     def __init__(
-        self, store: Store, timing: Timing | None, limits: Limits, commit: str = "group"
+        self,
+        store: Store,
+        timing: Timing | None,
+        limits: Limits,
+        commit: str = "group",
+        bus: Bus | None = None,
+        lease_seconds: float = LEASE_SECONDS,
     ) -> None:
         if commit not in COMMITS:
             raise ValueError(f"commit must be one of {', '.join(COMMITS)}")
         self.store = store
+        # a cluster (``--bus``): several servers on one store; rooms load on demand,
+        # changes are announced on the bus, one server at a time drives a room's bots
+        # and clocks (the lease holder)
+        self.bus: Bus = bus if bus is not None else LocalBus()
+        self.cluster = self.bus.cluster
+        self.origin = self.bus.origin
+        self.lease_seconds = lease_seconds
+        self.held: set[str] = set()  # rooms whose lease this server holds (a cluster)
+        # code -> other server -> (when heard, seat -> open connections there)
+        self.presence: dict[str, dict[str, tuple[float, dict[int, int]]]] = defaultdict(dict)
+        self.refreshes = 0  # rooms read again from the store (a cluster)
+        self.conflicts = 0  # writes another server got to first
+        self._cluster_tasks: list[asyncio.Task[None]] = []
         # actions' entries: group-committed (the default), or one commit each
         if commit == "group":  # a worker thread only when commits wait for the disk
             commit = "group-thread" if getattr(store, "sync", "") == "full" else "group-inline"
@@ -368,6 +410,8 @@ class Server:
 
     # ------------------------------------------------------------------ rooms -----
     def restore(self) -> None:
+        if self.cluster:  # rooms load when a player asks (``find``) or their lease lapses
+            return
         for row in self.store.load_rooms():
             if row.data.get("status") == "expired":
                 continue
@@ -401,6 +445,292 @@ class Server:
             raise RoomError(f"there is no room {code}", code="no_room")
         return room
 
+    async def io(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """Call the store: in a worker thread when its calls wait (PostgreSQL, or
+        SQLite with fsyncs), so the loop goes on serving other rooms."""
+        if getattr(self.store, "sync", "") == "full":
+            return await asyncio.to_thread(fn, *args)
+        return fn(*args)
+
+    async def find(self, code: str) -> Room | None:
+        """The room of ``code``: in memory, or, in a cluster, as the store has it (a
+        player may reach any server)."""
+        code = code.upper()
+        room = self.rooms.get(code)
+        if room is not None or not self.cluster:
+            return room
+        async with self.locks[code]:
+            room = self.rooms.get(code)
+            if room is not None:
+                return room
+            row = await self.io(self.store.load_room, code)
+            if row is None or row.data.get("status") == "expired":
+                return None
+            found: Room = await self.io(Room.restore, row, self.store, self.timing)
+            self.add(found)
+            return found
+
+    def replace(self, old: Room, new: Room) -> None:
+        """``new`` (the store's) takes ``old``'s place: its connections, their counts,
+        its driver."""
+        code = old.code
+        for i, s in enumerate(new.seats):
+            o = old.seats[i] if i < len(old.seats) else None
+            if s is not None and o is not None:
+                s.connected, s.away_since = o.connected, o.away_since
+        new.elsewhere = dict(old.elsewhere)
+        for conn in self.conns.get(code, ()):
+            object.__setattr__(conn, "room", new)
+        task = self.drivers.pop(code, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+        self.meta[code] += 1
+        self.add(new)
+
+    # ------------------------------------------------------------------ cluster ---
+    def announce(self, room: Room) -> None:
+        """Tell the cluster's other servers what this one just stored for ``room``: the
+        new entries (they apply them) and the room's ``rev`` (if it moved, they read
+        the room again)."""
+        if not self.cluster:
+            room.unsent.clear()
+            return
+        entries, room.unsent = room.unsent, []
+        self.bus.publish(
+            {
+                "code": room.code,
+                "rev": room.rev,
+                "game": room.game_no,
+                "start": room.log_len - len(entries),
+                "entries": entries,
+            }
+        )
+
+    def on_bus(self, msg: dict[str, Any]) -> None:
+        """A message from another server (``RedisBus``'s listener calls this)."""
+        code = msg.get("code")
+        if not isinstance(code, str) or code not in self.rooms:
+            return
+        if msg.get("t") == "presence":
+            self.heard_presence(code, msg)
+            return
+        if msg.get("t") == "chat":
+            line = msg.get("line")
+            if isinstance(line, dict) and line.get("type") == "chat":
+                self.chat(code, line)
+            return
+        asyncio.get_running_loop().create_task(self.remote(code, msg))
+
+    async def remote(self, code: str, msg: dict[str, Any]) -> None:
+        try:
+            async with self.locks[code]:
+                room = self.rooms.get(code)
+                if room is None:
+                    return
+                rev, game = msg.get("rev"), msg.get("game")
+                start, entries = msg.get("start"), msg.get("entries")
+                if (
+                    rev == room.rev
+                    and game == room.game_no
+                    and isinstance(start, int)
+                    and isinstance(entries, list)
+                ):
+                    end = start + len(entries)
+                    if end <= room.log_len:
+                        return  # nothing new (this server's own, or seen)
+                    if start <= room.log_len:
+                        try:
+                            room.catch_up(entries[room.log_len - start :])
+                        except Exception:
+                            log.warning("room %s: entries from the bus did not apply", code)
+                            await self.refresh(room)
+                        self.broadcast(self.rooms.get(code, room), local=False)
+                        return
+                old = isinstance(rev, int) and isinstance(game, int)
+                if old and (game, rev) < (room.game_no, room.rev):
+                    return  # an old message
+                await self.refresh(room)
+        except StoreError as e:
+            log.warning("room %s: cannot read it again: %s", code, e)
+        except Exception:
+            self.errors += 1
+            log.exception("room %s: a bus message failed", code)
+
+    async def refresh(self, room: Room) -> Room:
+        """Bring ``room`` to what the store has (with its lock held): the new entries of
+        its game, or, if its metadata or game changed, the room read again."""
+        code = room.code
+        self.refreshes += 1
+        row = await self.io(self.store.load_room, code)
+        if row is None or row.data.get("status") == "expired":
+            self.drop(room)
+            return room
+        if int(row.data.get("rev", 0)) == room.rev and row.data.get("game") == room.game_no:
+            if room.match is None:
+                return room
+            entries = await self.io(self.store.log_since, code, room.game_no, room.log_len)
+            if not entries:
+                return room
+            try:
+                room.catch_up(entries)
+                self.broadcast(room, local=False)
+                return room
+            except Exception:
+                log.warning("room %s: its stored entries did not apply; reading it again", code)
+        new: Room = await self.io(Room.restore, row, self.store, self.timing)
+        self.replace(room, new)
+        self.broadcast(new, local=False)
+        return new
+
+    def drop(self, room: Room) -> None:
+        """The room left the store (expired): it leaves memory, its players are told."""
+        code = room.code
+        self.rooms.pop(code, None)
+        task = self.drivers.pop(code, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+        for conn in list(self.conns.get(code, ())):
+            conn.send(_err("no_room", "this room is gone"))
+
+    def chat(self, code: str, line: dict[str, Any]) -> None:
+        for c in list(self.conns.get(code, ())):
+            c.send(line)
+
+    def evict(self, room: Room) -> None:
+        """Close the connections of seats another server gave to a bot (a kick)."""
+        for c in list(self.conns.get(room.code, ())):
+            s = room.seats[c.seat] if c.seat is not None else None
+            if s is not None and s.kind == "bot" and not s.token_hash:
+                c.send(_err("kicked", "the host gave your seat to a bot"))
+                c.closed = True
+                with contextlib.suppress(asyncio.QueueFull):
+                    c.queue.put_nowait(None)
+
+    async def on_bus_back(self) -> None:
+        """The bus is back after an outage: messages sent meanwhile are lost, so every
+        room here is read again from the store."""
+        for code in list(self.rooms):
+            room = self.rooms.get(code)
+            if room is None:
+                continue
+            try:
+                async with self.locks[code]:
+                    await self.refresh(self.rooms.get(code, room))
+                    self.my_presence(self.rooms.get(code, room))
+            except StoreError as e:
+                log.warning("room %s: cannot read it again: %s", code, e)
+
+    def my_presence(self, room: Room) -> None:
+        if self.cluster:
+            seats = {str(i): s.connected for i, s in enumerate(room.seats) if s and s.connected}
+            self.bus.publish({"t": "presence", "code": room.code, "seats": seats})
+
+    def heard_presence(self, code: str, msg: dict[str, Any]) -> None:
+        seats = msg.get("seats")
+        origin = msg.get("origin")
+        if not isinstance(seats, dict) or not isinstance(origin, str):
+            return
+        try:
+            counts = {int(k): int(v) for k, v in seats.items()}
+        except (TypeError, ValueError):
+            return
+        self.presence[code][origin] = (time.monotonic(), counts)
+        self.count_presence(code)
+
+    def count_presence(self, code: str) -> None:
+        """Sum the other servers' connections per seat (forgetting servers not heard
+        from for ``PRESENCE_TTL``) and act on seats that came or went."""
+        room = self.rooms.get(code)
+        if room is None:
+            self.presence.pop(code, None)
+            return
+        now = time.monotonic()
+        heard = self.presence.get(code, {})
+        for origin in [o for o, (t, _) in heard.items() if now - t > PRESENCE_TTL]:
+            del heard[origin]
+        total: dict[int, int] = defaultdict(int)
+        for _, counts in heard.values():
+            for seat, n in counts.items():
+                if n > 0 and 0 <= seat < len(room.seats):
+                    total[seat] += n
+        if dict(total) == room.elsewhere:
+            return
+        before, room.elsewhere = room.elsewhere, dict(total)
+        for i, s in enumerate(room.seats):
+            if s is None or s.kind != "person" or s.connected:
+                continue
+            if i in room.elsewhere and i not in before:
+                s.away_since = None
+                room.set_autopilot(i, False)
+            elif i in before and i not in room.elsewhere:
+                s.away_since = now
+        room.touch()
+        self.broadcast(room, local=False)
+
+    async def heartbeat(self) -> None:
+        """Tell the cluster who is connected here, now and then (a server that dies
+        stops, and its players count as away once ``PRESENCE_TTL`` passes)."""
+        while True:
+            await asyncio.sleep(PRESENCE_EVERY)
+            for code in list(self.rooms):
+                room = self.rooms.get(code)
+                if room is None:
+                    continue
+                if self.conns.get(code):
+                    self.my_presence(room)
+                if self.presence.get(code):
+                    self.count_presence(code)
+
+    async def leases(self) -> None:
+        """Take or renew the lease of every room in play here, and pick up rooms whose
+        server died (their lease lapsed): only the holder runs a room's bots, autopilot,
+        turn timer and next round.  A server that cannot reach the store holds none."""
+        while True:
+            playing = [c for c, r in self.rooms.items() if r.status == "playing"]
+            try:
+                held = await self.io(self.store.take_leases, self.origin, playing,
+                                     self.lease_seconds)  # fmt: skip
+                orphans = await self.io(self.store.orphans, 50)
+            except StoreError as e:
+                if self.held:
+                    log.warning("leases: cannot reach the store, holding none: %s", e)
+                held, orphans = set(), []
+            except Exception:
+                self.errors += 1
+                log.exception("leases failed")
+                held, orphans = set(), []
+            gained = held - self.held
+            self.held = held
+            for code in gained:
+                room = self.rooms.get(code)
+                if room is None:
+                    continue
+                try:
+                    async with self.locks[code]:
+                        room = await self.refresh(self.rooms.get(code, room))
+                except StoreError:
+                    self.held.discard(code)
+                    continue
+                ev = self.wake.get(code)
+                if ev is not None:
+                    ev.set()
+            for code in orphans:
+                if code not in self.rooms:
+                    with contextlib.suppress(StoreError):
+                        await self.find(code)
+            await asyncio.sleep(self.lease_seconds / 3)
+
+    async def ready(self) -> dict[str, Any]:
+        """Whether the store and the bus answer (``/readyz``)."""
+        out: dict[str, Any] = {"store": True, "bus": self.bus.healthy()}
+        try:
+            await self.io(self.store.load_room, "-")
+        except Exception as e:
+            out["store"] = False
+            out["store_error"] = str(e)
+        out["ok"] = out["store"] and out["bus"]
+        return out
+
     # ------------------------------------------------------------------ storage ---
     def store_failed(self, e: StoreError) -> None:
         """The store refused a write (disk full, database locked...): for a moment every
@@ -414,14 +744,19 @@ class Server:
             raise StoreError("the store failed a moment ago")
 
     # ------------------------------------------------------------------ telling ---
-    def broadcast(self, room: Room, meta: bool = True) -> None:
-        """Send every connection of ``room`` what it must now learn.
+    def broadcast(self, room: Room, meta: bool = True, local: bool = True) -> None:
+        """Send every connection of ``room`` what it must now learn (``local``: this
+        server changed it, so the cluster's other servers are told too).
 
         The room message goes out only when its text changed: every action marks the
         room changed, but most change nothing it shows (seats, status, commitments),
         and sending it again cost a third of the server's time under load.
         """
         code = room.code
+        if local:
+            self.announce(room)
+        elif self.cluster:
+            self.evict(room)
         conns = list(self.conns.get(code, ()))
         sent_at = self.public_meta.get(code)
         if meta and self.meta[code] != sent_at:
@@ -454,6 +789,8 @@ class Server:
         match = room.match
         if room.status != "playing" or match is None:
             return None, "", -1
+        if self.cluster and room.code not in self.held:
+            return None, "", -1  # another server drives it
         now = time.monotonic()
         game = match.game
         if game.round_over:
@@ -467,7 +804,7 @@ class Server:
             return max(0.0, room.changed_at + match.delay() - now), "bot", seat
         s = room.seats[seat]
         waits: list[tuple[float, str]] = []
-        if s is not None and s.away_since is not None:
+        if s is not None and s.away_since is not None and seat not in room.elsewhere:
             waits.append((s.away_since + room.timing.autopilot_after - now, "autopilot"))
         if room.timing.turn_timer:
             waits.append((room.changed_at + room.timing.turn_timer - now, "timer"))
@@ -519,6 +856,11 @@ class Server:
                         self.broadcast(room)
             except asyncio.CancelledError:
                 raise
+            except RoomChanged:  # another server got there first: catch up, decide again
+                self.conflicts += 1
+                with contextlib.suppress(StoreError):
+                    async with self.locks[code]:
+                        await self.refresh(room)
             except StoreError as e:  # nothing was told; try again a little later
                 self.store_failed(e)
                 await asyncio.sleep(self.limits.store_retry)
@@ -537,9 +879,13 @@ class Server:
             room._log(entry)
             room.commit(seat, action, version, person)
             return
-        await self.group.append(
-            room.code, room.game_no, entry, lambda: room.commit(seat, action, version, person)
-        )
+        idx = room.log_len
+
+        def then() -> None:
+            room.stored_entry(entry)
+            room.commit(seat, action, version, person)
+
+        await self.group.append(room.code, room.game_no, idx, entry, then)
 
     async def bot_step(self, room: Room) -> bool:
         decided = room.bot_decide()
@@ -568,11 +914,17 @@ class Server:
         store failed and the room stays as it was)."""
         code = room.code
         row = room.to_row()
-        if room.status == "playing" and room.match is not None:
-            # an abandoned game: keep its record downloadable
-            self.store.save_record(code, room.game_no, _dump(room))
-        row.data["status"] = "expired"
-        self.store.save_room(row)
+        if self.cluster and self.store.log_since(code, room.game_no, room.log_len):
+            changed = True  # played elsewhere: only this server's copy is idle
+        else:
+            if room.status == "playing" and room.match is not None:
+                # an abandoned game: keep its record downloadable
+                self.store.save_record(code, room.game_no, _dump(room))
+            row.data["status"] = "expired"
+            row.data["rev"] = room.rev + 1
+            changed = not self.store.put_room(row, room.rev if room.stored else None)
+        if changed:  # another server changed it: it leaves this server's memory only
+            log.info("room %s: idle here, in use elsewhere; dropped from memory", code)
         self.rooms.pop(code, None)
         self.public_text.pop(code, None)
         self.public_meta.pop(code, None)
@@ -581,6 +933,25 @@ class Server:
             task.cancel()
 
     async def close(self) -> None:
+        """Stop: hand the leases over (another server takes the rooms at once) and
+        tell every client to reconnect (close code 1012, service restart)."""
+        if self.cluster and self.held:
+            with contextlib.suppress(Exception):
+                await self.io(self.store.release_leases, self.origin, sorted(self.held))
+            self.held.clear()
+        for conns in self.conns.values():
+            for conn in list(conns):
+                conn.send({"type": "error", "code": "restarting",
+                           "message": "the server is restarting; reconnecting"})  # fmt: skip
+                conn.closed = True
+                with contextlib.suppress(asyncio.QueueFull):
+                    conn.queue.put_nowait(None)
+        for task in self._cluster_tasks:
+            task.cancel()
+        for task in self._cluster_tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        await self.bus.close()
         own = [t for t in (self._reaper, self._collector) if t is not None]
         for task in [*self.drivers.values(), *own]:
             task.cancel()
@@ -656,6 +1027,8 @@ def create_app(
     allowed_origins: tuple[str, ...] = (),
     full_collection_seconds: float | None = None,
     commit: str = "group",
+    bus: Bus | None = None,
+    lease_seconds: float = LEASE_SECONDS,
 ) -> FastAPI:
     """The app; ``store`` defaults to memory (``unokit serve`` passes SQLite).
 
@@ -663,7 +1036,7 @@ def create_app(
     serve`` does, with ``tune_gc()``'s thresholds; see ``Server.collect_every``).
     ``commit``: how actions are committed (``COMMITS``)."""
     limits = limits or Limits()
-    server = Server(store or MemoryStore(), timing, limits, commit)
+    server = Server(store or MemoryStore(), timing, limits, commit, bus, lease_seconds)
     origins = frozenset(o for o in map(_origin, allowed_origins) if o is not None)
 
     @contextlib.asynccontextmanager
@@ -673,6 +1046,12 @@ def create_app(
             server.group.start()
         loop = asyncio.get_running_loop()
         server._reaper = loop.create_task(server.reap())
+        if server.cluster:
+            await server.bus.start(server.on_bus, server.on_bus_back)
+            server._cluster_tasks = [
+                loop.create_task(server.leases()),
+                loop.create_task(server.heartbeat()),
+            ]
         if full_collection_seconds:
             server._collector = loop.create_task(server.collect_every(full_collection_seconds))
         yield
@@ -732,6 +1111,11 @@ def create_app(
     async def health() -> dict[str, Any]:
         return {"ok": True, "rooms": len(server.rooms)}
 
+    @app.get("/readyz")
+    async def ready() -> JSONResponse:
+        out = await server.ready()
+        return JSONResponse(out, status_code=200 if out["ok"] else 503)
+
     @app.get("/api/rules")
     async def rules() -> dict[str, Any]:
         defaults = RuleSet().options()
@@ -756,19 +1140,29 @@ def create_app(
         addr = _address(request.client)
         if not server.room_window.allow(addr):
             return error(429, "rate_limited", "too many rooms from here; wait a while")  # type: ignore[return-value]
-        room, token = Room.create(
-            server.store,
-            body.name,
-            body.preset,
-            body.options,
-            body.seats,
-            list(body.bots),
-            body.timer,
-            server.timing,
-        )
-        while room.code in server.rooms:  # astronomically rare: draw another code
-            room.code = new_code()
-            room.save()
+        for _ in range(5):  # a code taken (in memory or in the store): astronomically rare
+            code = new_code()
+            if code in server.rooms:
+                continue
+            try:
+                room, token = await server.io(
+                    lambda c=code: Room.create(
+                        server.store,
+                        body.name,
+                        body.preset,
+                        body.options,
+                        body.seats,
+                        list(body.bots),
+                        body.timer,
+                        server.timing,
+                        code=c,
+                    )
+                )
+            except RoomChanged:
+                continue
+            break
+        else:
+            raise RoomError("no free room code; try again", code="room_changed")
         server.add(room)
         return {"code": room.code, "seat": 0, "token": token, "link": f"/r/{room.code}"}
 
@@ -784,31 +1178,44 @@ def create_app(
         if server.lookup_window.full(addr):
             raise RoomError("too many rooms not found; wait a minute", code="rate_limited")
 
-    def look_up(code: str, addr: str) -> Room:
+    async def look_up(code: str, addr: str) -> Room:
         """The room of ``code``; a code that does not exist counts for its address."""
         probing(addr)
         try:
-            return server.room(_code(code))
+            room = await server.find(_code(code))
         except RoomError:
+            room = None
+        if room is None:
             server.lookup_window.allow(addr)
-            raise
+            raise RoomError(f"there is no room {code.upper()[:10]}", code="no_room")
+        return room
 
     @app.get("/api/rooms/{code}")
     async def room_info(code: str, request: Request) -> dict[str, Any]:
-        return look_up(code, _address(request.client)).public(None)
+        return (await look_up(code, _address(request.client))).public(None)
 
     @app.post("/api/rooms/{code}/join")
     async def join(code: str, body: m.JoinRoom, request: Request) -> dict[str, Any]:
         addr = _address(request.client)
         if not server.join_window.allow(addr):
             return error(429, "rate_limited", "too many attempts; wait a minute")  # type: ignore[return-value]
-        room = look_up(code, addr)
+        room = await look_up(code, addr)
         server.check_store()
         async with server.locks[room.code]:
-            refusal = m.name_refusal(body.name, [s.name for s in room.seats if s is not None])
-            if refusal is not None:
-                raise RoomError(refusal[1], code=refusal[0])
-            seat, token = room.join(body.name)
+            for attempt in range(3):  # another server seated someone meanwhile: again
+                room = server.rooms.get(room.code, room)
+                names = [s.name for s in room.seats if s is not None]
+                refusal = m.name_refusal(body.name, names)
+                if refusal is not None:
+                    raise RoomError(refusal[1], code=refusal[0])
+                try:
+                    seat, token = room.join(body.name)
+                    break
+                except RoomChanged:
+                    server.conflicts += 1
+                    room = await server.refresh(room)
+                    if attempt == 2:
+                        raise
         server.broadcast(room)
         return {"code": room.code, "seat": seat, "token": token, "link": f"/r/{room.code}"}
 
@@ -865,7 +1272,11 @@ def create_app(
         if server.lookup_window.full(addr):
             await _refuse(websocket, "rate_limited", "too many rooms not found; wait a minute")
             return
-        room = server.rooms.get(code.upper())
+        try:
+            room = await server.find(code) if len(code) <= CODE_LENGTH else None
+        except StoreError:
+            await _refuse(websocket, "storage_unavailable", STORE_DOWN)
+            return
         if room is None:
             server.lookup_window.allow(addr)
             await _refuse(websocket, "no_room", f"there is no room {code[:10]!r}")
@@ -899,6 +1310,7 @@ def create_app(
             conn.send({"type": "welcome", "seat": seat, "code": room.code, "protocol": 1})
             if seat is not None:
                 room.connected(seat, +1)
+                server.my_presence(room)
             server.broadcast(room)
             await _serve(conn)
         finally:
@@ -906,9 +1318,12 @@ def create_app(
             conn.closed = True
             with contextlib.suppress(asyncio.QueueFull):
                 conn.queue.put_nowait(None)
+            room = conn.room  # the room read again from the store, in a cluster
             if seat is not None and room.seats[seat] is not None:
                 room.connected(seat, -1)
-                server.broadcast(room)
+                server.my_presence(room)
+                if server.rooms.get(room.code) is room:
+                    server.broadcast(room)
             sender.cancel()
             with contextlib.suppress(BaseException):
                 await sender
@@ -950,6 +1365,8 @@ def create_app(
                 await handle(conn, msg)
             except RoomError as e:
                 conn.send(_err(e.code, e.message))
+                if e.code == "room_changed":
+                    server.tell(conn)  # the room as the store has it
             except UnoError as e:
                 conn.send(_err(e.code, e.message))
                 match = conn.room.match
@@ -986,36 +1403,45 @@ def create_app(
                 raise RoomError("too many chat lines; wait a little", code="rate_limited")
             s = room.seats[seat]
             line = {"type": "chat", "seat": seat, "name": s.name if s else "", "text": msg.text}
-            for c in list(server.conns.get(room.code, ())):
-                c.send(line)
+            server.chat(room.code, line)
+            if server.cluster:
+                server.bus.publish({"t": "chat", "code": room.code, "line": line})
             return
         server.check_store()  # refused at once while the store is failing
         async with server.locks[room.code]:
-            if isinstance(msg, m.Act):
-                action = Action.from_wire(msg.action)
-                room.prepare(seat, action, msg.version)
-                assert seat is not None  # prepare refuses spectators
-                await server.commit(room, seat, action, msg.version, person=True)
-                server.accepted += 1
-            elif isinstance(msg, m.Start):
-                room.start(seat)
-            elif isinstance(msg, m.AddBot):
-                room.add_bot(seat, msg.seat, msg.level)
-            elif isinstance(msg, m.Kick):
-                room.kick(seat, msg.seat)
-                for c in list(server.conns.get(room.code, ())):
-                    if c.seat == msg.seat:
-                        c.send(_err("kicked", "the host gave your seat to a bot"))
-                        c.closed = True
-                        with contextlib.suppress(asyncio.QueueFull):
-                            c.queue.put_nowait(None)
-            elif isinstance(msg, m.End):
-                room.end(seat)
-            elif isinstance(msg, m.NextRound):
-                room.next_round(seat)
-            elif isinstance(msg, m.Rematch):
-                room.rematch(seat)
-            server.broadcast(room)
+            try:
+                await _change(conn, room, seat, msg)
+            except RoomChanged:  # another server stored a change first
+                server.conflicts += 1
+                await server.refresh(room)
+                raise
+
+    async def _change(conn: Conn, room: Room, seat: int | None, msg: Any) -> None:
+        if isinstance(msg, m.Act):
+            action = Action.from_wire(msg.action)
+            room.prepare(seat, action, msg.version)
+            assert seat is not None  # prepare refuses spectators
+            await server.commit(room, seat, action, msg.version, person=True)
+            server.accepted += 1
+        elif isinstance(msg, m.Start):
+            room.start(seat)
+        elif isinstance(msg, m.AddBot):
+            room.add_bot(seat, msg.seat, msg.level)
+        elif isinstance(msg, m.Kick):
+            room.kick(seat, msg.seat)
+            for c in list(server.conns.get(room.code, ())):
+                if c.seat == msg.seat:
+                    c.send(_err("kicked", "the host gave your seat to a bot"))
+                    c.closed = True
+                    with contextlib.suppress(asyncio.QueueFull):
+                        c.queue.put_nowait(None)
+        elif isinstance(msg, m.End):
+            room.end(seat)
+        elif isinstance(msg, m.NextRound):
+            room.next_round(seat)
+        elif isinstance(msg, m.Rematch):
+            room.rematch(seat)
+        server.broadcast(room)
 
     chat_window = Window(limits.chat_per_minute, 60)
 

@@ -31,6 +31,10 @@ SERVER_CODES: dict[str, str] = {
     "storage_unavailable": "the server cannot store the action now; nothing was applied",
     "internal": "a bug on the server (logged); reload to resync",
     "name_reserved": 'names with the bots\' mark "(bot)" are kept for the bots',
+    "room_changed": "another server of the cluster changed the room first; nothing was "
+    "applied, a fresh view follows: try again",
+    "restarting": "the server is stopping (a restart or an upgrade): reconnect, to it or "
+    "to another server",
 }
 
 ALL_CODES: dict[str, str] = {**CODES, **SERVER_CODES}

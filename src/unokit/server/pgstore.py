@@ -11,9 +11,12 @@ The same few methods as ``SQLiteStore``, on one psycopg 3 connection:
   (``synchronous_commit`` on, PostgreSQL's default) when it returns.
 * **One entry per (room, game, index)**: the log's primary key; a second write of the
   same index fails (``StoreError``) instead of adding a diverging copy.
-* **One server per database**, as with SQLite's lock file, until issue 35 item 2
-  (several processes on one database) lands: the store holds a session advisory lock,
-  and a second ``unokit serve`` on the same database stops with one line.
+* **One server per database** unless the servers share a bus (``shared``: ``unokit
+  serve --bus``): alone, the store holds a session advisory lock, and a second
+  ``unokit serve`` on the same database stops with one line, as with SQLite's lock
+  file.  Shared, every write that orders a room is conditional (``append_at``: one
+  entry per index; ``put_room``: the room's ``rev`` unchanged) and leases say which
+  server drives a room's bots and clocks (``take_leases``).
 * **Failures**: every psycopg error becomes a ``StoreError`` (the server answers
   ``storage_unavailable``, nothing applied); a connection that broke is dropped and the
   next call connects again, so play resumes by itself once the database is back.  A
@@ -63,6 +66,17 @@ MIGRATIONS: tuple[LiteralString, ...] = (
         PRIMARY KEY (code, game)
     );
     """,
+    # 2: leases: which server drives a room's bots and clocks (issue 35 item 2).  A
+    # lease lapses at ``expires`` unless its holder renews it; ``token`` rises each
+    # time another holder takes it (a fencing token, for logs and tests).
+    """
+    CREATE TABLE leases (
+        code TEXT PRIMARY KEY,
+        holder TEXT NOT NULL,
+        expires TIMESTAMPTZ NOT NULL,
+        token BIGINT NOT NULL DEFAULT 1
+    );
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -104,7 +118,9 @@ class PostgresStore:
     # commit then runs it in a worker thread (``Server``: "commits wait for the disk").
     sync = "full"
 
-    def __init__(self, url: str, connect_timeout: float = CONNECT_TIMEOUT) -> None:
+    def __init__(
+        self, url: str, connect_timeout: float = CONNECT_TIMEOUT, shared: bool = False
+    ) -> None:
         if not url.startswith(("postgresql://", "postgres://")):
             raise StoreOpenError(
                 f"{url!r} is not a PostgreSQL URL such as postgresql://user@host:5432/dbname"
@@ -116,6 +132,7 @@ class PostgresStore:
                 f"{redact(url)} is not a valid PostgreSQL URL: {_one_line(e)}"
             ) from None
         self.url = url
+        self.shared = shared
         self.where = redact(url)
         self.connect_timeout = connect_timeout
         self._lock = threading.Lock()
@@ -158,7 +175,8 @@ class PostgresStore:
         except psycopg.Error as e:
             raise StoreError(f"cannot reach PostgreSQL at {self.where}: {_one_line(e)}") from None
         try:
-            self._hold(conn, wait=LOCK_WAIT if first else 0.0)
+            if not self.shared:
+                self._hold(conn, wait=LOCK_WAIT if first else 0.0)
             if first:
                 self._migrate(conn)
             self._settle_doubt(conn)
@@ -282,7 +300,7 @@ class PostgresStore:
             conn = self._connection()
             try:
                 with conn.transaction():
-                    for table in ("rooms", "log", "records"):
+                    for table in ("rooms", "log", "records", "leases"):
                         conn.execute(
                             sql.SQL("DELETE FROM {} WHERE code = %s").format(sql.Identifier(table)),
                             (code,),
@@ -333,12 +351,102 @@ class PostgresStore:
                 raise self._failed(e) from None
         return out
 
+    def append_at(self, rows: list[tuple[str, int, int, dict[str, Any]]]) -> list[bool]:
+        """Commit several entries at their indexes in one transaction (a group commit);
+        an index already taken is skipped (False), the others are stored."""
+        out: list[bool] = []
+        data = [(c, g, i, orjson.dumps(e).decode()) for c, g, i, e in rows]
+        with self._lock:
+            conn = self._connection()
+            committing = False
+            try:
+                with conn.transaction(), conn.cursor() as cur:
+                    cur.executemany(
+                        "INSERT INTO log (code, game, idx, entry) "
+                        "VALUES (%s, %s, %s, %s::jsonb) ON CONFLICT DO NOTHING RETURNING 1",
+                        data,
+                        returning=True,
+                    )
+                    while True:
+                        out.append(cur.fetchone() is not None)
+                        if not cur.nextset():
+                            break
+                    committing = True  # leaving the block commits
+            except psycopg.Error as e:
+                if committing and (conn.closed or conn.broken):
+                    # the COMMIT went out, its answer did not come back
+                    mine = zip(data, out, strict=True)  # only indexes it stored: not others'
+                    self._doubt.extend((c, g, i) for (c, g, i, _), ok in mine if ok)
+                raise self._failed(e) from None
+            finally:
+                self._next.clear()  # append() recounts from the table
+        return out
+
     def log(self, code: str, game: int) -> list[dict[str, Any]]:
+        return self.log_since(code, game, 0)
+
+    def log_since(self, code: str, game: int, start: int) -> list[dict[str, Any]]:
         rows = self._run(
-            "SELECT entry::text FROM log WHERE code = %s AND game = %s ORDER BY idx",
-            (code, game),
+            "SELECT entry::text FROM log WHERE code = %s AND game = %s AND idx >= %s ORDER BY idx",
+            (code, game, start),
         )
         return [orjson.loads(r[0]) for r in rows]
+
+    def load_room(self, code: str) -> RoomRow | None:
+        rows = self._run("SELECT data::text FROM rooms WHERE code = %s", (code,))
+        return RoomRow(code, json.loads(rows[0][0])) if rows else None
+
+    def put_room(self, row: RoomRow, expect: int | None) -> bool:
+        data = json.dumps(row.data)
+        if expect is None:
+            rows = self._run(
+                "INSERT INTO rooms (code, data) VALUES (%s, %s::jsonb) "
+                "ON CONFLICT DO NOTHING RETURNING 1",
+                (row.code, data),
+            )
+        else:
+            rows = self._run(
+                "UPDATE rooms SET data = %s::jsonb WHERE code = %s "
+                "AND COALESCE((data->>'rev')::int, 0) = %s RETURNING 1",
+                (data, row.code, expect),
+            )
+        return bool(rows)
+
+    # ------------------------------------------------------------ leases ---
+    def take_leases(self, holder: str, codes: list[str], seconds: float) -> set[str]:
+        """Take or renew the leases of ``codes`` for ``holder``: the codes it now holds
+        (those another holder has and has not let lapse are left to it)."""
+        if not codes:
+            return set()
+        rows = self._run(
+            "INSERT INTO leases AS l (code, holder, expires) "
+            "SELECT c, %s, now() + make_interval(secs => %s) FROM unnest(%s::text[]) AS c "
+            "ON CONFLICT (code) DO UPDATE SET holder = excluded.holder, "
+            "expires = excluded.expires, "
+            "token = l.token + (l.holder <> excluded.holder)::int "
+            "WHERE l.holder = excluded.holder OR l.expires < now() "
+            "RETURNING code",
+            (holder, seconds, codes),
+        )
+        return {r[0] for r in rows}
+
+    def release_leases(self, holder: str, codes: list[str]) -> None:
+        """Give up leases now (a graceful shutdown), so another server takes them at
+        once rather than when they lapse."""
+        if codes:
+            self._run(
+                "DELETE FROM leases WHERE holder = %s AND code = ANY(%s::text[])", (holder, codes)
+            )
+
+    def orphans(self, limit: int = 100) -> list[str]:
+        """Rooms in play whose lease lapsed (their server died) or that never had one."""
+        rows = self._run(
+            "SELECT r.code FROM rooms r LEFT JOIN leases l ON l.code = r.code "
+            "WHERE r.data->>'status' = 'playing' AND (l.code IS NULL OR l.expires < now()) "
+            "LIMIT %s",
+            (limit,),
+        )
+        return [r[0] for r in rows]
 
     def save_record(self, code: str, game: int, text: str) -> None:
         self._run(

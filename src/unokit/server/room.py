@@ -49,6 +49,17 @@ class RoomError(UnoError):
     """A request the room refuses; nothing changed."""
 
 
+class RoomChanged(RoomError):
+    """Another server changed this room first (its log index or its ``rev`` was taken):
+    nothing of this request was kept; the room is brought up to date and the client
+    gets a fresh view."""
+
+    code = "room_changed"
+
+    def __init__(self, message: str = "the room changed meanwhile; try again") -> None:
+        super().__init__(message, code="room_changed")
+
+
 # Tests only (the browser tests): UNOKIT_SEED=N draws game and round seeds from
 # random.Random(N), so a test knows the deal.  Never set it for a real server.
 _SEED = os.environ.get("UNOKIT_SEED")
@@ -144,6 +155,15 @@ class Room:
     last_active: float = field(default_factory=time.monotonic)
     changed_at: float = field(default_factory=time.monotonic)  # monotonic, last version
     autopilot: set[int] = field(default_factory=set)  # person seats played by the bot
+    # the stored room's revision (``put_room``: a save must find the one it read) and
+    # how many entries the current game's log has (an entry is stored at that index)
+    rev: int = 0
+    log_len: int = 0
+    stored: bool = False  # the store has this room (a save must find its ``rev``)
+    # entries stored since the cluster's other servers were last told (``Server.announce``)
+    unsent: list[dict[str, Any]] = field(default_factory=list)
+    # open connections per seat on other servers of a cluster (``Server.presence``)
+    elsewhere: dict[int, int] = field(default_factory=dict)
     _bots: dict[int, Bot] = field(default_factory=dict)
     on_change: Callable[[bool], None] | None = None
 
@@ -196,12 +216,21 @@ class Room:
                 "game": self.game_no,
                 "game_seed": self.game_seed,
                 "created": self.created,
+                "rev": self.rev,
             },
         )
 
     def save(self) -> None:
-        if self.store is not None:
-            self.store.save_room(self.to_row())
+        """Store the room's metadata, if nobody else changed it since this server read
+        it (``RoomChanged`` otherwise: the caller's ``_all_or_nothing`` undoes it)."""
+        if self.store is None:
+            return
+        row = self.to_row()
+        row.data["rev"] = self.rev + 1
+        if not self.store.put_room(row, self.rev if self.stored else None):
+            raise RoomChanged()
+        self.rev += 1
+        self.stored = True
 
     @staticmethod
     def restore(row: RoomRow, store: Store, timing: Timing | None = None) -> Room:
@@ -227,6 +256,8 @@ class Room:
             timing=room_timing(timing, timer),
             store=store,
             created=d.get("created", time.time()),
+            rev=int(d.get("rev", 0)),
+            stored=True,
         )
         if room.status in ("playing", "over") and room.game_no > 0:
             log = store.log(room.code, room.game_no)
@@ -260,8 +291,44 @@ class Room:
             rs.revealed = True
         if self.rounds and game.round_over:
             self.rounds[-1].revealed = True
+        self.log_len = len(log)
         assert self.match is not None
         self.match.resume_at(sum(1 for e in log if e["t"] in ("round", "act")))
+
+    def catch_up(self, entries: list[dict[str, Any]]) -> None:
+        """Apply log entries another server stored (in a cluster), in order, as this
+        server would have applied them itself.  Raises (``UnoError``) if one does not
+        apply to the game as this server has it; the caller then rebuilds the room."""
+        match = self.match
+        if match is None or self.status not in ("playing", "over"):
+            raise RoomChanged("the room is not in play here")
+        for entry in entries:
+            kind = entry["t"]
+            if kind == "round":
+                rs = RoundSeed(entry["seed"], entry["salt"], entry["dealer"])
+                self.rounds.append(rs)
+                match.start_round(rs.dealer, seed=rs.seed)
+            elif kind == "act":
+                seat, action = Action.from_json(entry["a"])
+                if seat in self.autopilot:  # the seat's player acted on another server
+                    self.set_autopilot(seat, False)
+                match.submit(seat, action)
+            elif kind == "seat":
+                s = self.seats[entry["seat"]]
+                if s is not None and entry["kind"] == "bot":
+                    s.token_hash = ""
+                    self.autopilot.discard(entry["seat"])
+                self._set_seat_kind(entry["seat"], entry["kind"])
+            self.log_len += 1
+            game = match.game
+            if game.round_over and self.rounds:
+                self.rounds[-1].revealed = True
+            if game.game_over:
+                self.status = "over"  # the server that ended it saved that; reveal here
+                for rs in self.rounds:
+                    rs.revealed = True
+        self.changed_at = time.monotonic()
+        self.touch(meta=True)
 
     @contextlib.contextmanager
     def _all_or_nothing(self) -> Iterator[None]:
@@ -280,14 +347,16 @@ class Room:
             list(self.rounds),
             set(self.autopilot),
             dict(self._bots),
+            self.log_len,
         )
         kinds = (list(self.match.kinds), list(self.match.bots)) if self.match else None
         try:
             yield
         except BaseException:
+            self.unsent.clear()
             (
                 seats, self.status, self.game_no, self.game_seed, self.dealer,
-                self.match, self.rounds, self.autopilot, self._bots,
+                self.match, self.rounds, self.autopilot, self._bots, self.log_len,
             ) = saved  # fmt: skip
             for i, old in enumerate(seats):  # keep connection counts, restore the rest
                 cur = self.seats[i] if i < len(self.seats) else None
@@ -439,6 +508,7 @@ class Room:
                 bots.append(None)
                 kinds.append(SeatKind.REMOTE)
         self.match = Match(game, bots, kinds, self.timing)
+        self.log_len = 0
         self.rounds = []
         self.autopilot = set()
         return game
@@ -521,8 +591,21 @@ class Room:
         return self.match.game
 
     def _log(self, entry: dict[str, Any]) -> None:
-        if self.store is not None:
-            self.store.append(self.code, self.game_no, entry)
+        """Store ``entry`` at the game log's next index (``RoomChanged`` if another
+        server stored one there first)."""
+        stored = (
+            self.store is None
+            or self.store.append_at([(self.code, self.game_no, self.log_len, entry)])[0]
+        )
+        if not stored:
+            raise RoomChanged()
+        self.stored_entry(entry)
+
+    def stored_entry(self, entry: dict[str, Any]) -> None:
+        """``entry`` is in the store at index ``log_len``: count it, and keep it for the
+        cluster's other servers."""
+        self.log_len += 1
+        self.unsent.append(entry)
 
     def apply(self, seat: int | None, action: Action, version: int) -> None:
         """The master pipeline from "room exists" on; raises with nothing changed."""
@@ -623,7 +706,7 @@ class Room:
                     "name": s.name,
                     "kind": s.kind,
                     "level": s.level if s.kind == "bot" else None,
-                    "connected": s.kind == "bot" or s.connected > 0,
+                    "connected": s.kind == "bot" or s.connected > 0 or i in self.elsewhere,
                     "away": round(now - s.away_since, 1)
                     if s.kind == "person" and s.away_since is not None
                     else None,

@@ -33,6 +33,7 @@ import os
 import sqlite3
 import sys
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -86,19 +87,75 @@ class Store(Protocol):
         or none is (it raises ``StoreError``).  Returns their indexes."""
         ...
 
+    def append_at(self, rows: list[tuple[str, int, int, dict[str, Any]]]) -> list[bool]:
+        """Store each entry at its given index, in one transaction: True where it was
+        stored, False where that index was taken already (another server got there
+        first: the room's order has one entry per index).  ``StoreError``: none was."""
+        ...
+
     def log(self, code: str, game: int) -> list[dict[str, Any]]: ...
+
+    def log_since(self, code: str, game: int, start: int) -> list[dict[str, Any]]:
+        """The entries of a game's log from index ``start`` on."""
+        ...
+
+    def load_room(self, code: str) -> RoomRow | None: ...
+
+    def put_room(self, row: RoomRow, expect: int | None) -> bool:
+        """Save ``row`` only if the stored room's ``rev`` is ``expect`` (``None``: only if
+        there is no such room yet); False, and nothing written, if it is not."""
+        ...
 
     def save_record(self, code: str, game: int, text: str) -> None: ...
 
     def record(self, code: str, game: int) -> str | None: ...
 
+    def take_leases(self, holder: str, codes: list[str], seconds: float) -> set[str]:
+        """Take or renew ``holder``'s leases of ``codes`` (which server of a cluster
+        drives each room's bots and clocks); the codes it now holds."""
+        ...
+
+    def release_leases(self, holder: str, codes: list[str]) -> None: ...
+
+    def orphans(self, limit: int = 100) -> list[str]:
+        """Rooms in play whose lease lapsed or that never had one."""
+        ...
+
     def close(self) -> None: ...
 
 
-class MemoryStore:
+class _Leases:
+    """Leases kept in this process: a ``MemoryStore`` shared by several in-process
+    servers (the cluster tests), or a SQLite file, which one process has."""
+
+    def __init__(self) -> None:
+        self._leases: dict[str, tuple[str, float]] = {}
+
+    def take_leases(self, holder: str, codes: list[str], seconds: float) -> set[str]:
+        now = time.monotonic()
+        out = set()
+        for code in codes:
+            who, until = self._leases.get(code, (holder, 0.0))
+            if who == holder or until < now:
+                self._leases[code] = (holder, now + seconds)
+                out.add(code)
+        return out
+
+    def release_leases(self, holder: str, codes: list[str]) -> None:
+        for code in codes:
+            if self._leases.get(code, ("", 0.0))[0] == holder:
+                del self._leases[code]
+
+    def _lapsed(self, codes: list[str], limit: int) -> list[str]:
+        now = time.monotonic()
+        return [c for c in codes if self._leases.get(c, ("", 0.0))[1] < now][:limit]
+
+
+class MemoryStore(_Leases):
     """Everything in dictionaries: for tests, and for trying the server without a disk."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.rooms: dict[str, dict[str, Any]] = {}
         self.logs: dict[tuple[str, int], list[dict[str, Any]]] = {}
         self.records: dict[tuple[str, int], str] = {}
@@ -124,8 +181,35 @@ class MemoryStore:
         log.append(json.loads(json.dumps(entry)))
         return len(log) - 1
 
+    def append_at(self, rows: list[tuple[str, int, int, dict[str, Any]]]) -> list[bool]:
+        out = []
+        for code, game, idx, entry in rows:
+            log = self.logs.setdefault((code, game), [])
+            out.append(idx == len(log))
+            if out[-1]:
+                log.append(json.loads(json.dumps(entry)))
+        return out
+
     def log(self, code: str, game: int) -> list[dict[str, Any]]:
         return list(self.logs.get((code, game), []))
+
+    def log_since(self, code: str, game: int, start: int) -> list[dict[str, Any]]:
+        return list(self.logs.get((code, game), [])[start:])
+
+    def orphans(self, limit: int = 100) -> list[str]:
+        playing = [c for c, d in self.rooms.items() if d.get("status") == "playing"]
+        return self._lapsed(playing, limit)
+
+    def load_room(self, code: str) -> RoomRow | None:
+        d = self.rooms.get(code)
+        return None if d is None else RoomRow(code, json.loads(json.dumps(d)))
+
+    def put_room(self, row: RoomRow, expect: int | None) -> bool:
+        old = self.rooms.get(row.code)
+        if (old is None) != (expect is None) or (old is not None and old.get("rev", 0) != expect):
+            return False
+        self.save_room(row)
+        return True
 
     def save_record(self, code: str, game: int, text: str) -> None:
         self.records[(code, game)] = text
@@ -225,7 +309,7 @@ def _hold_lock(db: str) -> tuple[int, int]:
     return fd, dbfd
 
 
-class SQLiteStore:
+class SQLiteStore(_Leases):
     """The embedded default: one SQLite file in WAL mode.
 
     Guarded against its files changing under it (docs/reliability.md, "The store's
@@ -280,6 +364,7 @@ class SQLiteStore:
                 os.close(fd)
             what = e.strerror if isinstance(e, OSError) else str(e)
             raise StoreOpenError(f"cannot open the database {self.path}: {what}") from None
+        super().__init__()
         self._lock = threading.Lock()
         # room code -> (game, the next log index): only each room's current game, so
         # the cache does not grow with every game a long-lived server sees
@@ -428,11 +513,65 @@ class SQLiteStore:
             self._same_files()  # committed, but to the files a restart reads?
         return out
 
+    def append_at(self, rows: list[tuple[str, int, int, dict[str, Any]]]) -> list[bool]:
+        """Commit several entries at their indexes in one transaction (a group commit)."""
+        out: list[bool] = []
+        with self._lock:
+            self._usable()
+            try:
+                self._db.execute("BEGIN")
+                for code, game, idx, entry in rows:
+                    cur = self._db.execute(
+                        "INSERT OR IGNORE INTO log (code, game, idx, entry) VALUES (?, ?, ?, ?)",
+                        (code, game, idx, orjson.dumps(entry).decode()),
+                    )
+                    out.append(cur.rowcount == 1)
+                self._db.execute("COMMIT")
+            except sqlite3.Error as e:
+                self._rollback()
+                raise StoreError(f"storage failed: {e}") from e
+            finally:
+                self._next.clear()  # append() recounts from the table
+            self._same_files()  # committed, but to the files a restart reads?
+        return out
+
     def log(self, code: str, game: int) -> list[dict[str, Any]]:
+        return self.log_since(code, game, 0)
+
+    def log_since(self, code: str, game: int, start: int) -> list[dict[str, Any]]:
         rows = self._run(
-            "SELECT entry FROM log WHERE code = ? AND game = ? ORDER BY idx", (code, game)
+            "SELECT entry FROM log WHERE code = ? AND game = ? AND idx >= ? ORDER BY idx",
+            (code, game, start),
         )
         return [json.loads(r[0]) for r in rows]
+
+    def orphans(self, limit: int = 100) -> list[str]:
+        rows = self._run("SELECT code FROM rooms WHERE json_extract(data, '$.status') = 'playing'")
+        return self._lapsed([r[0] for r in rows], limit)
+
+    def load_room(self, code: str) -> RoomRow | None:
+        rows = self._run("SELECT data FROM rooms WHERE code = ?", (code,))
+        return RoomRow(code, json.loads(rows[0][0])) if rows else None
+
+    def put_room(self, row: RoomRow, expect: int | None) -> bool:
+        data = json.dumps(row.data)
+        if expect is None:
+            sql = "INSERT OR IGNORE INTO rooms (code, data) VALUES (?, ?)"
+            args: tuple[Any, ...] = (row.code, data)
+        else:
+            sql = (
+                "UPDATE rooms SET data = ? WHERE code = ? "
+                "AND COALESCE(json_extract(data, '$.rev'), 0) = ?"
+            )
+            args = (data, row.code, expect)
+        with self._lock:
+            self._usable()
+            try:
+                changed = self._db.execute(sql, args).rowcount
+            except sqlite3.Error as e:
+                raise StoreError(f"storage failed: {e}") from e
+            self._same_files()
+        return changed == 1
 
     def save_record(self, code: str, game: int, text: str) -> None:
         self._run(

@@ -1,0 +1,227 @@
+"""How the servers of a cluster tell each other that a room changed (issue 35 item 3).
+
+Every server of a cluster keeps the rooms its players use in memory, but the order of
+a room is decided by the store (one log entry per index, ``Store.append_at``), not by
+any server.  After a server stores a change it publishes a small message on the bus;
+every other server holding that room applies the entries in it (or, if it missed
+something, reads the room again from the store) and tells its own connections, each
+its own seat's view.  The bus carries hints, never the truth: a lost message delays a
+view, it cannot make one wrong, because whatever arrives is checked against the
+store's order (``Server.on_bus``).
+
+``LocalBus`` is the one-process server's (nothing to tell).  ``RedisBus`` uses Redis
+pub/sub (``unokit serve --bus redis://...``) through the maintained ``redis`` library:
+one channel for every room, one subscriber connection per server, publishing from one
+task so a burst of changes costs one round trip per batch.  When Redis goes away the
+bus says so (``healthy``, ``/readyz``) and keeps trying; when it is back the server
+reads every room it holds from the store again (``on_reconnect``), since messages sent
+meanwhile are lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import orjson
+
+log = logging.getLogger("unokit.server")
+
+CHANNEL = "unokit:rooms"
+RETRY = 0.5  # seconds between attempts to reach Redis again
+
+OnMessage = Callable[[dict[str, Any]], None]
+OnReconnect = Callable[[], Awaitable[None]]
+
+
+class LocalBus:
+    """One server alone: nothing to publish, nothing to hear."""
+
+    cluster = False
+
+    def __init__(self) -> None:
+        self.origin = secrets.token_hex(6)
+
+    async def start(self, on_message: OnMessage, on_reconnect: OnReconnect) -> None:
+        return None
+
+    def publish(self, msg: dict[str, Any]) -> None:
+        return None
+
+    def healthy(self) -> bool:
+        return True
+
+    async def close(self) -> None:
+        return None
+
+
+class RedisBus:
+    """Redis pub/sub between the servers of a cluster."""
+
+    cluster = True
+
+    def __init__(self, url: str) -> None:
+        import redis.asyncio as aioredis  # the redis extra
+
+        self.url = url
+        self.origin = secrets.token_hex(6)
+        self._redis: Any = aioredis.Redis.from_url(
+            url, socket_connect_timeout=2, socket_timeout=5, health_check_interval=10
+        )
+        self._queue: list[bytes] = []
+        self._wake = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._up = False
+        self.published = 0
+        self.received = 0
+        self.dropped = 0  # messages lost while Redis was away
+
+    def healthy(self) -> bool:
+        return self._up
+
+    async def start(self, on_message: OnMessage, on_reconnect: OnReconnect) -> None:
+        loop = asyncio.get_running_loop()
+        self._tasks = [
+            loop.create_task(self._listen(on_message, on_reconnect)),
+            loop.create_task(self._send()),
+        ]
+
+    def publish(self, msg: dict[str, Any]) -> None:
+        msg["origin"] = self.origin
+        if len(self._queue) >= 10_000:  # Redis away for long: the store has it all
+            self.dropped += 1
+            return
+        self._queue.append(orjson.dumps(msg))
+        self._wake.set()
+
+    async def _send(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            batch, self._queue = self._queue, []
+            if not batch:
+                continue
+            try:
+                async with self._redis.pipeline(transaction=False) as pipe:
+                    for data in batch:
+                        pipe.publish(CHANNEL, data)
+                    await pipe.execute()
+                self.published += len(batch)
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # Redis is away: the listener notices and retries
+                self.dropped += len(batch)
+                if self._up:
+                    log.warning("bus: cannot publish to Redis: %s", e)
+
+    async def _listen(self, on_message: OnMessage, on_reconnect: OnReconnect) -> None:
+        first = True
+        while True:
+            pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(CHANNEL)
+                self._up = True
+                if not first:
+                    log.warning("bus: Redis is back; reading every room again")
+                    await on_reconnect()
+                first = False
+                while True:
+                    msg = await pubsub.get_message(timeout=5.0)
+                    if msg is None:
+                        await self._redis.ping()  # notice a Redis that went away
+                        continue
+                    try:
+                        data = orjson.loads(msg["data"])
+                    except (orjson.JSONDecodeError, TypeError, KeyError):
+                        continue
+                    if isinstance(data, dict) and data.get("origin") != self.origin:
+                        self.received += 1
+                        on_message(data)
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                if self._up:
+                    log.warning("bus: lost Redis (%s); retrying every %.1f s", e, RETRY)
+                self._up = False
+                first = False
+                await asyncio.sleep(RETRY)
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+
+    async def ping(self) -> bool:
+        try:
+            return bool(await self._redis.ping())
+        except Exception:
+            return False
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        with contextlib.suppress(Exception):
+            await self._redis.aclose()
+
+
+class Hub:
+    """Several servers in one process (tests): what one publishes, the others hear, at
+    the next turn of the loop, as over Redis."""
+
+    def __init__(self) -> None:
+        self.buses: list[HubBus] = []
+
+
+class HubBus:
+    """One server's end of a ``Hub``."""
+
+    cluster = True
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.origin = secrets.token_hex(6)
+        self.up = True  # tests cut it (messages are lost) and restore it
+        self._on_message: OnMessage | None = None
+        self._on_reconnect: OnReconnect | None = None
+        hub.buses.append(self)
+
+    async def start(self, on_message: OnMessage, on_reconnect: OnReconnect) -> None:
+        self._on_message, self._on_reconnect = on_message, on_reconnect
+
+    def publish(self, msg: dict[str, Any]) -> None:
+        if not self.up:
+            return
+        data = orjson.dumps({**msg, "origin": self.origin})
+        loop = asyncio.get_running_loop()
+        for bus in self.hub.buses:
+            if bus is not self and bus.up and bus._on_message is not None:
+                loop.call_soon(bus._on_message, orjson.loads(data))
+
+    def healthy(self) -> bool:
+        return self.up
+
+    async def back(self) -> None:
+        """The bus returns after ``up = False``: the server reads its rooms again."""
+        self.up = True
+        if self._on_reconnect is not None:
+            await self._on_reconnect()
+
+    async def close(self) -> None:
+        if self in self.hub.buses:
+            self.hub.buses.remove(self)
+
+
+Bus = LocalBus | RedisBus | HubBus
+
+
+def open_bus(url: str | None) -> Bus:
+    if url is None:
+        return LocalBus()
+    if not url.startswith(("redis://", "rediss://", "unix://")):
+        raise ValueError(f"{url!r} is not a Redis URL such as redis://127.0.0.1:6379/0")
+    return RedisBus(url)

@@ -1,0 +1,197 @@
+"""Several servers on one store (issue 35 items 2-4), in this process: two apps on one
+``MemoryStore`` told of each other's changes through a ``Hub`` (what Redis does between
+processes; tests/test_cluster_live.py runs real processes on PostgreSQL and Redis).
+
+What a player relies on: a room created on one server is served by any other; both
+servers' players see one game; when two servers race for the same move exactly one
+wins and the other resyncs; a dead server's bots move again once its lease lapses;
+a bus outage delays views, never corrupts them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+from typing import Any
+
+import pytest
+
+from server_helpers import FAST, Client, Harness, running
+from test_server import play_out
+from unokit.engine.actions import Action
+from unokit.engine.state import to_json
+from unokit.engine.view import view_of
+from unokit.server.bus import Hub, HubBus
+from unokit.server.room import RoomChanged
+from unokit.server.store import MemoryStore
+
+pytestmark = pytest.mark.asyncio
+
+LEASE = 0.6  # seconds: short, so a takeover fits in a test
+
+
+@asynccontextmanager
+async def cluster(n: int = 2, **kw: Any) -> AsyncIterator[tuple[list[Harness], MemoryStore]]:
+    store = MemoryStore()
+    hub = Hub()
+    async with AsyncExitStack() as stack:
+        hs = [
+            await stack.enter_async_context(
+                running(store, bus=HubBus(hub), lease_seconds=LEASE, **kw)
+            )
+            for _ in range(n)
+        ]
+        yield hs, store
+
+
+def game_of(h: Harness, code: str) -> Any:
+    return h.server.rooms[code].match.game
+
+
+async def test_a_room_made_on_one_server_is_played_from_two_as_one_game() -> None:
+    """Ana on server A, Ben on server B (he joins and plays through B alone): both are
+    told every move, each sees only their own hand, and both servers end with the
+    game the store's log replays to."""
+    async with cluster(2) as ((a, b), store):
+        r = await a.room(seats=3, bots=[None, "normal"])
+        code = r["code"]
+        info = await b.get(f"/api/rooms/{code}")  # B reads it from the store
+        assert info.status_code == 200 and info.json()["code"] == code
+        ben = await b.join(code, "Ben")
+        ana_c = await Client(f"{a.ws}/{code}", r["token"]).connect()
+        ben_c = await Client(f"{b.ws}/{code}", ben["token"]).connect()
+        await ana_c.wait(lambda: ana_c.room is not None and ana_c.room["seats"][1] is not None)
+        await ana_c.send({"type": "start"})
+        await ben_c.wait(lambda: ben_c.state is not None)
+        await play_out([ana_c, ben_c], lambda: game_of(a, code).round_over, limit=60)
+        await ben_c.wait(lambda: game_of(b, code).round_over)
+        ga, gb = game_of(a, code), game_of(b, code)
+        assert (
+            to_json(a.server.rooms[code].match.state)["game"]
+            == to_json(b.server.rooms[code].match.state)["game"]
+        )
+        assert (
+            a.server.rooms[code].log_len == b.server.rooms[code].log_len == len(store.log(code, 1))
+        )
+        assert ga.scores == gb.scores
+        # each connection was only ever sent its own hand
+        for c, seat in ((ana_c, 0), (ben_c, 1)):
+            for f in c.frames:
+                if f["type"] == "state":
+                    assert f["view"]["seat"] == seat
+        assert a.server.errors == b.server.errors == 0
+        await ana_c.close()
+        await ben_c.close()
+
+
+async def test_two_servers_racing_for_one_move_one_wins_the_other_resyncs() -> None:
+    """The same seat's move reaches two servers at the same version: exactly one is
+    stored, the other is refused (``room_changed``) and its server catches up, so
+    both hold the same game."""
+    async with cluster(2, timing=FAST) as ((a, b), store):
+        r = await a.room(seats=2, bots=[None])
+        code = r["code"]
+        await b.join(code, "Ben")
+        ra = a.server.rooms[code]
+        ra.start(0)
+        a.server.broadcast(ra)
+        rb = await b.server.find(code)
+        assert rb is not None
+        await asyncio.sleep(0.05)
+        rb = b.server.rooms[code]
+        assert rb.match is not None and rb.log_len == ra.log_len == 1
+        seat = ra.match.game.current
+        legal = ra.match.game.legal_actions(seat)
+        assert rb.match.game.legal_actions(seat) == legal
+        version_a, version_b = ra.match.version, rb.match.version
+        # two different legal moves for the same turn, one on each server
+        first, second = legal[0], legal[-1]
+        ra.prepare(seat, first, version_a)
+        rb.prepare(seat, second, version_b)
+        results = await asyncio.gather(
+            a.server.commit(ra, seat, first, version_a, person=True),
+            b.server.commit(rb, seat, second, version_b, person=True),
+            return_exceptions=True,
+        )
+        assert sum(r is None for r in results) == 1
+        assert sum(isinstance(r, RoomChanged) for r in results) == 1
+        assert len(store.log(code, 1)) == 2  # the deal and one move
+        loser = b.server if isinstance(results[1], RoomChanged) else a.server
+        async with loser.locks[code]:
+            await loser.refresh(loser.rooms[code])
+        await asyncio.sleep(0.05)
+        sa, sb = (
+            to_json(a.server.rooms[code].match.state),
+            to_json(b.server.rooms[code].match.state),
+        )
+        assert sa["game"] == sb["game"]
+        stored = Action.from_json(store.log(code, 1)[1]["a"])[1]
+        assert stored in (first, second)
+
+
+async def test_a_dead_servers_bots_move_again_on_another_once_its_lease_lapses() -> None:
+    """A room of bots driven by server A; A stops driving (its leases and drivers die
+    with it, as in a kill -9); server B, which has the room, takes the lease when it
+    lapses and the bots play on."""
+    async with cluster(2, timing=FAST) as ((a, b), store):
+        r = await a.room(seats=3, bots=["normal", "normal"])
+        code = r["code"]
+        await asyncio.sleep(2 * LEASE)  # the lobby: nobody drives anything yet
+        ana = await Client(f"{b.ws}/{code}", r["token"]).connect()
+        await ana.send({"type": "start"})
+        await ana.wait(lambda: ana.state is not None)
+        # whoever took the lease, kill the driving of that one
+        for _ in range(50):
+            holder = next((h for h in (a, b) if code in h.server.held), None)
+            if holder is not None:
+                break
+            await asyncio.sleep(0.05)
+        assert holder is not None
+        other = b if holder is a else a
+        if code not in other.server.rooms:
+            await other.server.find(code)
+        for task in [*holder.server._cluster_tasks, holder.server.drivers.pop(code)]:
+            task.cancel()
+        holder.server.held.clear()
+        holder.server.bus.up = False  # the dead say nothing more
+        before = len(store.log(code, 1))
+        # Ana autoplays through B while the bots need a driver
+        await play_out([ana], lambda: len(store.log(code, 1)) > before + 6, limit=8 * LEASE + 10)
+        assert code in other.server.held
+        await ana.close()
+
+
+async def test_a_bus_outage_delays_views_and_the_return_brings_them_up_to_date() -> None:
+    """Server B hears nothing for a while (Redis down): its player's view stays as it
+    was, never a wrong one; when the bus is back B reads the room again and the
+    player is brought up to date."""
+    async with cluster(2, timing=FAST) as ((a, b), store):
+        r = await a.room(seats=2, bots=["normal"])
+        code = r["code"]
+        watcher = await Client(f"{b.ws}/{code}").connect()  # a spectator on B
+        ana = await Client(f"{a.ws}/{code}", r["token"]).connect()
+        await ana.send({"type": "start"})
+        await watcher.wait(lambda: watcher.state is not None)
+        bus_b: HubBus = b.server.bus
+        bus_b.up = False
+        seen = len(watcher.frames)
+        await play_out([ana], lambda: len(store.log(code, 1)) > 8, limit=20)
+        await asyncio.sleep(0.2)
+        states = [f for f in watcher.frames[seen:] if f["type"] == "state"]
+        assert not states  # nothing arrived while the bus was down
+        await bus_b.back()
+        await watcher.wait(lambda: b.server.rooms[code].log_len == len(store.log(code, 1)))
+        await watcher.wait(
+            lambda: (
+                watcher.state is not None
+                and watcher.state["view"]["top"] == ana.state["view"]["top"]
+            )
+        )
+        room_b = b.server.rooms[code]
+        assert json.dumps(view_of(room_b.match.game, None).to_json()) == json.dumps(
+            view_of(a.server.rooms[code].match.game, None).to_json()
+        )
+        await watcher.close()
+        await ana.close()
