@@ -1,10 +1,12 @@
 """How often the compiled heuristic (the search rollouts' policy) plays as HeuristicBot.
 
-At each play decision of ``heuristic`` bots in single classic rounds where the bot has
-read no voids (the compiled policy leaves them out), ask ``search.heur_choose`` on the
-same position and count: the same play, a play the compiled values rate equal (a tie
-broken another way), or another play, with how much worse the heuristic's play is
-rated.  Usage: ``heuristic_agreement.py [GAMES_PER_TABLE_SIZE]`` (docs/architecture.md).
+At each play decision of ``heuristic`` bots in single classic rounds, ask
+``search.heur_choose`` on the same position with the deciding bot's memory (the voids
+it read, its challenge counts: ``search.set_memory``) and count: the same play, a play
+the compiled values rate equal (a tie broken another way), or another play, with how
+much worse the heuristic's play is rated.  ``tests/test_compiled_heuristic.py`` demands
+the same play every time, over more rule sets and whole games.  Usage:
+``heuristic_agreement.py [GAMES_PER_TABLE_SIZE]`` (docs/architecture.md).
 """
 
 from __future__ import annotations
@@ -37,14 +39,13 @@ def main() -> int:
         game: Game
         rules: Any
 
-        def act(self, view: View) -> Action:
+        def _decide(self, view: View) -> Action:
             nonlocal same, ties
-            a = super().act(view)
+            a = super()._decide(view)
             if view.phase != P_PLAY or view.current != view.seat:
                 return a
-            if any(any(x) for x in self.lack):
-                return a  # a void read: the compiled policy would not know it
             st = compiled.state_from_game(self.game)
+            search.set_memory(sc, self.lack, self.challenges)
             cnt[search.C_DN] = -1
             k = kernel.playable_cards(st, self.rules, view.seat, buf)
             if k == 0:
@@ -54,7 +55,7 @@ def main() -> int:
             )
             cards, cols, vals = sc[0], sc[1], sc[2]
             m = search.heur_values(
-                st, self.rules, view.seat, buf, k, deck_col, cnt, unseen, cards, cols, vals, sc[3]
+                st, self.rules, view.seat, buf, k, deck_col, cnt, unseen, cards, cols, vals, sc
             )
             value = {
                 (int(cards[i]), int(cols[i]) if cards[i] >= WILD else -1): float(vals[i])

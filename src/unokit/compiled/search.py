@@ -191,15 +191,23 @@ def search_worlds(
 
 
 # ================================================================ heuristic rollouts ==
-# ``policy=2``: rollout players that score a play the way ``HeuristicBot`` does
-# (``_end_value`` / ``_play_value`` / ``_chain_value`` with its tuned weights), from
-# what that player could know: its own hand, the hand sizes, the discard pile.  Left
-# out: its reading of who could not follow (voids) and its challenge statistics (in a
-# rollout a W+4 is never challenged by default; ``chal`` 1 challenges exactly the
-# bluffs, ``chal`` 2 by the heuristic's rule under its prior 1/2, ``heur_challenges``).
+# ``policy=2``: rollout players that choose a play exactly as ``HeuristicBot`` does
+# (``_choose_play``: ``_root_value``, ``_play_value``, ``_chain_value`` and
+# ``_end_value`` with its default weights, the same sums in the same order, the same
+# node budget for the two-player chains and the same order of candidates, so ties
+# break the same way), from what that player knows: its own hand, the hand sizes, the
+# discard pile, and its memory (``SC_MEM``: the voids it read, per seat and colour, and
+# each seat's rate of challenging its W+4s).  A rollout player's memory is a new bot's
+# (no voids, every rate 1/2: ``fresh_memory``).  In a rollout a W+4 is never challenged
+# by default; ``chal`` 1 challenges exactly the bluffs, ``chal`` 2 by the heuristic's
+# rule under its prior 1/2 (``heur_challenges``).  ``tests/test_compiled_heuristic.py``
+# holds ``heur_choose`` to ``HeuristicBot`` decision by decision.
 
-WIN_VALUE = 1e6
-NEVER = -1e6
+WIN_VALUE = 1000.0  # heuristic._WIN
+NEVER = -1e9  # heuristic._NEVER
+SEARCH_NODES = 400  # Weights.search_nodes
+CHAIN_DEPTH = 6  # _chain_value searches no deeper
+LEVELS = CHAIN_DEPTH + 2  # frames of the chain search (depth 0 .. 6, and one spare)
 
 
 @njit(cache=True)
@@ -215,28 +223,43 @@ def urgency(cards: int) -> float:
 
 @njit(cache=True)
 def p_none(unseen: int, of_colour: int, h: int) -> float:
-    """P(a hand of ``h`` cards drawn from ``unseen`` cards has none of ``of_colour``)."""
+    """P(a hand of ``h`` cards drawn from ``unseen`` cards has none of ``of_colour``)
+    (``heuristic.p_none``, the same products)."""
     p = 1.0
     rest = unseen - of_colour
     for i in range(h):
-        if unseen - i <= 0:
-            break
-        p *= max(rest - i, 0) / (unseen - i)
-        if p <= 0.0:
+        if rest - i <= 0 or unseen - i <= 0:
             return 0.0
+        p *= (rest - i) / (unseen - i)
     return p
 
 
-# ``cnt``, the scratch array the heuristic's scoring passes around: the hand's count of
+# ``cnt``, the integer scratch the heuristic's scoring passes around: the hand's count of
 # each card code, then running totals that spare the scoring a pass over 54 codes per
-# candidate and over the discard pile per decision (the hot loop of policy-2 rollouts)
-CNT_SIZE = 80
+# candidate and over the discard pile per decision (the hot loop of policy-2 rollouts),
+# then the chain search's bookkeeping
 C_HAND = 60  # 60..64: the hand's cards per colour (wilds at 64)
 C_ACTS = 65  # the hand's Skip, Reverse and Draw Two cards
 C_DISC = 66  # 66..70: the discard pile's cards per colour, counted up to C_DN
 C_DN = 71  # discards counted so far; -1: count again (the pile was not only added to)
 C_DRESH = 72  # the reshuffle count when they were counted
-SC_ROWS = 4  # float scratch ``sc``: candidates' cards, colours, values; ``end_value``'s memo
+C_NODES = 73  # the chain search's nodes this decision (HeuristicBot._nodes)
+C_ROOT = 80  # 80..136: the whole hand's count of each card code
+C_OCC = C_ROOT + 57  # per place in the hand: copies of its card in the places before
+C_FR = C_OCC + HCAP  # the chain search's frames, F_SIZE words a level
+F_CARD, F_COL, F_POS, F_PEND, F_WILD, F_MODE = range(6)
+F_SIZE = 6
+CNT_SIZE = C_FR + F_SIZE * LEVELS
+
+# ``sc``, the float scratch: candidates' cards, colours and values (rows 0-2),
+# ``end_value``'s memo (row 3), the chain search's frames (row 4), the memory (row 5)
+SC_MEMO = 3
+SC_FRAME = 4
+G_BONUS, G_Q, G_CAUGHT, G_TERM, G_BEST = range(5)
+G_SIZE = 5
+SC_MEM = 5  # lack of seat s in colour c at 4 * s + c; seat s's challenge rate at M_RATE + s
+M_RATE = 4 * NMAX
+SC_ROWS = 6
 
 
 def deck_colours(cards: Iterable[int]) -> np.ndarray:
@@ -247,15 +270,38 @@ def deck_colours(cards: Iterable[int]) -> np.ndarray:
     return out
 
 
+@njit(cache=True)
+def fresh_memory(sc: np.ndarray) -> None:
+    """A new ``HeuristicBot``'s memory in ``sc[SC_MEM]``: no voids read, and every seat's
+    challenge rate (challenges + 1) / (answers + 2) at 1/2."""
+    mem = sc[SC_MEM]
+    for i in range(M_RATE):
+        mem[i] = 0.0
+    for s in range(NMAX):
+        mem[M_RATE + s] = 0.5
+
+
+def set_memory(sc: np.ndarray, lack: list[list[float]], challenges: list[list[int]]) -> None:
+    """A ``HeuristicBot``'s memory (its ``lack`` and ``challenges``) into ``sc[SC_MEM]``."""
+    fresh_memory(sc)
+    mem = sc[SC_MEM]
+    for s, row in enumerate(lack):
+        for c in range(4):
+            mem[4 * s + c] = row[c]
+    for s, (chal, answered) in enumerate(challenges):
+        mem[M_RATE + s] = (chal + 1) / (answered + 2)
+
+
 def rollout_scratch(deck_col: np.ndarray) -> tuple[np.ndarray, ...]:
     """``heur_rollout``'s arguments after its first four (``buf``, ``lg``, ``deck_col``,
-    ``cnt``, ``unseen``, ``sc``; ``world_weight`` takes them but ``lg``), for
-    callers outside the search such as tests and diagnostics."""
+    ``cnt``, ``unseen``, ``sc`` with a new bot's memory; ``world_weight`` takes them but
+    ``lg``), for callers outside the search such as tests and diagnostics."""
     i64 = np.int64
+    sc = np.zeros((SC_ROWS, HCAP + 1))
+    fresh_memory(sc)
     return (
         np.empty(HCAP, dtype=i64), np.zeros(1, dtype=i64), deck_col,
-        np.zeros(CNT_SIZE, dtype=i64), np.zeros(5, dtype=i64),
-        np.zeros((SC_ROWS, HCAP + 1)),
+        np.zeros(CNT_SIZE, dtype=i64), np.zeros(5, dtype=i64), sc,
     )  # fmt: skip
 
 
@@ -298,27 +344,28 @@ def count_discards(st: np.ndarray, cnt: np.ndarray) -> None:
 @njit(cache=True)
 def end_value(
     cnt: np.ndarray, size: int, colour: int, nxt: int, me: int, named: bool,
-    hurry: bool, two: bool, unseen: np.ndarray, memo: np.ndarray, st: np.ndarray,
+    hurry: bool, two: bool, unseen: np.ndarray, sc: np.ndarray, st: np.ndarray,
 ) -> float:  # fmt: skip
     """``HeuristicBot._end_value``: my turn ends with hand ``cnt`` (its totals: see
-    ``CNT_SIZE``) and ``colour`` in force.  ``memo`` keeps ``p_none`` by colour and
-    next seat for one decision (``heur_values`` clears it)."""
+    ``CNT_SIZE``) and ``colour`` in force.  The memo (``sc[SC_MEMO]``) keeps the
+    denial term by colour and next seat for one decision (``heur_values`` clears it)."""
     if size == 0:
         return WIN_VALUE
     wilds = cnt[C_HAND + 4]
-    value = -1.0 * size
-    if 0 <= colour < 4:
-        mine = cnt[C_HAND + colour]
-        f = 0.35 if named else 0.0
-        value += f * min(mine, 3) + 0.01 * mine
-        if nxt != me:
+    mine = cnt[C_HAND + colour] if 0 <= colour < 4 else 0
+    f = 0.35 if named else 0.0  # follow + follow_wild, or follow
+    score = f * min(mine, 3) + 0.01 * mine
+    if nxt != me and 0 <= colour < 4:
+        key = colour * NMAX + nxt
+        deny = sc[SC_MEMO, key]
+        if deny < 0.0:  # the same in every candidate of one decision
             h = st[O_HS + nxt]
-            key = colour * NMAX + nxt
-            pn = memo[key]
-            if pn < 0.0:  # the same in every candidate of one decision
-                pn = p_none(unseen[4], unseen[colour], h)
-                memo[key] = pn
-            value += 0.6 * urgency(h) * pn
+            p0 = p_none(unseen[4], unseen[colour], h)
+            p0 = 1 - (1 - p0) * (1 - sc[SC_MEM, 4 * nxt + colour])
+            deny = 0.6 * urgency(h) * p0
+            sc[SC_MEMO, key] = deny
+        score += deny
+    value = -1.0 * size + score
     coloured = size - wilds
     if coloured > 0:
         c0, c1, c2, c3 = cnt[C_HAND], cnt[C_HAND + 1], cnt[C_HAND + 2], cnt[C_HAND + 3]
@@ -333,146 +380,189 @@ def end_value(
 
 
 @njit(cache=True)
-def play_effect(
-    cnt: np.ndarray, card: int, chosen: int, colour: int, me: int, two: bool,
-    st: np.ndarray,
-) -> tuple[float, int, bool, int, bool]:  # fmt: skip
-    """What playing ``card`` does, as ``HeuristicBot._play_value`` scores it:
-    (bonus, next seat, another turn, colour left, never play it)."""
+def step_dir(st: np.ndarray, seat: int, steps: int, d: int) -> int:
+    """``heuristic.next_live``: ``steps`` live seats on in direction ``d``."""
     n = st[S_N]
-    d = st[S_DIR]
-    nxt = (me + d) % n
-    new_colour = chosen if card >= WILD else card // 13
-    rank = card % 13 if card < WILD else -1
-    bonus = 0.0
-    again = False
-    if rank == SKIP:
-        bonus += 0.35 * urgency(st[O_HS + nxt])
-        if two:
-            again = True
-        else:
-            nxt = (me + 2 * d) % n
-    elif rank == REVERSE:
-        if two:
-            again = True
-            bonus += 0.35 * urgency(st[O_HS + nxt])
-        else:
-            nxt = (me - d) % n
-    elif rank == DRAW2:
-        bonus += 0.35 * 3 * urgency(st[O_HS + nxt])
-        if two:
-            again = True
-        else:
-            nxt = (me + 2 * d) % n
-    elif card == WILD_DRAW4:
-        victim = nxt
-        bluff = 0 <= colour < 4 and cnt[C_HAND + colour] > 0
-        if bluff and st[O_HS + victim] > 2:
-            return 0.0, nxt, False, new_colour, True  # a bluff only stops a near winner
-        bonus += 0.35 * 6.0 * urgency(st[O_HS + victim])  # (5 + 2q) with q = 1/2
-        if two:
-            again = True
-        else:
-            nxt = (me + 2 * d) % n
-    return bonus, nxt, again, new_colour, False
+    for _ in range(steps):
+        seat = (seat + d) % n
+        for _ in range(n):
+            if st[O_LIVE + seat]:
+                break
+            seat = (seat + d) % n
+    return seat
 
 
 @njit(cache=True)
-def follows(cnt: np.ndarray, c: int, colour: int, top: int, bluffing: bool) -> bool:
-    """Whether card ``c`` of hand ``cnt`` may follow ``top`` with ``colour`` in force."""
-    if c < WILD:
-        return c // 13 == colour or (top < WILD and c % 13 == top % 13)
-    if c == WILD_DRAW4 and not bluffing:
-        return cnt[C_HAND + colour] == 0
-    return True
-
-
-@njit(cache=True)
-def play_value2(
-    cnt: np.ndarray, size: int, card: int, chosen: int, colour: int, me: int,
-    hurry: bool, two: bool, unseen: np.ndarray, memo: np.ndarray, st: np.ndarray,
-) -> float:  # fmt: skip
-    """The third card of a chain: another turn is judged, not searched."""
-    if size == 1:
-        return WIN_VALUE
-    bonus, nxt, again, new_colour, never = play_effect(cnt, card, chosen, colour, me, two, st)
-    if never:
-        return NEVER
-    named = card >= WILD
-    take(cnt, card, -1)
-    if again:
-        nxt = (me + st[S_DIR]) % st[S_N]
-    v = end_value(cnt, size - 1, new_colour, nxt, me, named, hurry, two, unseen, memo, st)
-    take(cnt, card, 1)
-    return bonus + v - (0.5 if again else 0.0)
-
-
-@njit(cache=True)
-def play_value1(
-    cnt: np.ndarray, size: int, card: int, chosen: int, colour: int, me: int,
-    hurry: bool, two: bool, bluffing: bool, unseen: np.ndarray, memo: np.ndarray, st: np.ndarray,
-) -> float:  # fmt: skip
-    """The second card of a chain; a third is scored by ``play_value2``."""
-    if size == 1:
-        return WIN_VALUE
-    bonus, nxt, again, new_colour, never = play_effect(cnt, card, chosen, colour, me, two, st)
-    if never:
-        return NEVER
-    named = card >= WILD
-    take(cnt, card, -1)
-    if not again:
-        v = end_value(cnt, size - 1, new_colour, nxt, me, named, hurry, two, unseen, memo, st)
-        take(cnt, card, 1)
-        return bonus + v
-    opp = (me + st[S_DIR]) % st[S_N]
-    best = end_value(cnt, size - 1, new_colour, opp, me, named, hurry, two, unseen, memo, st) - 1.6
-    base = O_HANDS + me * HCAP
-    for i in range(st[O_HS + me]):  # the hand's cards (a repeat scores the same)
-        c = st[base + i]
-        if c > WILD_DRAW4 or cnt[c] == 0 or not follows(cnt, c, new_colour, card, bluffing):
+def chain_next(st: np.ndarray, cnt: np.ndarray, L: int, me: int, bluffing: bool) -> int:
+    """The next play ``_chain_value`` tries at level ``L`` (its card; its colour in the
+    frame's ``F_WILD``/``F_PEND``), or -1: the distinct cards of the hand left, in the
+    order of their first copy in it, that follow; a wild once per colour."""
+    fr = C_FR + F_SIZE * L
+    pend = cnt[fr + F_PEND]
+    if pend > 0:
+        cnt[fr + F_PEND] = pend - 1
+        return cnt[fr + F_WILD]
+    colour = cnt[fr + F_COL]
+    top = cnt[fr + F_CARD]
+    hb = O_HANDS + me * HCAP
+    hs = st[O_HS + me]
+    no_wd4 = not bluffing and cnt[C_HAND + colour] > 0
+    i = cnt[fr + F_POS]
+    while i < hs:
+        c = st[hb + i]
+        i += 1
+        # the first copy left in ``rest`` (list.remove took the first copies)
+        if cnt[C_OCC + i - 1] != cnt[C_ROOT + c] - cnt[c]:
             continue
-        for col in range(4 if c >= WILD else 1):
-            v = play_value2(cnt, size - 1, c, col if c >= WILD else -1, new_colour, me,
-                            hurry, two, unseen, memo, st)  # fmt: skip
-            if v > best:
-                best = v
-    take(cnt, card, 1)
-    return bonus + best
+        if c < WILD:
+            if c // 13 != colour and (top >= WILD or c % 13 != top % 13):
+                continue
+        elif c > WILD_DRAW4 or (c == WILD_DRAW4 and no_wd4):
+            continue  # special wilds are judged only as a first play
+        cnt[fr + F_POS] = i
+        if c >= WILD:
+            cnt[fr + F_WILD] = c
+            cnt[fr + F_PEND] = 3
+        return c
+    cnt[fr + F_POS] = i
+    return -1
 
 
 @njit(cache=True)
 def play_value(
-    cnt: np.ndarray, size: int, card: int, chosen: int, colour: int, me: int,
-    hurry: bool, two: bool, bluffing: bool, unseen: np.ndarray, memo: np.ndarray, st: np.ndarray,
+    cnt: np.ndarray, card0: int, chosen0: int, colour0: int, me: int,
+    hurry: bool, two: bool, bluffing: bool, unseen: np.ndarray, sc: np.ndarray, st: np.ndarray,
 ) -> float:  # fmt: skip
-    """``HeuristicBot._play_value`` with ``_chain_value`` for one card of hand ``cnt``
-    (restored on return): with two players an again-card chains up to three cards
-    (no recursion: numba cannot cache recursive functions)."""
-    if size == 1:
-        return WIN_VALUE
-    bonus, nxt, again, new_colour, never = play_effect(cnt, card, chosen, colour, me, two, st)
-    if never:
-        return NEVER
-    named = card >= WILD
-    take(cnt, card, -1)
-    if not again:
-        v = end_value(cnt, size - 1, new_colour, nxt, me, named, hurry, two, unseen, memo, st)
-        take(cnt, card, 1)
-        return bonus + v
-    opp = (me + st[S_DIR]) % st[S_N]
-    best = end_value(cnt, size - 1, new_colour, opp, me, named, hurry, two, unseen, memo, st) - 1.6
-    base = O_HANDS + me * HCAP
-    for i in range(st[O_HS + me]):  # the hand's cards (a repeat scores the same)
-        c = st[base + i]
-        if c > WILD_DRAW4 or cnt[c] == 0 or not follows(cnt, c, new_colour, card, bluffing):
+    """``HeuristicBot._play_value(view, view.hand, (card0,), chosen0, colour0, 0)`` with
+    its ``_chain_value`` search, for hand ``cnt`` (restored on return).
+
+    The recursion runs on an explicit stack (numba cannot cache recursive functions):
+    level ``L`` is the play at depth ``L``, its frame in ``cnt[C_FR:]`` and
+    ``sc[SC_FRAME]``; the node count ``cnt[C_NODES]`` goes on across one decision."""
+    hs = st[O_HS + me]
+    d = st[S_DIR]
+    fv = sc[SC_FRAME]
+    L = 0
+    card = card0
+    chosen = chosen0
+    colour = colour0
+    entering = True
+    result = 0.0
+    while True:
+        if entering:
+            # _play_value at depth L: play ``card`` naming ``chosen``, ``colour`` in force
+            size = hs - L - 1  # cards left after it
+            if size == 0 and L == 0:
+                return WIN_VALUE  # _root_value's own answer: no node counted
+            cnt[C_NODES] += 1
+            fr = C_FR + F_SIZE * L
+            g = G_SIZE * L
+            entering = False
+            if size == 0:
+                result = WIN_VALUE
+            else:
+                new_colour = chosen if card >= WILD else card // 13
+                rank = card % 13 if card < WILD else -1
+                bonus = 0.0
+                nxt = step_dir(st, me, 1, d)
+                victim = nxt
+                mode = 0
+                if rank == SKIP:
+                    victim = nxt
+                    nxt = me if two else step_dir(st, me, 2, d)
+                    bonus += 0.35 * urgency(st[O_HS + victim])
+                elif rank == REVERSE:
+                    if two:
+                        nxt = me
+                        bonus += 0.35 * urgency(st[O_HS + step_dir(st, me, 1, d)])
+                    else:
+                        nxt = step_dir(st, me, 1, -d)
+                elif rank == DRAW2:
+                    victim = nxt
+                    nxt = me if two else step_dir(st, me, 2, d)
+                    bonus += 0.35 * 3 * urgency(st[O_HS + victim])
+                elif card == WILD_DRAW4:
+                    victim = nxt
+                    nxt = me if two else step_dir(st, me, 2, d)
+                    q = sc[SC_MEM, M_RATE + victim] if bluffing else 0.0
+                    u = urgency(st[O_HS + victim])
+                    if 0 <= colour < 4 and cnt[C_HAND + colour] > 0:  # a bluff
+                        if st[O_HS + victim] > 2:
+                            result = NEVER  # a bluff pays only to stop a player about to go out
+                            mode = -1
+                        else:
+                            mode = 1
+                            fv[g + G_Q] = q
+                            fv[g + G_TERM] = 0.35 * 5 * u
+                    else:
+                        bonus += 0.35 * (5 + 2 * q) * u
+                if mode >= 0:
+                    named = card >= WILD
+                    take(cnt, card, -1)
+                    cnt[fr + F_CARD] = card
+                    cnt[fr + F_COL] = new_colour
+                    cnt[fr + F_MODE] = mode
+                    fv[g + G_BONUS] = bonus
+                    if mode == 1:
+                        # challenged: I draw 4 and the victim plays on
+                        caught = end_value(cnt, size, new_colour, victim, me, True, hurry, two,
+                                           unseen, sc, st)  # fmt: skip
+                        fv[g + G_CAUGHT] = caught - 4 * 1.0
+                    # _chain_value(rest, new_colour, card, nxt, L, named)
+                    if nxt != me:
+                        cv = end_value(cnt, size, new_colour, nxt, me, named, hurry, two,
+                                       unseen, sc, st)  # fmt: skip
+                    else:
+                        opp = step_dir(st, me, 1, d)
+                        stop = end_value(cnt, size, new_colour, opp, me, named, hurry, two,
+                                         unseen, sc, st)  # fmt: skip
+                        best = stop - 1.0 - 0.6
+                        if cnt[C_NODES] > SEARCH_NODES or L >= CHAIN_DEPTH:
+                            cv = max(best, stop - 0.5)
+                        else:
+                            fv[g + G_BEST] = best
+                            cnt[fr + F_POS] = 0
+                            cnt[fr + F_PEND] = 0
+                            c = chain_next(st, cnt, L, me, bluffing)
+                            if c >= 0:
+                                card = c
+                                chosen = 0 if c >= WILD else -1
+                                colour = new_colour
+                                L += 1
+                                entering = True
+                                continue
+                            cv = best
+                    result = _finish(cnt, fv, L, cv)
+        # ``result`` is the value of the play at level L: the chain at L - 1 takes it
+        if L == 0:
+            return result
+        L -= 1
+        g = G_SIZE * L
+        if result > fv[g + G_BEST]:
+            fv[g + G_BEST] = result
+        c = chain_next(st, cnt, L, me, bluffing)
+        if c >= 0:
+            fr = C_FR + F_SIZE * L
+            card = c
+            chosen = 3 - cnt[fr + F_PEND] if c >= WILD else -1
+            colour = cnt[fr + F_COL]
+            L += 1
+            entering = True
             continue
-        for col in range(4 if c >= WILD else 1):
-            v = play_value1(cnt, size - 1, c, col if c >= WILD else -1, new_colour, me,
-                            hurry, two, bluffing, unseen, memo, st)  # fmt: skip
-            if v > best:
-                best = v
-    take(cnt, card, 1)
-    return bonus + best
+        result = _finish(cnt, fv, L, fv[g + G_BEST])
+
+
+@njit(cache=True)
+def _finish(cnt: np.ndarray, fv: np.ndarray, L: int, cv: float) -> float:
+    """The end of ``_play_value`` at level ``L`` once its chain is worth ``cv``: the
+    card goes back into the hand."""
+    fr = C_FR + F_SIZE * L
+    g = G_SIZE * L
+    take(cnt, cnt[fr + F_CARD], 1)
+    if cnt[fr + F_MODE] == 1:
+        q = fv[g + G_Q]
+        return q * fv[g + G_CAUGHT] + (1 - q) * (cv + fv[g + G_TERM])
+    return fv[g + G_BONUS] + cv
 
 
 @njit(cache=True)
@@ -494,15 +584,23 @@ def count_unseen(
 def heur_values(
     st: np.ndarray, R: np.ndarray, s: int, buf: np.ndarray, k: int,
     deck_col: np.ndarray, cnt: np.ndarray, unseen: np.ndarray, cards: np.ndarray,
-    cols: np.ndarray, vals: np.ndarray, memo: np.ndarray,
+    cols: np.ndarray, vals: np.ndarray, sc: np.ndarray,
 ) -> int:  # fmt: skip
-    """The heuristic's value of each distinct play among ``buf[:k]`` (a wild with its
-    best colour), in order, then drawing (card -1) last: ``cards``, ``cols``, ``vals``
-    hold them; returns how many.  ``memo`` is scratch for ``end_value``."""
-    memo[: 4 * NMAX] = -1.0
+    """The heuristic's value of each distinct play among ``buf[:k]`` in the order of
+    ``Game.legal_actions`` (by card; a wild with its best colour, the first of equals),
+    then drawing (card -1) last: ``cards``, ``cols``, ``vals`` hold them; returns how
+    many.  ``sc`` holds the memory and is scratch for the rest."""
+    sc[SC_MEMO, : 4 * NMAX] = -1.0
     n = st[S_N]
     hs = st[O_HS + s]
     count_unseen(st, s, deck_col, cnt, unseen)
+    hb = O_HANDS + s * HCAP
+    cnt[C_ROOT : C_ROOT + 57] = 0
+    for i in range(hs):
+        c = st[hb + i]
+        cnt[C_OCC + i] = cnt[C_ROOT + c]
+        cnt[C_ROOT + c] += 1
+    cnt[C_NODES] = 0
     others = 99
     for t in range(n):
         if t != s and st[O_LIVE + t] and st[O_HS + t] < others:
@@ -511,21 +609,18 @@ def heur_values(
     two = st[S_NLIVE] == 2
     bluffing = R[R_BLUFF] != 0
     colour = st[S_COLOR]
-    m = 0
+    playable = 0  # the distinct playable cards, as a bit mask: ascending, as legal lists them
     for i in range(k):
-        c = buf[i]
-        dup = False
-        for j in range(i):
-            if buf[j] == c:
-                dup = True
-                break
-        if dup:
+        playable |= 1 << buf[i]
+    m = 0
+    for c in range(57):
+        if not (playable >> c) & 1:
             continue
         if c >= WILD:
             best_v = -1e18
             best_col = -1
             for col in range(4):
-                v = play_value(cnt, hs, c, col, colour, s, hurry, two, bluffing, unseen, memo, st)
+                v = play_value(cnt, c, col, colour, s, hurry, two, bluffing, unseen, sc, st)
                 if v > best_v:
                     best_v = v
                     best_col = col
@@ -535,12 +630,12 @@ def heur_values(
         else:
             cards[m] = c
             cols[m] = -1
-            vals[m] = play_value(cnt, hs, c, -1, colour, s, hurry, two, bluffing, unseen, memo, st)
+            vals[m] = play_value(cnt, c, -1, colour, s, hurry, two, bluffing, unseen, sc, st)
         m += 1
-    nxt = (s + st[S_DIR]) % n
+    nxt = step_dir(st, s, 1, st[S_DIR])
     cards[m] = -1
     cols[m] = -1
-    vals[m] = end_value(cnt, hs, colour, nxt, s, False, hurry, two, unseen, memo, st) - 1.6
+    vals[m] = end_value(cnt, hs, colour, nxt, s, False, hurry, two, unseen, sc, st) - 1.0 - 0.6
     return m + 1
 
 
@@ -549,12 +644,12 @@ def heur_choose(
     st: np.ndarray, R: np.ndarray, s: int, buf: np.ndarray, k: int,
     deck_col: np.ndarray, cnt: np.ndarray, unseen: np.ndarray, sc: np.ndarray,
 ) -> tuple[int, int]:  # fmt: skip
-    """The heuristic's play among ``buf[:k]`` (card, colour), or (-1, -1) to draw.
-    ``sc`` is scratch: ``SC_ROWS`` rows of ``HCAP + 1``."""
+    """``HeuristicBot``'s play among ``buf[:k]`` (card, colour), or (-1, -1) to draw,
+    for a bot whose memory is ``sc[SC_MEM]``.  ``sc``: ``SC_ROWS`` rows of ``HCAP + 1``."""
     cards = sc[0]
     cols = sc[1]
     vals = sc[2]
-    m = heur_values(st, R, s, buf, k, deck_col, cnt, unseen, cards, cols, vals, sc[3])
+    m = heur_values(st, R, s, buf, k, deck_col, cnt, unseen, cards, cols, vals, sc)
     best = 0
     for i in range(1, m):  # the first best play; drawing only if strictly better
         if vals[i] > vals[best]:
@@ -573,7 +668,7 @@ def play_likelihood(
     cards = sc[0]
     cols = sc[1]
     vals = sc[2]
-    m = heur_values(st, R, s, buf, k, deck_col, cnt, unseen, cards, cols, vals, sc[3])
+    m = heur_values(st, R, s, buf, k, deck_col, cnt, unseen, cards, cols, vals, sc)
     top = -1e18
     for i in range(m):
         if vals[i] > top:
@@ -804,6 +899,7 @@ def search_worlds_h(
     cnt = np.zeros(CNT_SIZE, dtype=np.int64)
     unseen = np.zeros(5, dtype=np.int64)
     sc = np.zeros((SC_ROWS, HCAP + 1), dtype=np.float64)
+    fresh_memory(sc)  # every rollout player is a new heuristic bot
     deck_col = np.zeros(5, dtype=np.int64)
     for i in range(R[R_DECKSIZE]):
         deck_col[ccolor(R[O_DECK + i])] += 1
