@@ -5,6 +5,7 @@ processes and nginx on 127.0.0.1 (docs/deploy.md, "Trying the cluster here").  T
 test brings it up (three processes with ``--bus`` when ``unokit serve --help`` lists it;
 without a bus two processes cannot share a database, so one), creates a room and joins
 it through the proxy, takes both seats over websockets upgraded by the proxy, checks
+that a client's own X-Forwarded-For does not change the address the limits count, checks
 every process's /healthz, stops the cluster and checks that nothing of it is left
 running and its temporary folder is gone.  Without PostgreSQL, redis-server or nginx
 it fails saying what to install (.ci/run installs them).
@@ -72,6 +73,17 @@ def test_cluster_serves_a_room_through_the_proxy_then_stops_clean() -> None:
                 except Exception as e:
                     raise AssertionError(f"no welcome through the proxy:\n{c.logs()}") from e
         assert seats == [0, 1]
+        # the proxy overwrites X-Forwarded-For: a client that writes its own is still
+        # counted by its real address, so 30 unknown codes a process use its look-ups
+        # up (each process counts its own), whatever addresses it claims
+        with httpx.Client(base_url=c.url, timeout=10) as http:
+            statuses = [
+                http.get(
+                    "/api/rooms/XXXXXX", headers={"X-Forwarded-For": f"203.0.113.{i}"}
+                ).status_code
+                for i in range(31 * n)
+            ]
+        assert statuses[0] == 404 and statuses[-n:] == [429] * n, statuses
         for app in c.apps:
             r = httpx.get(app.url + "/healthz", timeout=5)
             assert r.status_code == 200 and r.json()["ok"] is True, (app.name, r.text)
