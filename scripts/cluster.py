@@ -609,6 +609,7 @@ def main(argv: list[str] | None = None) -> int:
                     file=sys.stderr,
                 )
                 return 2
+            old.stop()  # a cluster that died: its folder goes
         try:
             c = start(args.n, args.bus, fsync=not args.no_fsync, port=args.port)
         except ClusterError as e:
