@@ -164,23 +164,26 @@ async def test_a_dead_servers_bots_move_again_on_another_once_its_lease_lapses()
 
 
 async def test_a_bus_outage_delays_views_and_the_return_brings_them_up_to_date() -> None:
-    """Server B hears nothing for a while (Redis down): its player's view stays as it
-    was, never a wrong one; when the bus is back B reads the room again and the
-    player is brought up to date."""
+    """Server B hears nothing for a while (Redis down): its spectator's view waits,
+    never goes back and is never a wrong one; when the bus is back B reads the room
+    again and the spectator is brought up to date."""
     async with cluster(2, timing=FAST) as ((a, b), store):
         r = await a.room(seats=2, bots=["normal"])
         code = r["code"]
-        watcher = await Client(f"{b.ws}/{code}").connect()  # a spectator on B
         ana = await Client(f"{a.ws}/{code}", r["token"]).connect()
         await ana.send({"type": "start"})
+        await ana.wait(lambda: code in a.server.held)  # A drives the bot
+        watcher = await Client(f"{b.ws}/{code}").connect()  # a spectator on B
         await watcher.wait(lambda: watcher.state is not None)
         bus_b: HubBus = b.server.bus
         bus_b.up = False
         seen = len(watcher.frames)
         await play_out([ana], lambda: len(store.log(code, 1)) > 8, limit=20)
         await asyncio.sleep(0.2)
-        states = [f for f in watcher.frames[seen:] if f["type"] == "state"]
-        assert not states  # nothing arrived while the bus was down
+        versions = [f["version"] for f in watcher.frames if f["type"] == "state"]
+        assert versions == sorted(versions)  # never back
+        if code not in b.server.held:  # B drove nothing: it had nothing new to say
+            assert not [f for f in watcher.frames[seen:] if f["type"] == "state"]
         await bus_b.back()
         await watcher.wait(lambda: b.server.rooms[code].log_len == len(store.log(code, 1)))
         await watcher.wait(
@@ -193,5 +196,36 @@ async def test_a_bus_outage_delays_views_and_the_return_brings_them_up_to_date()
         assert json.dumps(view_of(room_b.match.game, None).to_json()) == json.dumps(
             view_of(a.server.rooms[code].match.game, None).to_json()
         )
+        versions = [f["version"] for f in watcher.frames if f["type"] == "state"]
+        assert versions == sorted(versions)
         await watcher.close()
+        await ana.close()
+
+
+async def test_readyz_says_when_the_bus_is_down_and_metrics_count_actions() -> None:
+    """/readyz is 200 while the store and the bus answer and 503 naming the bus while
+    it is down (a load balancer then sends players elsewhere); /metrics counts the
+    accepted actions and the rooms held."""
+    async with cluster(2, timing=FAST) as ((a, _), store):
+        ok = await a.get("/readyz")
+        assert ok.status_code == 200 and ok.json()["ok"] is True
+        a.server.bus.up = False
+        down = await a.get("/readyz")
+        assert down.status_code == 503 and down.json()["failed"] == ["bus"]
+        await a.server.bus.back()
+        assert (await a.get("/readyz")).status_code == 200
+
+        def actions(text: str) -> float:
+            line = next(x for x in text.splitlines() if x.startswith("unokit_actions_total"))
+            return float(line.split()[-1])
+
+        before = actions((await a.get("/metrics")).text)
+        r = await a.room(seats=2, bots=["normal"])
+        ana = await Client(f"{a.ws}/{r['code']}", r["token"]).connect()
+        await ana.send({"type": "start"})
+        await ana.wait(lambda: ana.state is not None)
+        await play_out([ana], lambda: len(store.log(r["code"], 1)) > 6, limit=20)
+        text = (await a.get("/metrics")).text
+        assert actions(text) - before >= 5
+        assert "unokit_rooms " in text and "unokit_commit_seconds_bucket" in text
         await ana.close()

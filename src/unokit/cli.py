@@ -406,6 +406,13 @@ def build_parser() -> argparse.ArgumentParser:
         "change through Redis, redis://host:6379/0 (docs/deploy.md)",
     )
     se.add_argument(
+        "--log-format",
+        choices=("text", "json"),
+        default="text",
+        help="json: one JSON object a line, with room and request ids, for a log "
+        "collector (default %(default)s)",
+    )
+    se.add_argument(
         "--sync",
         choices=("normal", "full"),
         default="normal",
@@ -557,6 +564,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     print(f"unokit: the table is at http://{args.host}:{args.port}  (games kept in {kept})")
     tune_gc()
     options = serve_options(Limits(), args.forwarded_allow_ips)
+    if args.log_format == "json":
+        from unokit.server.ops import install_json_logging
+
+        install_json_logging()
+        options["log_config"] = None  # uvicorn's own would put its text handlers back
     uvicorn.run(app, host=args.host, port=args.port, **options)
     return 0
 

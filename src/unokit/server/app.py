@@ -53,6 +53,7 @@ from unokit.rules import (
     RuleSet,
 )
 from unokit.server import messages as m
+from unokit.server import ops
 from unokit.server.bus import Bus, LocalBus
 from unokit.server.room import (
     CODE_ALPHABET,
@@ -425,6 +426,7 @@ class Server:
 
     def add(self, room: Room) -> None:
         self.rooms[room.code] = room
+        ops.ROOMS.set(len(self.rooms))
         code = room.code
 
         def changed(meta: bool) -> None:
@@ -586,6 +588,7 @@ class Server:
         """The room left the store (expired): it leaves memory, its players are told."""
         code = room.code
         self.rooms.pop(code, None)
+        ops.ROOMS.set(len(self.rooms))
         task = self.drivers.pop(code, None)
         if task is not None and task is not asyncio.current_task():
             task.cancel()
@@ -720,17 +723,6 @@ class Server:
                         await self.find(code)
             await asyncio.sleep(self.lease_seconds / 3)
 
-    async def ready(self) -> dict[str, Any]:
-        """Whether the store and the bus answer (``/readyz``)."""
-        out: dict[str, Any] = {"store": True, "bus": self.bus.healthy()}
-        try:
-            await self.io(self.store.load_room, "-")
-        except Exception as e:
-            out["store"] = False
-            out["store_error"] = str(e)
-        out["ok"] = out["store"] and out["bus"]
-        return out
-
     # ------------------------------------------------------------------ storage ---
     def store_failed(self, e: StoreError) -> None:
         """The store refused a write (disk full, database locked...): for a moment every
@@ -853,6 +845,8 @@ class Server:
                         acted = True
                     if acted:
                         self.accepted += what != "autopilot"
+                        if what != "autopilot":
+                            ops.ACTIONS.inc()
                         self.broadcast(room)
             except asyncio.CancelledError:
                 raise
@@ -885,7 +879,9 @@ class Server:
             room.stored_entry(entry)
             room.commit(seat, action, version, person)
 
+        began = time.perf_counter()
         await self.group.append(room.code, room.game_no, idx, entry, then)
+        ops.COMMIT_SECONDS.observe(time.perf_counter() - began)
 
     async def bot_step(self, room: Room) -> bool:
         decided = room.bot_decide()
@@ -926,6 +922,7 @@ class Server:
         if changed:  # another server changed it: it leaves this server's memory only
             log.info("room %s: idle here, in use elsewhere; dropped from memory", code)
         self.rooms.pop(code, None)
+        ops.ROOMS.set(len(self.rooms))
         self.public_text.pop(code, None)
         self.public_meta.pop(code, None)
         task = self.drivers.pop(code, None)
@@ -1083,6 +1080,7 @@ def create_app(
 
     @app.exception_handler(UnoError)
     async def refused(request: Request, exc: UnoError) -> JSONResponse:
+        ops.refused(exc.code)
         status = {"no_room": 404, "rate_limited": 429}.get(exc.code, 400)
         return error(status, exc.code, exc.message)
 
@@ -1111,10 +1109,14 @@ def create_app(
     async def health() -> dict[str, Any]:
         return {"ok": True, "rooms": len(server.rooms)}
 
-    @app.get("/readyz")
-    async def ready() -> JSONResponse:
-        out = await server.ready()
-        return JSONResponse(out, status_code=200 if out["ok"] else 503)
+    async def store_probe() -> object:
+        return await server.io(server.store.load_room, "-")
+
+    async def bus_probe() -> bool:
+        return server.bus.healthy()
+
+    # /metrics and /readyz (the store and the bus answer); /healthz is liveness
+    app.include_router(ops.ops_router(ops.readiness(store=store_probe, bus=bus_probe)))
 
     @app.get("/api/rules")
     async def rules() -> dict[str, Any]:
@@ -1301,10 +1303,13 @@ def create_app(
                 return
         conn = Conn(websocket, room, seat, addr, queue=asyncio.Queue(limits.send_queue))
         conn.bucket = Bucket(limits.messages_per_second)
+        if hello.last_seq is not None:
+            ops.RECONNECTS.inc()
         if room.match is not None and hello.last_seq is not None and hello.game == room.game_no:
             conn.game = room.game_no
             conn.seq = hello.last_seq  # resume: only what was missed
         server.conns[room.code].add(conn)
+        ops.CONNECTIONS.inc()
         sender = asyncio.get_running_loop().create_task(_pump(conn))
         try:
             conn.send({"type": "welcome", "seat": seat, "code": room.code, "protocol": 1})
@@ -1315,6 +1320,7 @@ def create_app(
             await _serve(conn)
         finally:
             server.conns[room.code].discard(conn)
+            ops.CONNECTIONS.dec()
             conn.closed = True
             with contextlib.suppress(asyncio.QueueFull):
                 conn.queue.put_nowait(None)
@@ -1364,10 +1370,12 @@ def create_app(
             try:
                 await handle(conn, msg)
             except RoomError as e:
+                ops.refused(e.code)
                 conn.send(_err(e.code, e.message))
                 if e.code == "room_changed":
                     server.tell(conn)  # the room as the store has it
             except UnoError as e:
+                ops.refused(e.code)
                 conn.send(_err(e.code, e.message))
                 match = conn.room.match
                 if e.code == "stale_version" and match is not None:
@@ -1380,6 +1388,7 @@ def create_app(
             except StoreError as e:
                 if time.monotonic() >= server.store_down_until:
                     server.store_failed(e)
+                ops.refused("storage_unavailable")
                 conn.send(_err("storage_unavailable", STORE_DOWN))
             except Exception:
                 server.errors += 1
@@ -1418,11 +1427,16 @@ def create_app(
 
     async def _change(conn: Conn, room: Room, seat: int | None, msg: Any) -> None:
         if isinstance(msg, m.Act):
+            began = time.perf_counter()
             action = Action.from_wire(msg.action)
             room.prepare(seat, action, msg.version)
             assert seat is not None  # prepare refuses spectators
             await server.commit(room, seat, action, msg.version, person=True)
             server.accepted += 1
+            ops.ACTIONS.inc()
+            server.broadcast(room)
+            ops.TURN_SECONDS.observe(time.perf_counter() - began)
+            return
         elif isinstance(msg, m.Start):
             room.start(seat)
         elif isinstance(msg, m.AddBot):
@@ -1526,6 +1540,9 @@ UVICORN_OPTIONS: dict[str, Any] = {
     "ws_max_size": Limits.frame_bytes,
     "proxy_headers": False,
     "log_level": "warning",
+    # SIGTERM: stop accepting, close websockets (1012: reconnect), finish what is in
+    # flight, then the lifespan's end hands the leases over (``Server.close``)
+    "timeout_graceful_shutdown": 10,
 }
 
 
