@@ -8,7 +8,8 @@ it through the proxy, takes both seats over websockets upgraded by the proxy, ch
 that a client's own X-Forwarded-For does not change the address the limits count, checks
 every process's /healthz, stops the cluster and checks that nothing of it is left
 running and its temporary folder is gone.  Without PostgreSQL, redis-server or nginx
-it fails saying what to install (.ci/run installs them).
+it fails saying what to install (.ci/run installs them).  A second test stops Redis, then
+PostgreSQL, under one process and checks /readyz names each (503) and recovers (200).
 """
 
 from __future__ import annotations
@@ -94,3 +95,34 @@ def test_cluster_serves_a_room_through_the_proxy_then_stops_clean() -> None:
     assert not any(topology._alive(pid) for pid in pids)
     assert not base.exists()
     assert time.monotonic() - started < 30
+
+
+def until(status: int, url: str, seconds: float = 10.0) -> httpx.Response:
+    """GET ``url`` until it answers ``status`` (or ``seconds`` pass); the last answer."""
+    deadline = time.monotonic() + seconds
+    while True:
+        r = httpx.get(url, timeout=5)
+        if r.status_code == status or time.monotonic() > deadline:
+            return r
+        time.sleep(0.1)
+
+
+def test_readyz_names_the_bus_then_the_store_while_they_are_down() -> None:
+    bus = topology.serve_has_bus()
+    with topology.cluster(n=1, bus=bus) as c:
+        ready = c.apps[0].url + "/readyz"
+        assert until(200, ready).json() == {
+            "ok": True, "checks": {"store": True, **({"bus": True} if bus else {})}
+        }  # fmt: skip
+        if c.redis is not None:
+            c.redis.kill()
+            r = until(503, ready)
+            assert r.status_code == 503 and r.json()["failed"] == ["bus"], r.text
+            c.redis.start()
+            assert until(200, ready).status_code == 200
+        c.pg.stop()
+        r = until(503, ready)
+        assert r.status_code == 503 and r.json()["failed"] == ["store"], r.text
+        assert httpx.get(c.apps[0].url + "/healthz").status_code == 200  # alive all along
+        c.pg.start()
+        assert until(200, ready).status_code == 200
