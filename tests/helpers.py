@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
-from unokit.engine import Game
+from unokit.engine import Game, view_of
+from unokit.engine import position as build_position
 from unokit.record import loads, replay, replay_text
 
 
@@ -93,6 +95,57 @@ def position(g: Game) -> tuple[Any, ...]:
         g.drawn,
         g.vulnerable,
     )
+
+
+def hidden_cards_dealt_again(g: Game, seat: int | None, rng: random.Random) -> Game:
+    """``g`` with every card ``seat`` cannot see dealt again at random (``None``: a
+    spectator, who sees no hand): the same public position, other hidden cards.
+
+    The no-leak tests compare what a seat is told in both games.  The new game is built
+    by ``engine.position`` from the public fields (a spectator's view) and the new hands
+    and draw pile, so every state those tests reach is also a position the constructor
+    must accept.  Whether a Wild Draw Four waiting for its challenge was a bluff follows
+    from the new hands: it is hidden state too.  A drawn card the seat cannot see is
+    the drawer's last card.  The events are ``g``'s own (each seat's are filtered).
+    """
+    v = view_of(g, None)
+    hands = [list(h) for h in g.hands]
+    hidden = [s for s in range(g.n) if s != seat]
+    pool = list(g.pile) + [c for s in hidden for c in hands[s]]
+    rng.shuffle(pool)
+    it = iter(pool)
+    for s in hidden:
+        hands[s] = [next(it) for _ in hands[s]]
+    drawn = -1
+    if g.drawn >= 0:  # the drawn card is the drawer's secret
+        drawn = g.drawn if g.current == seat else hands[g.current][-1]
+    other = build_position(
+        g.rules,
+        names=v.names,
+        hands=hands,
+        discard=v.discard,
+        draw=list(it),
+        rest=None,
+        current=v.current,
+        direction=v.direction,
+        color=v.color if v.color >= 0 else None,
+        phase=v.phase,
+        drawn=drawn if drawn >= 0 else None,
+        vulnerable=v.vulnerable,
+        pending=v.pending if v.pending >= 0 else None,
+        pending_total=g.pend_total,
+        wd4_by=v.wd4_by,
+        prev_color=v.prev_color if v.prev_color >= 0 else None,
+        scores=v.scores,
+        live=v.live,
+        dealer=v.dealer,
+        round_index=v.round_index,
+        round_winner=v.round_winner,
+        game_winner=v.game_winner,
+        events=g.events is not None,
+    )
+    other.events = g.events
+    return other
 
 
 def assert_forced_loop(g: Game, steps: int = 2_000) -> None:

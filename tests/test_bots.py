@@ -38,13 +38,13 @@ from unokit.engine import (
     CHALLENGE,
     DRAW,
     P_CHALLENGE,
-    P_PLAY,
     UNO,
     Action,
     Game,
     View,
     view_of,
 )
+from unokit.engine import position as build_position
 from unokit.rules import CUSTOM_RULES, PRESETS, STACKINGS, RuleSet, from_preset
 
 # The search bot spends 80 ms a decision by default; tests/test_ismcts.py checks it
@@ -210,10 +210,10 @@ def test_bots_catch_and_call_uno() -> None:
     """react: a forgetful player is caught by every bot kind."""
     for kind in KINDS:
         bot = BOTS[kind](seed=0)
-        game = Game(RuleSet(), 2, seed=3, events=False)
-        game.hands[0] = [parse_card("R5")]
-        game.hands[1] = [parse_card("G5"), parse_card("B1")]
-        game.vulnerable = 0
+        # seat 0 played down to one card and did not call UNO; seat 1 is to act
+        game = build_position(
+            hands=[["R5"], ["G5", "B1"]], discard=["R3"], current=1, vulnerable=0, events=False
+        )
         view = view_of(game, 1)
         assert bot.react(view) == Action(CATCH, target=0)
         assert bot.react(view_of(game, 0)) == Action(UNO)
@@ -287,18 +287,19 @@ def test_bot_beats_random(kind: str) -> None:
 
 # ------------------------------------------------------------------ positions ------
 def position(
-    hands: list[list[str]], top: str, color: str | None = None, rules: RuleSet | None = None
+    hands: list[list[str]],
+    top: str,
+    color: str | None = None,
+    rules: RuleSet | None = None,
+    draw: Sequence[str] = (),
 ) -> Game:
-    """A two-player table in the play phase with seat 0 to move."""
-    game = Game(rules or RuleSet(), len(hands), seed=1, events=False)
-    game.hands = [[parse_card(c) for c in h] for h in hands]
-    game.discard = [parse_card(top)]
-    game.color = "RYGB".index(color) if color else game.discard[-1] // 13
-    game.current = 0
-    game.direction = 1
-    game.phase = P_PLAY
-    game.vulnerable = -1
-    return game
+    """A table in the play phase with seat 0 to move; ``draw``: the draw pile's top."""
+    return build_position(
+        rules, hands=hands, discard=[top], draw=draw, color=color, seed=1, events=False
+    )
+
+
+SEVEN = ["B1", "B2", "B3", "B4", "B6", "B7", "B8"]  # an opponent far from going out
 
 
 def choose(bot: Bot, game: Game) -> str:
@@ -328,23 +329,23 @@ def test_greedy_never_challenges() -> None:
 
 def test_heuristic_plays_a_chain_that_goes_out() -> None:
     """Two players: the Skip first, then the last card at once."""
-    assert choose(HeuristicBot(), position([["G9", "GS"], ["B1"] * 7], "G5")) == "GS uno"
+    assert choose(HeuristicBot(), position([["G9", "GS"], SEVEN], "G5")) == "GS uno"
 
 
 def test_heuristic_holds_wilds_for_later() -> None:
-    assert choose(HeuristicBot(), position([["W", "R2", "G4", "G7"], ["B1"] * 7], "R5")) == "R2"
+    assert choose(HeuristicBot(), position([["W", "R2", "G4", "G7"], SEVEN], "R5")) == "R2"
 
 
 def test_heuristic_hits_a_player_about_to_go_out() -> None:
-    game = position([["R+2", "R3", "G4", "G7", "B2"], ["B1"]], "R5")
-    game.hands[1] = [parse_card("Y4")]
+    game = position([["R+2", "R3", "G4", "G7", "B2"], ["Y4"]], "R5")
     assert choose(HeuristicBot(), game) == "R+2"
 
 
 def test_heuristic_reads_an_opponent_who_drew() -> None:
     """Seat 1 drew with red in force and kept the card: the bot believes it has no red."""
-    game = position([["R7", "G1", "G2", "B3", "B4"], ["Y1", "Y2", "B5", "G6", "G8"]], "R5")
-    game.pile.append(parse_card("Y9"))  # what seat 1 draws: not playable on R7
+    # Y9 on top of the draw pile: what seat 1 draws, not playable on R7
+    hands = [["R7", "G1", "G2", "B3", "B4"], ["Y1", "Y2", "B5", "G6", "G8"]]
+    game = position(hands, "R5", draw=["Y9"])
     bot = HeuristicBot()
     game.apply(0, bot.act(view_of(game, 0)))  # R7, the only card that fits
     assert game.discard[-1] == parse_card("R7")

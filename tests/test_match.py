@@ -10,7 +10,7 @@ import pytest
 from unokit.bots import RandomBot
 from unokit.bots.base import BotBase
 from unokit.bots.runner import play_round
-from unokit.engine import PLAY, Action, Event, Game, IllegalAction, View, view_of
+from unokit.engine import PLAY, Action, Event, Game, IllegalAction, View, position, view_of
 from unokit.match import Match, StaleVersion, Timing, reaction_order
 from unokit.rl.core import Table
 from unokit.rules import PRESETS, RuleSet, from_preset
@@ -126,13 +126,10 @@ def test_a_bot_offering_a_jump_in_is_heard() -> None:
 
 
 def test_a_seat_that_passed_is_not_asked_again_until_the_game_changes() -> None:
-    g = Game(RuleSet(), 3, seed=4)
+    # seat 2 just played down to one card without calling UNO: catchable; seat 0 to act
+    hands = [["R1", "G2", "B3"], ["Y4", "G5", "B6"], ["R9"]]
+    g = position(hands=hands, discard=["R5", "R7"], current=0, vulnerable=2, seed=4)
     m = Match(g, [RandomBot(1), RandomBot(2), RandomBot(3)], timing=Timing.instant())
-    # make seat 2 catchable by hand: one card, no call
-    while g.phase != 0:
-        m.bot_step()
-    g.hands[2] = g.hands[2][:1]
-    g.vulnerable = 2
     order = reaction_order(g)
     assert set(order) == {0, 1, 2} - {g.current}
     first = m.next_to_ask()

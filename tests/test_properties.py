@@ -14,7 +14,7 @@ from typing import Any
 from hypothesis import HealthCheck, assume, given, reject, settings
 from hypothesis import strategies as st
 
-from helpers import assert_forced_loop
+from helpers import assert_forced_loop, hidden_cards_dealt_again
 from unokit.cards import DECKS, NUM_CARDS, build_deck
 from unokit.engine import (
     ACCEPT,
@@ -134,19 +134,7 @@ def random_action(rng: random.Random, n: int) -> Action:
 
 def assert_no_leak(g: Game, seat: int, rng: random.Random) -> None:
     """The view of ``seat`` is the same whatever the hidden cards are."""
-    hidden = [c for s, h in enumerate(g.hands) if s != seat for c in h] + list(g.pile)
-    rng.shuffle(hidden)
-    other = g.copy()
-    it = iter(hidden)
-    for s in range(g.n):
-        if s != seat:
-            other.hands[s] = [next(it) for _ in g.hands[s]]
-    other.pile = list(it)
-    if g.drawn >= 0 and g.current != seat:  # the drawn card is the drawer's secret
-        other.drawn = other.hands[g.current][-1]
-        other.hands[g.current][-1] = other.drawn
-    # the W+4 guilt flag is hidden state too: it is part of what a challenge reveals
-    assert view_of(other, seat) == view_of(g, seat)
+    assert view_of(hidden_cards_dealt_again(g, seat, rng), seat) == view_of(g, seat)
 
 
 def assert_events_private(g: Game) -> None:

@@ -13,7 +13,8 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
-from unokit.engine import P_PLAY, Game, view_of
+from helpers import hidden_cards_dealt_again
+from unokit.engine import P_PLAY, view_of
 from unokit.rl import (
     NUM_ACTIONS,
     OBS_SIZE,
@@ -314,21 +315,6 @@ def test_engine_actions_keep_observations_exact(preset: str, players: int) -> No
     assert applied >= 400
 
 
-def _scramble(game: Game, seat: int, rng: random.Random) -> Game:
-    """The same public state, other hidden cards: other hands and the pile reshuffled."""
-    g = game.copy()
-    others = [s for s in range(g.n) if s != seat]
-    pool = list(g.pile) + [c for s in others for c in g.hands[s]]
-    rng.shuffle(pool)
-    i = 0
-    for s in others:
-        k = len(g.hands[s])
-        g.hands[s] = pool[i : i + k]
-        i += k
-    g.pile = pool[i:]
-    return g
-
-
 @pytest.mark.parametrize("preset", ["classic", "party", "mattel-2018", "seed-001-house"])
 def test_no_leak_hidden_cards_change_nothing(preset: str) -> None:
     rules = from_preset(preset)
@@ -340,7 +326,7 @@ def test_no_leak_hidden_cards_change_nothing(preset: str) -> None:
     for _ in _random_states(table, seed=3, steps=400):
         for seat in range(players):
             a.set_game(table.game.copy())
-            b.set_game(_scramble(table.game, seat, rng))
+            b.set_game(hidden_cards_dealt_again(table.game, seat, rng))
             oa, ma = a.observe_with_mask(seat)
             ob, mb = b.observe_with_mask(seat)
             assert np.array_equal(oa, ob), (preset, seat)

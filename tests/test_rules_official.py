@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from helpers import game_after, run, scenario, sorted_hands, state
-from unokit.cards import parse_card
-from unokit.engine import Action, Game, IllegalAction, view_of
+from unokit.cards import build_deck, parse_card
+from unokit.engine import Action, Game, IllegalAction, position, view_of
 from unokit.rules import RuleSet
 
 H3 = [["R1", "G2", "B3"], ["R4", "Y5", "B6"], ["G7", "Y8", "B9"]]
@@ -236,12 +236,26 @@ def test_r_turn_5_wild_may_name_the_current_colour() -> None:
     assert st["color"] == "R" and st["top"] == "W"
 
 
+def held_by_two(*elsewhere: str) -> list[list[int]]:
+    """Two hands that hold every card of the classic deck but ``elsewhere``."""
+    rest = build_deck()
+    for code in elsewhere:
+        rest.remove(parse_card(code))
+    half = len(rest) // 2
+    return [rest[:half], rest[half:]]
+
+
 def test_r_turn_6_reshuffle_discards_keep_colour() -> None:
-    # 2 players, hand 1, tiny pile: deck = 2 hands + start + 1 card, rest seeded
-    g = Game(RuleSet(hand_size=7), 2, seed=5, events=False)
-    g.pile = g.pile[-1:]  # leave one card in the pile (test-only surgery)
-    g.discard = [parse_card("B1"), parse_card("G3"), parse_card("W")]
-    g.color = 1
+    # 2 players, one card in the draw pile, B1 and G3 under a yellow Wild; the hands
+    # hold every other card
+    g = position(
+        hands=held_by_two("B1", "G3", "W", "R2"),
+        discard=["B1", "G3", "W"],
+        draw=["R2"],
+        color="Y",
+        rest=None,
+        events=False,
+    )
     before = g.card_count()
     seat = g.current
     g.apply(seat, Action.parse("draw"))
@@ -254,9 +268,8 @@ def test_r_turn_6_reshuffle_discards_keep_colour() -> None:
 
 
 def test_r_turn_6_nothing_to_reshuffle_turn_goes_on() -> None:
-    g = Game(RuleSet(), 2, seed=5, events=False)
-    g.pile.clear()
-    g.discard = g.discard[-1:]
+    # the draw pile is empty and the discard pile only its top card: the hands hold the rest
+    g = position(hands=held_by_two("R5"), discard=["R5"], rest=None, events=False)
     seat = g.current
     size = len(g.hands[seat])
     g.apply(seat, Action.parse("draw"))

@@ -158,22 +158,24 @@ def position(
     alive = [True] * n if live is None else list(live)
     if len(alive) != n or not all(isinstance(x, bool) for x in alive):
         raise _bad(f"live must be {n} true/false values, one per seat")
-    if not all(alive):
-        if rules.scoring != "elimination":
-            raise _bad("seats are eliminated only under elimination scoring")
+    if not all(alive) and rules.scoring != "elimination":
+        raise _bad("seats are eliminated only under elimination scoring")
+    if not over:  # once it is, the seats just eliminated still show their cards
         if sum(alive) < 2:
             raise _bad("at least two seats must still be in the game")
         for s in range(n):
             if not alive[s] and placed_hands[s]:
                 raise _bad(f"seat {s} is out of the game but holds cards")
-    if not alive[current]:
-        raise _bad(f"the seat to act, {current}, is out of the game")
+        if not alive[current]:
+            raise _bad(f"the seat to act, {current}, is out of the game")
     if dealer is None:
         dealer = (current - direction) % n
-        while not alive[dealer]:
+        for _ in range(n):
+            if alive[dealer]:
+                break
             dealer = (dealer - direction) % n
     dealer = _seat(dealer, "dealer", n)
-    if not alive[dealer]:
+    if not over and not alive[dealer]:
         raise _bad(f"the dealer, {dealer}, is out of the game")
     teams = rules.scoring == "teams"
     points = [0] * (2 if teams else n) if scores is None else list(scores)
