@@ -299,3 +299,51 @@ def test_a_deal_that_leaves_no_start_card_is_refused_like_the_reference() -> Non
 
     with pytest.raises((SimError, RulesError), match="10 hands of 11 leave"):
         SimConfig(seats=("random",) * 10, options=(("hand_size", 11),), engine="compiled")
+
+
+# ------------------------------------------------------------------ who acts ---------
+def test_who_acts_is_seat_to_ask_on_random_positions() -> None:
+    """The compiled loops (the simulator's rounds, both search rollouts) ask one function
+    who acts, ``kernel.who_acts``; it must be ``engine.state.seat_to_ask`` itself.
+    Random games under random rule sets (every family above), played by random legal
+    actions of random actors (catches, late calls, jump-ins, forgotten UNO calls, W+4
+    challenges), each position converted as the searches convert it
+    (``compiled.state_from_game``) and asked with random seats passed and waited on."""
+    import random
+
+    from unokit.compiled import kernel
+    from unokit.engine.actions import PLAY
+    from unokit.engine.game import P_ROUND_OVER, Game
+    from unokit.engine.state import seat_to_ask
+
+    rng = random.Random(34)
+    asked = reactions = jumps = 0
+    for g_index in range(90):
+        preset, opts = FAMILIES[g_index % len(FAMILIES)]
+        rules = from_preset(preset, dict(opts))
+        n = rng.choice(_players(preset))
+        game = Game(rules, n, seed=g_index, events=False)
+        arr = compiled.rules_array(rules, n, rounds_only=False, reactive=True)
+        for _ in range(400):
+            if game.phase >= P_ROUND_OVER:
+                if game.game_over:
+                    break
+                game.start_round()
+            st = compiled.state_from_game(game)
+            for _ in range(3):
+                waits = None if rng.random() < 0.5 else {s for s in range(n) if rng.random() < 0.7}
+                passed = {s for s in range(n) if rng.random() < 0.3}
+                want = seat_to_ask(game, passed, waits)
+                wmask = -1 if waits is None else sum(1 << s for s in waits)
+                got = kernel.who_acts(st, arr, sum(1 << s for s in passed), wmask)
+                assert got == want, (preset, opts, n, passed, waits, game.state_json())
+                asked += 1
+                reactions += want not in (-1, game.current)
+                jumps += want != game.current and game.vulnerable < 0 and want >= 0
+            seat = rng.choice(game.actors())
+            legal = game.legal_actions(seat)
+            action = rng.choice(legal)
+            if action.kind == PLAY and action.uno and rng.random() < 0.8:
+                action = action._replace(uno=False)  # forget UNO: a catch window opens
+            game.apply_trusted(seat, action)
+    assert asked > 100_000 and reactions - jumps > 400 and jumps > 300  # catch, jump-in asks

@@ -54,6 +54,7 @@ import random
 import time
 from collections import Counter
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from functools import lru_cache
 from typing import Any
 
@@ -93,13 +94,12 @@ from unokit.engine.game import (
     P_CHALLENGE,
     P_DRAWN,
     P_PLAY,
-    P_ROUND_OVER,
     P_START_COLOR,
     Event,
     Game,
     shuffle,
 )
-from unokit.engine.state import first_catcher
+from unokit.engine.state import seat_to_ask
 from unokit.engine.view import View, world_from_view
 from unokit.rules import RuleSet
 
@@ -1106,6 +1106,27 @@ def judge_position(g: Game, seat: int) -> float:
     return mine / total if total > 0 else 0.5
 
 
+_NOBODY: frozenset[int] = frozenset()
+
+
+def _rollout_turn(g: Game) -> int:
+    """The seat to act next in a rollout, or -1 once the round is over, after the
+    out-of-turn chances in ``seat_to_ask``'s order (every seat waited on): a rollout
+    player asked while a seat is catchable catches it (on its turn too, first); it lets
+    any other chance go (its own late call, a jump-in)."""
+    passed: AbstractSet[int] = _NOBODY
+    while True:
+        s = seat_to_ask(g, passed, None)
+        v = g.vulnerable
+        if v >= 0 and s >= 0 and s != v:
+            g.catch(s, v)
+            passed = _NOBODY
+        elif s == g.current or s < 0:
+            return s
+        else:
+            passed = passed | {s}
+
+
 def rollout(
     g: Game,
     seat: int,
@@ -1123,9 +1144,11 @@ def rollout(
     fast = g._plain and not g.rules.multi_play
     smart = fast and policy >= 1  # policy 2 (heuristic-scored) is compiled only
     steps = 0
-    while g.phase < P_ROUND_OVER and steps < max_steps:
+    while True:
+        s = _rollout_turn(g)
+        if s < 0 or steps >= max_steps:
+            break
         steps += 1
-        s = g.current
         phase = g.phase
         if smart and phase == P_PLAY:
             _smart_play(g, s, rng)
@@ -1157,8 +1180,6 @@ def rollout(
             if choice.kind == PLAY and choice.card >= WILD and choice.card != WILD_DRAW4:
                 choice = choice._replace(color=_best_color(g.hands[s], rng))
             g.apply_trusted(s, choice)
-        if g.vulnerable >= 0:  # bots in a rollout always catch
-            g.catch(first_catcher(g), g.vulnerable)
     winner = g.round_winner
     if winner < 0:  # cut off: judge by who is closer to going out
         if judge == 1:

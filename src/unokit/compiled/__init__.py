@@ -134,6 +134,7 @@ def rules_array(rules: RuleSet, players: int, rounds_only: bool, reactive: bool)
     r[k.R_REACTIVE] = int(reactive)
     r[k.R_WSUM] = sum(weights)
     r[k.R_MAXDEC] = simbase.MAX_DECISIONS  # read now: tests lower it
+    r[k.R_JUMPIN] = int(rules.jump_in)
     r[k.O_WEIGHTS : k.O_WEIGHTS + 13] = weights
     r[k.O_POINTS : k.O_POINTS + 57] = points_table(rules.wild_points)
     r[k.O_DECK : k.O_DECK + len(deck)] = deck

@@ -101,10 +101,11 @@ R_CUSTOM = 14  # index in unokit.rules.CUSTOM_RULES
 R_LAUNCHER = 15
 R_NUMSTART = 16
 R_ROUNDS_ONLY = 17
-R_REACTIVE = 18  # some seat may forget UNO, so the others are asked after each move
+R_REACTIVE = 18  # some seat may forget UNO (the kernel asks ``who_acts`` either way)
 R_WSUM = 19
 O_WEIGHTS = 20  # 13 launcher weights
 R_MAXDEC = 35  # decisions per round before a game counts as stalled (MAX_DECISIONS)
+R_JUMPIN = 36  # R-VAR-JUMPIN: seats holding the top card's twin are asked out of turn
 O_POINTS = 40  # 57 card points
 O_DECK = 100  # the deck, canonical order
 RULES_SIZE = O_DECK + HCAP
@@ -1078,37 +1079,88 @@ def random_other(st: np.ndarray, seat: int) -> int:
     return -1
 
 
-@njit(cache=True, _nrt=False)
-def react(
-    st: np.ndarray, R: np.ndarray, P: np.ndarray, cnt: np.ndarray,
-    lg: np.ndarray,
-) -> bool:  # fmt: skip
-    """``Table._react`` for fast players: the first catcher after the current seat catches."""
-    n = st[S_N]
-    v = st[S_VULN]
-    cur = st[S_CUR]
-    for k in range(1, n + 1):
-        s = (cur + k) % n
-        if st[O_LIVE + s] == 0:
-            continue
-        if P[3 * s + 1] != 0.0 and s != v:
-            cnt[G_CATCH] += 1
-            catch(st, R, s, v, lg)
+# ================================================================ who acts =======
+EVERY_SEAT = -1  # ``who_acts``' ``waits`` when the table waits on every seat (bit mask)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def jump_ins(st: np.ndarray, R: np.ndarray, seat: int) -> bool:
+    """``Game.jump_ins``: R-VAR-JUMPIN, may ``seat`` play out of turn now (it holds the
+    top card's twin)?"""
+    if R[R_JUMPIN] == 0 or st[S_PHASE] != P_PLAY or seat == st[S_CUR]:
+        return False
+    top = st[O_DISC + st[S_NDISC] - 1]
+    if top >= WILD or st[O_LIVE + seat] == 0:
+        return False
+    base = O_HANDS + seat * HCAP
+    for i in range(st[O_HS + seat]):  # noqa: SIM110 (numba: plain loops and comparisons)
+        if st[base + i] == top:
             return True
     return False
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def first_catcher(st: np.ndarray, v: int) -> int:
-    """The seat ``engine.state.to_ask`` asks first for a catch of ``v`` when every seat
-    is waited on: clockwise from the seat after the one to act, the seat to act last."""
-    n = st[S_N]
+def who_acts(st: np.ndarray, R: np.ndarray, passed: int, waits: int) -> int:
+    """``engine.state.seat_to_ask`` on the kernel's state: the one rule of who acts in
+    every compiled loop (the simulator's rounds, both rollouts); -1 once the round is over.
+
+    Out-of-turn chances first (a catch or a late call while a seat is catchable, a
+    jump-in): clockwise from the seat after the one to act, every live seat while one is
+    catchable, else the seats that may jump in, among ``waits`` and not in ``passed``
+    (bit masks of seats; ``EVERY_SEAT``: every seat is waited on); then the seat to act.
+    ``tests/test_compiled.py`` holds it to ``seat_to_ask`` on random positions."""
+    if st[S_PHASE] >= P_ROUND_OVER:
+        return -1
     cur = st[S_CUR]
-    for k in range(1, n + 1):
-        s = (cur + k) % n
-        if st[O_LIVE + s] != 0 and s != v:
+    catchable = st[S_VULN] >= 0
+    if not catchable and R[R_JUMPIN] == 0:
+        return cur
+    n = st[S_N]
+    for k in range(1, n):
+        s = cur + k
+        if s >= n:
+            s -= n
+        if (
+            st[O_LIVE + s] != 0
+            and (catchable or jump_ins(st, R, s))
+            and (waits >> s) & 1
+            and not (passed >> s) & 1
+        ):
             return s
     return cur
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def fast_turn(st: np.ndarray, R: np.ndarray, P: np.ndarray) -> int:
+    """Who decides next among the fast players (``Table._react``, then the seat to act):
+    the seats ``who_acts`` asks let every chance go (they never jump in nor call late)
+    until one that catches (``P``) may catch; else the seat to act."""
+    passed = 0
+    while True:
+        s = who_acts(st, R, passed, EVERY_SEAT)
+        v = st[S_VULN]
+        if s < 0 or s == st[S_CUR] or (v >= 0 and s != v and P[3 * s + 1] != 0.0):
+            return s
+        passed |= 1 << s
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def rollout_turn(st: np.ndarray, R: np.ndarray, lg: np.ndarray) -> int:
+    """The seat to act next in a search rollout, or -1 once the round is over, after the
+    out-of-turn chances in ``who_acts``' order (every seat waited on): a rollout player
+    asked while a seat is catchable catches it (on its own turn too, first); it lets any
+    other chance go (its own late call, a jump-in).  ``ismcts._rollout_turn`` in Python."""
+    passed = 0
+    while True:
+        s = who_acts(st, R, passed, EVERY_SEAT)
+        v = st[S_VULN]
+        if v >= 0 and s >= 0 and s != v:
+            catch(st, R, s, v, lg)
+            passed = 0
+        elif s < 0 or s == st[S_CUR]:
+            return s
+        else:
+            passed |= 1 << s
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -1123,15 +1175,17 @@ def play_round(
     pc: np.ndarray, tc: np.ndarray, buf: np.ndarray, lg: np.ndarray,
 ) -> int:  # fmt: skip
     """The driver's loop for one round (``Table.play``); its turns, or -1 if it stalled."""
-    reactive = R[R_REACTIVE] != 0
     rt = 0
     for _ in range(R[R_MAXDEC]):
-        phase = st[S_PHASE]
-        if phase >= P_ROUND_OVER:
+        seat = fast_turn(st, R, P)
+        if seat < 0:
             return rt
-        seat = st[S_CUR]
-        if reactive and st[S_VULN] >= 0 and react(st, R, P, cnt, lg):
+        v = st[S_VULN]
+        if v >= 0 and seat != v and P[3 * seat + 1] != 0.0:
+            cnt[G_CATCH] += 1  # the first catcher in ``who_acts``' order
+            catch(st, R, seat, v, lg)
             continue
+        phase = st[S_PHASE]
         if phase <= P_DRAWN:
             if phase == P_PLAY:
                 rt += 1
@@ -1507,9 +1561,11 @@ def rollout_value(
 ) -> float:  # fmt: skip
     """``ismcts.rollout`` (rule-based policy): 1 if ``seat`` (or its team) wins the round."""
     steps = 0
-    while st[S_PHASE] < P_ROUND_OVER and steps < max_steps:
+    while True:
+        s = rollout_turn(st, R, lg)
+        if s < 0 or steps >= max_steps:
+            break
         steps += 1
-        s = st[S_CUR]
         phase = st[S_PHASE]
         if phase == P_PLAY:
             smart_play(st, R, s, buf, lg)
@@ -1523,9 +1579,6 @@ def rollout_value(
             choose_color(st, s, best_color(st, s), np.int64(-1), lg)
         else:
             return -1.0  # not a plain position: the caller should not have come here
-        v = st[S_VULN]
-        if v >= 0:  # bots in a rollout always catch: the first seat to_ask would ask
-            catch(st, R, first_catcher(st, v), v, lg)
     n = st[S_N]
     winner = st[S_RWIN]
     teams = R[R_SCORING] == SC_TEAMS

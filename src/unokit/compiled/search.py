@@ -35,7 +35,6 @@ from unokit.compiled.kernel import (
     P_CHALLENGE,
     P_DRAWN,
     P_PLAY,
-    P_ROUND_OVER,
     P_START_COLOR,
     R_BLUFF,
     R_DECKSIZE,
@@ -55,7 +54,6 @@ from unokit.compiled.kernel import (
     S_RESH,
     S_RNG,
     S_RWIN,
-    S_VULN,
     S_WD4BY,
     S_WD4PREV,
     SC_TEAMS,
@@ -66,7 +64,6 @@ from unokit.compiled.kernel import (
     apply_root,
     below,
     best_color,
-    catch,
     ccolor,
     challenge,
     choose_color,
@@ -74,6 +71,7 @@ from unokit.compiled.kernel import (
     play,
     playable_cards,
     rnext,
+    rollout_turn,
     search_world,
     size_value,
     step,
@@ -754,9 +752,11 @@ def heur_rollout(
     wins the round, a straight-line judgement of hand sizes if cut off."""
     steps = 0
     cnt[C_DN] = -1  # a new rollout: its discard pile is not the last one's
-    while st[S_PHASE] < P_ROUND_OVER and steps < max_steps:
+    while True:
+        s = rollout_turn(st, R, lg)
+        if s < 0 or steps >= max_steps:
+            break
         steps += 1
-        s = st[S_CUR]
         phase = st[S_PHASE]
         if phase == P_PLAY:
             k = playable_cards(st, R, s, buf)
@@ -791,9 +791,6 @@ def heur_rollout(
             choose_color(st, s, best_color(st, s), np.int64(-1), lg)
         else:
             return -1.0
-        v = st[S_VULN]
-        if v >= 0:
-            catch(st, R, step(st, v, np.int64(1)), v, lg)
     winner = st[S_RWIN]
     teams = R[R_SCORING] == SC_TEAMS
     if winner < 0:
