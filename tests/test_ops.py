@@ -218,9 +218,13 @@ def test_json_formatter_one_object_a_line_with_room_and_request_ids(json_log: An
 
 
 def test_install_json_logging_takes_uvicorns_lines_too(json_log: Any) -> None:
-    logging.getLogger("uvicorn.error").warning("Started server process")
+    logging.getLogger("uvicorn.error").info(
+        "Started server process [%d]", 7, extra={"color_message": "Started \x1b[36m%d\x1b[0m"}
+    )
     row = json.loads(json_log.getvalue().splitlines()[-1])
     assert row["logger"] == "uvicorn.error"
+    assert row["message"] == "Started server process [7]"
+    assert "color_message" not in row  # uvicorn's copy with terminal colours
     # installing again replaces our handler instead of writing every line twice
     again = ops.install_json_logging(logging.DEBUG, json_log)
     try:

@@ -182,11 +182,13 @@ def request_id(headers: Mapping[str, str]) -> str:
 
 
 # ------------------------------------------------------------------ JSON logs ------
-# What every LogRecord has; anything else on a record came through ``extra=``.
+# What every LogRecord has; anything else on a record came through ``extra=``, except
+# uvicorn's ``color_message`` (its message again, with terminal colour codes).
 _STANDARD = frozenset(logging.LogRecord("", 0, "", 0, "", None, None).__dict__) | {
     "message",
     "asctime",
     "taskName",
+    "color_message",
 }
 
 
