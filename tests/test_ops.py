@@ -48,8 +48,9 @@ def test_metrics_text_parses_and_names_every_metric() -> None:
     ops.refused("storage_unavailable")
     ops.COMMIT_SECONDS.observe(0.003)
     ops.TURN_SECONDS.observe(0.012)
-    ops.ROOMS.set(7)
-    ops.CONNECTIONS.set(12)
+    # as create_app does (a gauge read when scraped), whatever app another test made
+    ops.ROOMS.set_function(lambda: 7)
+    ops.CONNECTIONS.set_function(lambda: 12)
     client = app_with(ops.readiness(store=ok_probe()))
     r = client.get("/metrics")
     assert r.status_code == 200
