@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 BENCH_VENV := .bench-venv
 
-.PHONY: play serve demo test explore lint typecheck unit chromium e2e bench bench-bots clean fuzz loadtest chaos soak cluster cluster-stop
+.PHONY: play serve demo test explore lint typecheck unit chromium e2e bench bench-bots clean fuzz loadtest chaos chaos-cluster soak cluster cluster-stop
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -100,6 +100,11 @@ loadtest: $(STAMP)
 # Faults: kill -9 under load, restarts, client faults, a locked database.
 chaos: $(STAMP)
 	PYTHONPATH=src $(BIN)/python benchmarks/chaos.py $(ARGS)
+
+# Faults in a cluster (PostgreSQL, Redis, 3 x unokit serve, nginx on 127.0.0.1) under load:
+# 10 x kill -9, then a rolling restart; acknowledged actions lost, views and rooms checked.
+chaos-cluster: $(STAMP)
+	PYTHONPATH=src $(BIN)/python benchmarks/chaos_cluster.py $(ARGS)
 
 # Soak: 30 minutes of play, memory, descriptors and tasks sampled each minute.
 soak: $(STAMP)
