@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 BENCH_VENV := .bench-venv
 
-.PHONY: play serve demo test explore lint typecheck unit chromium e2e bench bench-bots clean fuzz loadtest chaos chaos-cluster soak cluster cluster-stop
+.PHONY: play serve demo test explore lint typecheck unit chromium e2e bench bench-bots clean fuzz loadtest chaos chaos-cluster soak cluster cluster-stop loadtest-cluster
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -96,6 +96,12 @@ fuzz: $(STAMP)
 # Load: many rooms of scripted websocket clients against one server (a few minutes).
 loadtest: $(STAMP)
 	PYTHONPATH=src $(BIN)/python benchmarks/loadtest.py $(ARGS)
+
+# The cluster comparison (docs/reliability.md, "A cluster on PostgreSQL and Redis"):
+# full speed on SQLite (normal, full), PostgreSQL and PostgreSQL+Redis with 1 and 2
+# servers, twice, then 1,000 rooms at human pace across 2 servers (~12 minutes).
+loadtest-cluster: $(STAMP)
+	PYTHONPATH=src $(BIN)/python benchmarks/loadtest.py --plan cluster $(ARGS)
 
 # Faults: kill -9 under load, restarts, client faults, a locked database.
 chaos: $(STAMP)

@@ -35,6 +35,7 @@ import json
 import multiprocessing as mp
 import os
 import random
+import shutil
 import signal
 import socket
 import subprocess
@@ -65,7 +66,7 @@ def serve(args: argparse.Namespace) -> None:
     from unokit.match import Timing
     from unokit.server import app as server_app
     from unokit.server.app import UVICORN_OPTIONS, Limits, create_app
-    from unokit.server.store import SQLiteStore
+    from unokit.server.store import SQLiteStore, Store
 
     timing = Timing.instant() if args.timing == "instant" else None
     full_every = None
@@ -89,12 +90,25 @@ def serve(args: argparse.Namespace) -> None:
     }
     known = {f.name for f in dataclasses.fields(Limits)}  # older servers lack some
     limits = Limits(**{k: v for k, v in raised.items() if k in known and v is not None})
+    store: Store
+    if args.store:  # PostgreSQL, as ``unokit serve --store URL [--bus URL]`` opens it
+        from unokit.server.pgstore import PostgresStore
+
+        store = PostgresStore(args.store, shared=args.bus is not None)
+    else:
+        store = SQLiteStore(args.db, sync=args.sync)
+    extra: dict[str, Any] = {}
+    if args.bus:
+        from unokit.server.bus import open_bus
+
+        extra["bus"] = open_bus(args.bus)
     app: Any = create_app(
-        SQLiteStore(args.db, sync=args.sync),
+        store,
         timing=timing,
         limits=limits,
         full_collection_seconds=full_every or None,
         commit=args.commit,
+        **extra,
     )
     server = app.state.server
     # as unokit serve runs uvicorn (serve_options: the guarded HTTP protocol, frame size)
@@ -140,6 +154,17 @@ def collection_stats(server: Any) -> dict[str, Any]:
         "full_collections": n,
         "full_collection_mean_ms": round(1000 * server.full_collection_total / n, 1) if n else None,
         "full_collection_max_ms": round(1000 * server.full_collection_max, 1),
+        # a cluster's: actions this server committed, rooms read again from the store,
+        # writes another server got to first, leases held, bus messages
+        "server_accepted": getattr(server, "accepted", None),
+        "server_errors": getattr(server, "errors", None),
+        "rooms_in_memory": len(getattr(server, "rooms", ())),
+        "refreshes": getattr(server, "refreshes", None),
+        "conflicts": getattr(server, "conflicts", None),
+        "leases_held": len(getattr(server, "held", ())),
+        "bus_published": getattr(getattr(server, "bus", None), "published", None),
+        "bus_received": getattr(getattr(server, "bus", None), "received", None),
+        "bus_dropped": getattr(getattr(server, "bus", None), "dropped", None),
     }
 
 
@@ -254,10 +279,18 @@ def start_server(
     loop: str = "auto",
     rate: float = 1000.0,
     flood_ban: str = "on",
+    store: str | None = None,
+    bus: str | None = None,
 ) -> ServerProc:
+    """``store``: a PostgreSQL URL instead of the SQLite file ``db``; ``bus``: a Redis
+    URL (one of several servers on that store)."""
     port = port or free_port()
     log = log or Path(tempfile.mkstemp(prefix="unokit-server-", suffix=".log")[1])
     cmd = [PY, str(HERE / "loadtest.py"), "serve", "--port", str(port), "--db", db]
+    if store:
+        cmd += ["--store", store]
+    if bus:
+        cmd += ["--bus", bus]
     cmd += ["--timing", timing, "--sync", sync, "--commit", commit, "--loop", loop]
     cmd += ["--rate", str(rate), "--flood-ban", flood_ban]
     if profile:
@@ -339,7 +372,15 @@ class Stats:
         self.refused[what] = self.refused.get(what, 0) + 1
 
 
-REFUSALS = {"stale_version", "illegal", "not_your_turn", "round_not_over", "game_over"}
+# room_changed: another server of a cluster stored that version first (the loser resyncs)
+REFUSALS = {
+    "stale_version",
+    "room_changed",
+    "illegal",
+    "not_your_turn",
+    "round_not_over",
+    "game_over",
+}
 
 
 class RoomPlay:
@@ -354,7 +395,10 @@ class RoomPlay:
         pace: str,
         rng: random.Random,
         keep_acks: bool = False,
+        bases: list[str] | None = None,
     ) -> None:
+        """``bases``: the servers of a cluster, client ``i`` connecting to
+        ``bases[i % len(bases)]`` (default: every client to ``base``)."""
         self.base = base
         self.code = code
         self.stats = stats
@@ -362,6 +406,8 @@ class RoomPlay:
         self.rng = rng
         self.keep_acks = keep_acks
         self.clients = [Client(self, seat, token) for seat, token in seats]
+        for i, c in enumerate(self.clients):
+            c.base = bases[i % len(bases)] if bases else base
         # seat -> ((game, version) acted on, time sent, seats not yet told)
         self.pending: dict[int, tuple[tuple[int, int], float, set[int]]] = {}
         self.version = (0, 0)  # the highest (game, version) seen by any client
@@ -419,6 +465,7 @@ class Client:
         self.room = room
         self.seat = seat
         self.token = token
+        self.base = room.base  # the server this client talks to
         self.ws: Any = None
         self.state: dict[str, Any] | None = None
         self.last_seq: int | None = None
@@ -432,7 +479,7 @@ class Client:
     async def connect(self) -> None:
         from websockets.asyncio.client import connect
 
-        url = self.room.base.replace("http", "ws") + f"/ws/{self.room.code}"
+        url = self.base.replace("http", "ws") + f"/ws/{self.room.code}"
         self.ws = await connect(url, max_size=2**22, open_timeout=60, ping_interval=None)
         hello: dict[str, Any] = {"type": "hello", "token": self.token}
         if self.last_seq is not None and self.game is not None:
@@ -533,16 +580,24 @@ class Client:
 
 
 async def create_app_room(
-    http: Any, n_clients: int, preset: str = "classic", options: dict[str, Any] | None = None
+    http: Any,
+    n_clients: int,
+    preset: str = "classic",
+    options: dict[str, Any] | None = None,
+    bases: list[str] | None = None,
 ) -> tuple[str, list[tuple[int, str]]]:
+    """A room of 4 seats, ``n_clients`` people and bots.  ``bases``: the servers of a
+    cluster; the room is created on the first and person ``i`` joins through
+    ``bases[i % len(bases)]`` (default: all through ``http``'s base URL)."""
+    at = (lambda i: bases[i % len(bases)]) if bases else (lambda i: "")
     bots: list[str | None] = [None] * (n_clients - 1) + ["normal"] * (4 - n_clients)
     body = {"name": "P0", "preset": preset, "seats": 4, "bots": bots, "options": options or {}}
-    r = await http.post("/api/rooms", json=body)
+    r = await http.post(at(0) + "/api/rooms", json=body)
     r.raise_for_status()
     d = r.json()
     seats = [(0, d["token"])]
     for i in range(1, n_clients):
-        j = await http.post(f"/api/rooms/{d['code']}/join", json={"name": f"P{i}"})
+        j = await http.post(at(i) + f"/api/rooms/{d['code']}/join", json={"name": f"P{i}"})
         j.raise_for_status()
         seats.append((j.json()["seat"], j.json()["token"]))
     return d["code"], seats
@@ -559,7 +614,13 @@ async def run_worker(
     ramp: float,
     ready: Any,
     go: Any,
+    bases: list[str] | None = None,
+    offset: int = 0,
 ) -> Stats:
+    """``bases``: the servers of a cluster.  Room ``offset + i`` is created on
+    ``bases[(offset + i) % n]`` and its clients take the next servers in turn, so the
+    clients of a room sit on different servers (as many as there are clients or
+    servers, whichever is fewer) and every server gets the same share."""
     import httpx
 
     rng = random.Random(seed)
@@ -570,13 +631,17 @@ async def run_worker(
         sem = asyncio.Semaphore(20)
 
         async def make(i: int) -> None:
+            turn = None
+            if bases and len(bases) > 1:
+                k = (offset + i) % len(bases)
+                turn = bases[k:] + bases[:k]
             async with sem:
                 try:
-                    code, seats = await create_app_room(http, n_clients)
+                    code, seats = await create_app_room(http, n_clients, bases=turn)
                 except Exception as e:
                     stats.error(f"create:{type(e).__name__}")
                     return
-            room = RoomPlay(base, code, seats, stats, pace, random.Random(rng.random()))
+            room = RoomPlay(base, code, seats, stats, pace, random.Random(rng.random()), bases=turn)
             rooms.append(room)
 
         await asyncio.gather(*(make(i) for i in range(n_rooms)))
@@ -639,8 +704,10 @@ async def run_worker(
     return stats
 
 
-def _worker(args: tuple[Any, ...], out: Any, ready: Any, go: Any) -> None:
-    stats = asyncio.run(run_worker(*args, ready, go))
+def _worker(
+    args: tuple[Any, ...], out: Any, ready: Any, go: Any, extra: dict[str, Any] | None = None
+) -> None:
+    stats = asyncio.run(run_worker(*args, ready, go, **(extra or {})))
     out.put(stats)
 
 
@@ -650,6 +717,196 @@ def percentile(xs: list[float], p: float) -> float:
     xs = sorted(xs)
     k = min(len(xs) - 1, max(0, round(p / 100 * (len(xs) - 1))))
     return xs[k]
+
+
+# ------------------------------------------------------------------ the topologies --
+@dataclass
+class Topology:
+    """What a phase runs against (``--topology``):
+
+    * ``sqlite`` (``--sync`` decides), ``sqlite-normal``, ``sqlite-full``: one server on
+      an SQLite file (WAL; ``synchronous=NORMAL`` or ``FULL``);
+    * ``pg``: one server on a throwaway PostgreSQL, no bus (``--store postgresql://``);
+    * ``pg+redis:N``: N servers on one PostgreSQL and one redis-server
+      (``--store postgresql://... --bus redis://...``); each room's clients connect
+      directly to different servers' ports (no proxy, no sticky sessions: see
+      ``run_worker``).
+    """
+
+    store: str  # "sqlite" or "pg"
+    servers: int = 1
+    bus: bool = False
+    sync: str = "normal"  # SQLite's
+
+    @property
+    def label(self) -> str:
+        if self.store == "sqlite":
+            return f"sqlite {self.sync}"
+        return f"pg+redis x{self.servers}" if self.bus else "pg"
+
+
+def parse_topology(text: str, sync: str = "normal") -> Topology:
+    t = text.strip()
+    if t == "sqlite":
+        return Topology("sqlite", sync=sync)
+    if t in ("sqlite-normal", "sqlite-full"):
+        return Topology("sqlite", sync=t.split("-")[1])
+    if t == "pg":
+        return Topology("pg")
+    if t.startswith("pg+redis"):
+        n = int(t.split(":", 1)[1]) if ":" in t else 2
+        if not 1 <= n <= 8:
+            raise ValueError(f"{t}: 1 to 8 servers")
+        return Topology("pg", servers=n, bus=True)
+    raise ValueError(f"{t!r}: a topology is sqlite, sqlite-normal, sqlite-full, pg or pg+redis:N")
+
+
+def _cluster_module() -> Any:
+    """scripts/cluster.py (its Postgres, redis-server and helpers), imported by path."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("unokit_cluster", ROOT / "scripts/cluster.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("unokit_cluster", mod)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def tree_cpu(proc: Any) -> float:
+    """CPU-seconds of ``proc`` and every live descendant, plus what its reaped children
+    used (so a backend that exits between two readings is still counted)."""
+    import psutil
+
+    try:
+        t = proc.cpu_times()
+        total = t.user + t.system + t.children_user + t.children_system
+        kids = proc.children(recursive=True)
+    except psutil.Error:
+        return 0.0
+    for k in kids:
+        with contextlib.suppress(psutil.Error):
+            kt = k.cpu_times()
+            total += kt.user + kt.system
+    return total
+
+
+def proc_cpu(proc: Any) -> float:
+    import psutil
+
+    try:
+        t = proc.cpu_times()
+    except psutil.Error:
+        return 0.0
+    return float(t.user + t.system)
+
+
+class Backend:
+    """The servers of one phase and what they stand on (PostgreSQL, redis-server), all
+    on 127.0.0.1 in one temporary folder that ``stop`` removes; PostgreSQL with fsync
+    on (a commit is on disk before it is acknowledged)."""
+
+    def __init__(self, topo: Topology, folder: Path, **server_kw: Any) -> None:
+        import psutil
+
+        self.topo = topo
+        self.folder = folder
+        self.servers: list[ServerProc] = []
+        self.pg: Any = None
+        self.redis: Any = None
+        self.colls: list[Path] = []
+        cl = _cluster_module() if topo.store == "pg" else None
+        try:
+            store = bus = None
+            if cl is not None:
+                folder.chmod(0o755)  # PostgreSQL's user (as root: postgres) reaches it
+                self.pg = cl.Postgres(
+                    str(cl.pg_binaries()), str(folder / "pg"), free_port(), cl.pg_user(), True
+                )
+                self.pg.init()
+                store = self.pg.url
+                if topo.bus:
+                    rport = free_port()
+                    (folder / "redis").mkdir()
+                    cmd = [cl.program("redis-server"), "--bind", "127.0.0.1", "--port",
+                           str(rport), "--save", "", "--appendonly", "no", "--dir",
+                           str(folder / "redis"), "--daemonize", "no"]  # fmt: skip
+                    self.redis = cl.Proc(
+                        "redis", cmd, rport, str(folder / "redis.log"), marker=f":{rport}"
+                    )
+                    self.redis.start()
+                    cl._wait(
+                        "redis-server",
+                        lambda: cl._redis_ok(rport),
+                        Path(self.redis.log),
+                        self.redis.pid,
+                    )
+                    bus = f"redis://127.0.0.1:{rport}/0"
+            for i in range(topo.servers):
+                coll = folder / f"collections-{i}.json"
+                self.colls.append(coll)
+                self.servers.append(
+                    start_server(
+                        str(folder / "load.sqlite3"),
+                        sync=topo.sync,
+                        log=folder / f"server-{i}.log",
+                        collections=str(coll),
+                        store=store,
+                        bus=bus,
+                        **server_kw,
+                    )
+                )
+        except BaseException:
+            self.stop()
+            raise
+        self.procs = [psutil.Process(s.proc.pid) for s in self.servers]
+        self.pg_proc = psutil.Process(self.pg.pid()) if self.pg is not None else None
+        self.redis_proc = psutil.Process(self.redis.pid) if self.redis is not None else None
+
+    @property
+    def urls(self) -> list[str]:
+        return [s.url for s in self.servers]
+
+    def cpu(self) -> dict[str, float]:
+        """CPU-seconds so far: the unokit servers, PostgreSQL (every backend), Redis."""
+        return {
+            "servers": sum(proc_cpu(p) for p in self.procs),
+            "postgres": tree_cpu(self.pg_proc) if self.pg_proc is not None else 0.0,
+            "redis": proc_cpu(self.redis_proc) if self.redis_proc is not None else 0.0,
+        }
+
+    def rss(self) -> int:
+        import psutil
+
+        total = 0
+        for p in self.procs:
+            with contextlib.suppress(psutil.Error):
+                total += p.memory_info().rss
+        return total
+
+    def stop(self) -> None:
+        for s in self.servers:
+            stop_server(s)
+        if self.redis is not None:
+            self.redis.terminate()
+        if self.pg is not None and self.pg.pid() is not None:
+            with contextlib.suppress(Exception):
+                self.pg.stop("fast")
+            pid = self.pg.pid()
+            if pid is not None:
+                _cluster_module()._stop_pid(pid, "postgres")
+
+    def logs(self) -> tuple[int, list[str]]:
+        """Tracebacks in the servers' logs, and their first warning or error lines."""
+        tracebacks = 0
+        lines: list[str] = []
+        for i, s in enumerate(self.servers):
+            tracebacks += log_errors(s.log)
+            text = s.log.read_text(errors="replace") if s.log.exists() else ""
+            for ln in text.splitlines():
+                if len(lines) < 20 and ("WARNING" in ln or "ERROR" in ln or "Traceback" in ln):
+                    lines.append(f"server {i}: {ln[:300]}")
+        return tracebacks, lines
 
 
 def run_phase(
@@ -664,24 +921,66 @@ def run_phase(
     gc: str = "serve",
     commit: str = "group",
     loop: str = "auto",
+    topology: Topology | None = None,
+    keep: bool = False,
+) -> dict[str, Any]:
+    topo = topology or Topology("sqlite", sync=sync)
+    db_dir = Path(tempfile.mkdtemp(prefix="unokit-load-"))
+    db = db_dir / "load.sqlite3"
+    try:
+        backend = Backend(
+            topo,
+            db_dir,
+            timing="instant" if pace == "full" else "default",
+            profile=profile,
+            gc=gc,
+            commit=commit,
+            loop=loop,
+        )
+    except BaseException:
+        if not keep:
+            shutil.rmtree(db_dir, ignore_errors=True)
+        raise
+    try:
+        row = _measure_phase(backend, pace, rooms, clients, seconds, workers, seed)
+    finally:
+        backend.stop()
+        tracebacks, warnings = backend.logs()
+        db_mb = db.stat().st_size / 2**20 if db.exists() else 0.0
+        if not keep:
+            shutil.rmtree(db_dir, ignore_errors=True)
+    if tracebacks:
+        row["errors"] += tracebacks
+        row["error_kinds"]["server_tracebacks"] = tracebacks
+    return {
+        "phase": pace,
+        "topology": topo.label,
+        "servers": topo.servers,
+        "commit": commit,
+        "sync": topo.sync if topo.store == "sqlite" else "pg",
+        "loop": loop,
+        "rooms": rooms,
+        "clients_per_room": clients,
+        "seconds": seconds,
+        **row,
+        "db_mb": db_mb,
+        "server_log": str(backend.servers[0].log) if keep and backend.servers else None,
+        "server_log_warnings": warnings,
+    }
+
+
+def _measure_phase(
+    backend: Backend,
+    pace: str,
+    rooms: int,
+    clients: int,
+    seconds: float,
+    workers: int,
+    seed: int,
 ) -> dict[str, Any]:
     import psutil
 
-    db_dir = tempfile.mkdtemp(prefix="unokit-load-")
-    db = str(Path(db_dir) / "load.sqlite3")
-    coll = Path(db_dir) / "collections.json"
-    server = start_server(
-        db,
-        timing="instant" if pace == "full" else "default",
-        sync=sync,
-        profile=profile,
-        gc=gc,
-        collections=str(coll),
-        commit=commit,
-        loop=loop,
-    )
-    proc = psutil.Process(server.proc.pid)
-    rss0 = proc.memory_info().rss
+    rss0 = backend.rss()
     ramp = min(30.0, rooms / 40) if pace == "human" else min(10.0, rooms / 50)
     warmup = 10.0 if pace == "human" else 3.0
     ctx = mp.get_context("spawn")
@@ -689,42 +988,51 @@ def run_phase(
     ready = ctx.Queue()
     go = ctx.Event()
     per = [rooms // workers + (1 if i < rooms % workers else 0) for i in range(workers)]
+    urls = backend.urls
     procs = [
         ctx.Process(
             target=_worker,
             args=(
-                (server.url, per[i], clients, pace, seconds, warmup, seed + i, ramp),
+                (urls[0], per[i], clients, pace, seconds, warmup, seed + i, ramp),
                 q,
                 ready,
                 go,
+                {"bases": urls, "offset": sum(per[:i])} if len(urls) > 1 else None,
             ),
         )
         for i in range(workers)
     ]
     for p in procs:
         p.start()
-    opened = max(ready.get(timeout=600) for _ in procs)
-    print(f"  {rooms} rooms open in {opened:.1f} s; warming up {warmup:.0f} s", flush=True)
-    rss_open = proc.memory_info().rss
-    go.set()
-    time.sleep(warmup)
-    gens = [psutil.Process(p.pid) for p in procs]
-    gen0 = sum(sum(g.cpu_times()[:2]) for g in gens)
-    load0 = os.getloadavg()[0]
-    cpu0 = proc.cpu_times()
-    t0 = time.monotonic()
-    rss_samples = []
-    while time.monotonic() - t0 < seconds:
-        time.sleep(1.0)
-        rss_samples.append(proc.memory_info().rss)
-    cpu1 = proc.cpu_times()
-    wall = time.monotonic() - t0
-    gen_cores = (sum(sum(g.cpu_times()[:2]) for g in gens) - gen0) / wall
-    load1 = os.getloadavg()[0]
-    results: list[Stats] = [q.get(timeout=seconds + warmup + 300) for _ in procs]
-    for p in procs:
-        p.join(60)
-    stop_server(server)
+    try:
+        opened = max(ready.get(timeout=600) for _ in procs)
+        print(f"  {rooms} rooms open in {opened:.1f} s; warming up {warmup:.0f} s", flush=True)
+        rss_open = backend.rss()
+        go.set()
+        time.sleep(warmup)
+        gens = [psutil.Process(p.pid) for p in procs]
+        gen0 = sum(sum(g.cpu_times()[:2]) for g in gens)
+        load0 = os.getloadavg()[0]
+        machine0 = psutil.cpu_times()
+        cpu0 = backend.cpu()
+        t0 = time.monotonic()
+        rss_samples = []
+        while time.monotonic() - t0 < seconds:
+            time.sleep(1.0)
+            rss_samples.append(backend.rss())
+        cpu1 = backend.cpu()
+        machine1 = psutil.cpu_times()
+        wall = time.monotonic() - t0
+        gen_cores = (sum(sum(g.cpu_times()[:2]) for g in gens) - gen0) / wall
+        load1 = os.getloadavg()[0]
+        results: list[Stats] = [q.get(timeout=seconds + warmup + 300) for _ in procs]
+        for p in procs:
+            p.join(60)
+    finally:
+        for p in procs:
+            if p.is_alive():
+                p.kill()
+                p.join(10)
     total = Stats()
     for s in results:
         total.latencies += s.latencies
@@ -738,31 +1046,37 @@ def run_phase(
         for k, v in s.refused.items():
             if k != "_elapsed":
                 total.refused[k] = total.refused.get(k, 0) + v
-    collections = json.loads(coll.read_text()) if coll.exists() else {}
-    tracebacks = log_errors(server.log)
-    if tracebacks:
-        total.errors["server_tracebacks"] = tracebacks
-    cores = (cpu1.user + cpu1.system - cpu0.user - cpu0.system) / wall
-    rss = max(rss_samples) if rss_samples else proc_rss_fallback(rss0)
+    per_server = [json.loads(c.read_text()) if c.exists() else {} for c in backend.colls]
+    collections = per_server[0] if per_server else {}
+    used = {k: cpu1[k] - cpu0[k] for k in cpu1}
+    busy = sum(machine1) - sum(machine0) - (machine1.idle - machine0.idle)
+    busy -= getattr(machine1, "iowait", 0.0) - getattr(machine0, "iowait", 0.0)
+    cores = used["servers"] / wall
+    actions = total.versions  # every version step of every room, in the window
+    rss = max(rss_samples) if rss_samples else rss0
     return {
-        "phase": pace,
-        "commit": commit,
-        "sync": sync,
-        "loop": loop,
-        "rooms": rooms,
-        "clients_per_room": clients,
-        "seconds": seconds,
         "rooms_held": total.rooms_held,
         "accepted_per_s": total.versions / seconds,
         "client_actions_per_s": total.sent / seconds,
         "latency_samples": len(total.latencies),
         **collections,
+        "per_server": per_server,
         "p50_ms": percentile(total.latencies, 50) * 1000,
         "p95_ms": percentile(total.latencies, 95) * 1000,
         "p99_ms": percentile(total.latencies, 99) * 1000,
         "max_ms": (max(total.latencies) * 1000) if total.latencies else float("nan"),
         "server_cores": cores,
+        "server_cpu_s": used["servers"],
+        "postgres_cores": used["postgres"] / wall,
+        "redis_cores": used["redis"] / wall,
+        # CPU cost per accepted action, in CPU-milliseconds
+        "server_cpu_ms_per_action": 1000 * used["servers"] / max(1, actions),
+        "postgres_cpu_ms_per_action": 1000 * used["postgres"] / max(1, actions),
+        "redis_cpu_ms_per_action": 1000 * used["redis"] / max(1, actions),
+        "actions_per_server_cpu_s": actions / used["servers"] if used["servers"] else 0.0,
         "loadgen_cores": gen_cores,
+        "machine_busy_cores": busy / wall,
+        "machine_others_cores": busy / wall - gen_cores - sum(used.values()) / wall,
         "loadavg": [load0, load1],
         "server_rss_mb": rss / 2**20,
         "rss_per_room_kb": (rss - rss0) / max(1, rooms) / 1024,
@@ -772,8 +1086,6 @@ def run_phase(
         "errors": sum(total.errors.values()),
         "error_kinds": total.errors,
         "refused": total.refused,
-        "db_mb": Path(db).stat().st_size / 2**20 if Path(db).exists() else 0.0,
-        "server_log": str(server.log),
         "stalled": total.stalled[:5],
     }
 
@@ -980,11 +1292,11 @@ def proc_rss_fallback(rss0: int) -> int:
 
 def table(rows: list[dict[str, Any]]) -> str:
     head = (
-        "| phase | rooms (held) | clients/room | accepted actions/s | p50 / p95 / p99 ms "
-        "| server CPU (cores) | server RSS (per room) | errors | refusals "
-        "| timed full collections (mean / max ms) |"
+        "| phase | store/topology | rooms (held) | clients/room | accepted actions/s "
+        "| p50 / p95 / p99 ms | server CPU (cores) | server RSS (per room) | errors "
+        "| refusals | timed full collections (mean / max ms) |"
     )
-    out = [head, "|" + "---|" * 10]
+    out = [head, "|" + "---|" * 11]
     for r in rows:
         refusals = ", ".join(f"{k} {v}" for k, v in sorted(r["refused"].items())) or "0"
         errs = str(r["errors"])
@@ -992,6 +1304,7 @@ def table(rows: list[dict[str, Any]]) -> str:
             errs += " (" + ", ".join(f"{k} {v}" for k, v in sorted(r["error_kinds"].items())) + ")"
         out.append(
             f"| {r['phase']} ({r.get('commit_mode', r['commit'])}, {r['loop']}, sync {r['sync']}) "
+            f"| {r.get('topology', 'sqlite ' + r['sync'])} "
             f"| {r['rooms']} ({r['rooms_held']}) | {r['clients_per_room']} "
             f"| {r['accepted_per_s']:.0f} | {r['p50_ms']:.1f} / {r['p95_ms']:.1f} / "
             f"{r['p99_ms']:.1f} | {r['server_cores']:.2f} | {r['server_rss_mb']:.0f} MB "
@@ -1002,12 +1315,35 @@ def table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(out)
 
 
+def cost_table(rows: list[dict[str, Any]]) -> str:
+    """What each accepted action cost, by process, and the machine's load meanwhile."""
+    out = [
+        "| phase | store/topology | accepted actions/s | CPU ms per action: servers "
+        "/ PostgreSQL / Redis | actions per server CPU-second | cores: servers / "
+        "PostgreSQL / Redis / load generator / others | load average (start, end) |",
+        "|" + "---|" * 7,
+    ]
+    for r in rows:
+        out.append(
+            f"| {r['phase']} | {r.get('topology', 'sqlite ' + r['sync'])} "
+            f"| {r['accepted_per_s']:.0f} "
+            f"| {r['server_cpu_ms_per_action']:.3f} / {r['postgres_cpu_ms_per_action']:.3f} / "
+            f"{r['redis_cpu_ms_per_action']:.3f} | {r['actions_per_server_cpu_s']:.0f} "
+            f"| {r['server_cores']:.2f} / {r['postgres_cores']:.2f} / {r['redis_cores']:.2f} / "
+            f"{r['loadgen_cores']:.2f} / {max(0.0, r['machine_others_cores']):.2f} "
+            f"| {r['loadavg'][0]:.1f}, {r['loadavg'][1]:.1f} |"
+        )
+    return "\n".join(out)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     sub = p.add_subparsers(dest="cmd")
     s = sub.add_parser("serve")
     s.add_argument("--port", type=int, required=True)
-    s.add_argument("--db", required=True)
+    s.add_argument("--db", default="", help="the SQLite file (without --store)")
+    s.add_argument("--store", default=None, help="a PostgreSQL URL instead of --db")
+    s.add_argument("--bus", default=None, help="a Redis URL: one of several servers")
     s.add_argument("--timing", choices=("default", "instant"), default="default")
     s.add_argument("--sync", choices=("normal", "full"), default="normal")
     s.add_argument("--commit", choices=COMMITS, default="group")
@@ -1052,6 +1388,27 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--server-gc", choices=("serve", "python", "off"), default="serve",
                    help="serve: the collector tuned as unokit serve runs it; python: Python's "
                         "defaults; off: no cyclic GC (an experiment)")  # fmt: skip
+    p.add_argument("--topology", default=None,
+                   help="what each phase runs against, comma-separated (each phase once per "
+                        "topology): sqlite (--sync decides), sqlite-normal, sqlite-full, pg "
+                        "(one server on a throwaway PostgreSQL), pg+redis:N (N servers on "
+                        "PostgreSQL and redis-server, each room's clients on different "
+                        "servers, connecting directly to their ports); default sqlite")  # fmt: skip
+    p.add_argument("--repeat", type=int, default=None,
+                   help="run the list this many times (default 1; --plan cluster: 2)")  # fmt: skip
+    p.add_argument("--plan", choices=("cluster",), default=None,
+                   help="cluster: full speed on sqlite-normal, sqlite-full, pg, pg+redis:1 "
+                        "and pg+redis:N (--cluster), twice (--repeat), then human pace "
+                        "across the cluster (--cluster-human, --human-rooms); make "
+                        "loadtest-cluster")  # fmt: skip
+    p.add_argument("--cluster", type=int, default=2, help="--plan cluster: servers (N)")
+    p.add_argument("--cluster-human", default="2",
+                   help="--plan cluster: human pace server counts, 2,3 (0: none)")  # fmt: skip
+    p.add_argument("--human-rooms", type=int, default=1000, help="--plan cluster: human rooms")
+    p.add_argument("--human-seconds", type=float, default=60.0,
+                   help="--plan cluster: human pace's measured seconds")  # fmt: skip
+    p.add_argument("--keep", action="store_true",
+                   help="keep each phase's temporary folder (database, server logs)")  # fmt: skip
     args = p.parse_args(argv)
     if args.cmd == "serve":
         serve(args)
@@ -1064,13 +1421,35 @@ def main(argv: list[str] | None = None) -> int:
         if args.json:
             Path(args.json).write_text(json.dumps(result, indent=1))
         return 0
-    rows = []
-    phases = ["human", "full"] if args.phase == "both" else [args.phase]
-    for phase in phases:
-        rooms = args.rooms or (1000 if phase == "human" else 200)
-        clients = args.clients or (4 if phase == "human" else 2)
-        seconds = args.seconds or (60.0 if phase == "human" else 30.0)
-        print(f"{phase}: {rooms} rooms x {clients} clients, {seconds:.0f} s ...", flush=True)
+    rows: list[dict[str, Any]] = []
+    # (phase, topology, rooms, clients, seconds), in the order they run
+    runs: list[tuple[str, Topology, int, int, float]] = []
+    if args.plan == "cluster":
+        # the cluster comparison (make loadtest-cluster): full speed on every store, one
+        # server and a cluster, ``--repeat`` rounds; then human pace across the cluster
+        tops = args.topology or f"sqlite-normal,sqlite-full,pg,pg+redis:1,pg+redis:{args.cluster}"
+        for _ in range(args.repeat or 2):
+            for t in tops.split(","):
+                runs.append(("full", parse_topology(t, args.sync), args.rooms or 200,
+                             args.clients or 2, args.seconds or 30.0))  # fmt: skip
+        for n in str(args.cluster_human).split(","):
+            if n.strip() and int(n) > 0:
+                runs.append(("human", parse_topology(f"pg+redis:{int(n)}"), args.human_rooms,
+                             4, args.human_seconds))  # fmt: skip
+    else:
+        phases = ["human", "full"] if args.phase == "both" else [args.phase]
+        tops = args.topology or "sqlite"
+        for _ in range(args.repeat or 1):
+            for phase in phases:
+                for t in tops.split(","):
+                    runs.append((phase, parse_topology(t, args.sync),
+                                 args.rooms or (1000 if phase == "human" else 200),
+                                 args.clients or (4 if phase == "human" else 2),
+                                 args.seconds or (60.0 if phase == "human" else 30.0)))  # fmt: skip
+    began = time.monotonic()
+    for phase, topo, rooms, clients, seconds in runs:
+        print(f"{phase} on {topo.label}: {rooms} rooms x {clients} clients, {seconds:.0f} s "
+              f"({time.monotonic() - began:.0f} s into the run) ...", flush=True)  # fmt: skip
         row = run_phase(
             phase,
             rooms,
@@ -1083,12 +1462,17 @@ def main(argv: list[str] | None = None) -> int:
             args.server_gc,
             args.commit,
             args.loop,
+            topology=topo,
+            keep=args.keep,
         )
         print(json.dumps(row, indent=1), flush=True)
         rows.append(row)
+        if args.json:  # after every phase: a long run that fails keeps what it measured
+            Path(args.json).write_text(json.dumps(rows, indent=1))
     print(table(rows))
-    if args.json:
-        Path(args.json).write_text(json.dumps(rows, indent=1))
+    print()
+    print(cost_table(rows))
+    print(f"\nwhole run: {time.monotonic() - began:.0f} s; {os.cpu_count()} cores")
     return 0
 
 
