@@ -516,9 +516,11 @@ def start(
             )
         )
     conf = base / "nginx.conf"
-    servers = "\n".join(
-        f"        server 127.0.0.1:{a.port} max_fails=1 fail_timeout=2s;" for a in apps
-    )
+    # max_fails=0: a websocket counts as a success only when it ends, so with max_fails=1
+    # a process that failed once (a kill) was given one new connection per fail_timeout
+    # for as long as its websockets lived: "no live upstreams" for everyone else.  A dead
+    # process refuses at once on 127.0.0.1 and proxy_next_upstream tries the next.
+    servers = "\n".join(f"        server 127.0.0.1:{a.port} max_fails=0;" for a in apps)
     conf.write_text(NGINX_CONF.format(base=base, servers=servers, port=public))
     (base / "nginx-tmp").mkdir()
     proxy = Proc(
