@@ -173,7 +173,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     from unokit.bots import RandomBot, play_game
-    from unokit.engine import Game
+    from unokit.engine import Game, view_of
     from unokit.record import dumps
 
     record = check_output_file(args.record, "--record")
@@ -189,16 +189,14 @@ def cmd_demo(args: argparse.Namespace) -> int:
         print(f"wrote {record}", file=sys.stderr)
     else:
         sys.stdout.write(text)
-    if game.teams:
-        mates = [s for s in range(game.n) if game.team_of(s) == game.game_winner]
-        winner = " and ".join(game.names[s] for s in mates)
-    else:
-        winner = game.names[game.game_winner]
-    labels = ["team 0", "team 1"] if game.teams else game.names
-    rounds = game.round_index + 1  # people count rounds from 1; JSON indexes them from 0
+    end = view_of(game, None)  # what a spectator sees: the scores, the rounds played
+    teams = end.rules.scoring == "teams"
+    winner = " and ".join(end.names[s] for s in game.outcome().winning_seats)
+    labels = ["team 0", "team 1"] if teams else end.names
+    rounds = end.round_index + 1  # people count rounds from 1; JSON indexes them from 0
     print(
-        f"{winner} win{'' if game.teams else 's'} after {rounds} round{'s' if rounds != 1 else ''}"
-        "; scores " + ", ".join(f"{n} {s}" for n, s in zip(labels, game.scores, strict=True)),
+        f"{winner} win{'' if teams else 's'} after {rounds} round{'s' if rounds != 1 else ''}"
+        "; scores " + ", ".join(f"{n} {s}" for n, s in zip(labels, end.scores, strict=True)),
         file=sys.stderr,
     )
     return 0

@@ -301,17 +301,14 @@ def play_table(spec: Spec, lineup: Sequence[int], s: int, rotation: int, out: Ta
             out.stalled += 1  # the rules forced a loop; the deal counts for no one
             return game
         rounds += 1
-        w = game.round_winner
+        end = game.outcome()
+        assert end.round_winner is not None  # play_round returns once the round is over
+        w = end.round_winner
         points[w] += game.round_points(w)
-        if not spec.full_games or game.game_over:
+        if not spec.full_games or end.game_over:
             break
         match.next_round()
-    if not spec.full_games:
-        winners = [game.round_winner]
-    elif game.teams:
-        winners = [seat for seat in range(n) if game.team_of(seat) == game.game_winner]
-    else:
-        winners = [game.game_winner]
+    winners = list(end.winning_seats) if spec.full_games else [w]
     out.tables += 1
     for seat in range(n):
         b = bot_of_seat[seat]

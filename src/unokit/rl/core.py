@@ -51,6 +51,7 @@ from unokit.engine import (
     Action,
     Game,
     View,
+    view_of,
 )
 from unokit.engine.state import seat_to_ask
 from unokit.rl.spec import (
@@ -714,26 +715,31 @@ class Table:
 
     # ------------------------------------------------------------------ render -----
     def render(self, agent_names: Sequence[str] | None = None) -> str:
-        """A text picture of the table for spectators (every hand shown)."""
+        """A text picture of the table for spectators (every hand shown).
+
+        Read from views, like every front end: the public one, and each seat's own for
+        its hand.  Not on the hot path, so it can afford a view per seat.
+        """
         g = self.game
-        names = list(agent_names) if agent_names is not None else list(g.names)
-        top = CARD_CODE[g.discard[-1]] if g.discard else "-"
-        color = COLOR_CODES[g.color] if g.color >= 0 else "-"
+        pub = view_of(g, None)
+        names = list(agent_names) if agent_names is not None else list(pub.names)
+        top = CARD_CODE[pub.top] if pub.discard else "-"
+        color = COLOR_CODES[pub.color] if pub.color >= 0 else "-"
         lines = [
-            f"round {g.round_index} · {self.rules.describe()} · phase {PHASE_NAMES[g.phase]} · "
-            f"direction {'clockwise' if g.direction == 1 else 'counter-clockwise'}",
-            f"top {top} · colour {color} · draw pile {len(g.pile)} · scores {list(g.scores)}",
+            f"round {pub.round_index} · {self.rules.describe()} · phase {PHASE_NAMES[pub.phase]} · "
+            f"direction {'clockwise' if pub.direction == 1 else 'counter-clockwise'}",
+            f"top {top} · colour {color} · draw pile {pub.draw_pile} · scores {list(pub.scores)}",
         ]
         for s in range(self.n):
-            mark = ">" if s == g.current and g.phase < P_ROUND_OVER else " "
+            mark = ">" if s == pub.current and not pub.round_over else " "
             flags = []
-            if not g.live[s]:
+            if not pub.live[s]:
                 flags.append("out")
-            if s == g.vulnerable:
+            if s == pub.vulnerable:
                 flags.append("catchable")
-            if s == g.round_winner:
+            if s == pub.round_winner:
                 flags.append("won the round")
-            hand = " ".join(CARD_CODE[c] for c in sorted(g.hands[s]))
+            hand = " ".join(CARD_CODE[c] for c in view_of(g, s).hand)
             extra = f"  [{', '.join(flags)}]" if flags else ""
-            lines.append(f"{mark} {names[s]} ({len(g.hands[s])}): {hand}{extra}")
+            lines.append(f"{mark} {names[s]} ({pub.hand_sizes[s]}): {hand}{extra}")
         return "\n".join(lines) + "\n"

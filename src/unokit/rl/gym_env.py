@@ -27,6 +27,7 @@ from gymnasium import spaces
 
 from unokit.bots import BOTS, Bot
 from unokit.bots.base import observes
+from unokit.engine import view_of
 from unokit.match import ask_bot, inform
 from unokit.rl.core import IllegalTableAction, Table, observation_bounds
 from unokit.rl.spec import NUM_ACTIONS
@@ -160,7 +161,7 @@ class UnoGymEnv(gymnasium.Env[Any, np.int64]):
                 if table.episode == "round" or game.game_over:
                     self._done = True
                     return reward
-                if not game.live[self.seat]:  # eliminated: the learner's game is over
+                if not view_of(game, self.seat).live[self.seat]:  # eliminated: game over
                     self._done = True
                     return reward
                 table.next_round()
@@ -175,7 +176,7 @@ class UnoGymEnv(gymnasium.Env[Any, np.int64]):
             self._observed[s] = inform(bot, game, s, self._observed[s])
             action = ask_bot(bot, game, s)
             if action is None:
-                if s == game.current:
+                if view_of(game, s).my_turn:
                     raise RuntimeError(f"the {type(bot).__name__} of seat {s} gave no action")
                 table.pass_(s)
             else:
@@ -225,9 +226,9 @@ class UnoGymEnv(gymnasium.Env[Any, np.int64]):
             truncated = True
             info["stalled"] = True
         elif self._done:
-            game = self.table.game
-            info["round_winner"] = game.round_winner
-            info["scores"] = list(game.scores)
+            end = view_of(self.table.game, None)
+            info["round_winner"] = end.round_winner
+            info["scores"] = list(end.scores)
         elif truncated:
             self._done = True
         return self._obs(), reward, self._done and not truncated, truncated, info

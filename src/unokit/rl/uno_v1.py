@@ -33,6 +33,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
+from unokit.engine import view_of
 from unokit.rl.core import IllegalTableAction, Table, observation_bounds
 from unokit.rl.spec import NUM_ACTIONS
 from unokit.rules import RuleSet, from_preset
@@ -276,8 +277,9 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]
                 self.terminations[a] = True
                 self._ended = True
             return True
+        live = view_of(game, None).live
         for a in self.agents:  # R-SCORE-ELIM: an eliminated seat's episode is over
-            if not game.live[self._seat[a]]:
+            if not live[self._seat[a]]:
                 self.terminations[a] = True
                 self._ended = True
                 self._newly_dead = True

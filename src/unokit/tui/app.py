@@ -438,9 +438,9 @@ class UnoApp(App[int]):
             reveal = RevealScreen(name, cards, guilty, True, self.recent)
             self.push_screen(reveal, self._dialog_closed)
             return
-        g = self.table.game
-        if g.round_over:
-            key = (self.game_no, g.round_index)
+        view = self.view()
+        if view.round_over:
+            key = (self.game_no, view.round_index)
             if self._round_shown != key:
                 self._round_shown = key
                 self._show_round()
@@ -457,7 +457,6 @@ class UnoApp(App[int]):
                 else:
                     self._timer = self.set_timer(delay, partial(self._tick, gen))
             return
-        view = self.view()
         if view.current == self.human and self._prompted != self.table.version:
             if view.phase == P_CHALLENGE:
                 self._prompted = self.table.version
