@@ -60,6 +60,7 @@ def serve(args: argparse.Namespace) -> None:
     """The server process: the real app with limits raised for one load address."""
     sys.path.insert(0, str(ROOT / "src"))
     import dataclasses
+    import logging
 
     import uvicorn
 
@@ -68,6 +69,10 @@ def serve(args: argparse.Namespace) -> None:
     from unokit.server.app import UVICORN_OPTIONS, Limits, create_app
     from unokit.server.store import SQLiteStore, Store
 
+    # the server's own warnings (store, bus, leases) with their level, in its log
+    logging.basicConfig(
+        level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
     timing = Timing.instant() if args.timing == "instant" else None
     full_every = None
     if args.gc == "serve":  # as ``unokit serve`` runs: fewer cyclic collections
@@ -616,6 +621,7 @@ async def run_worker(
     go: Any,
     bases: list[str] | None = None,
     offset: int = 0,
+    spread: str = "seats",
 ) -> Stats:
     """``bases``: the servers of a cluster.  Room ``offset + i`` is created on
     ``bases[(offset + i) % n]`` and its clients take the next servers in turn, so the
@@ -634,7 +640,8 @@ async def run_worker(
             turn = None
             if bases and len(bases) > 1:
                 k = (offset + i) % len(bases)
-                turn = bases[k:] + bases[:k]
+                # seats: a room's clients on different servers; rooms: on one
+                turn = bases[k:] + bases[:k] if spread == "seats" else [bases[k]]
             async with sem:
                 try:
                     code, seats = await create_app_room(http, n_clients, bases=turn)
@@ -923,6 +930,7 @@ def run_phase(
     loop: str = "auto",
     topology: Topology | None = None,
     keep: bool = False,
+    spread: str = "seats",
 ) -> dict[str, Any]:
     topo = topology or Topology("sqlite", sync=sync)
     db_dir = Path(tempfile.mkdtemp(prefix="unokit-load-"))
@@ -942,7 +950,7 @@ def run_phase(
             shutil.rmtree(db_dir, ignore_errors=True)
         raise
     try:
-        row = _measure_phase(backend, pace, rooms, clients, seconds, workers, seed)
+        row = _measure_phase(backend, pace, rooms, clients, seconds, workers, seed, spread)
     finally:
         backend.stop()
         tracebacks, warnings = backend.logs()
@@ -954,7 +962,8 @@ def run_phase(
         row["error_kinds"]["server_tracebacks"] = tracebacks
     return {
         "phase": pace,
-        "topology": topo.label,
+        "topology": topo.label
+        + (" (rooms on one server)" if spread == "rooms" and topo.servers > 1 else ""),
         "servers": topo.servers,
         "commit": commit,
         "sync": topo.sync if topo.store == "sqlite" else "pg",
@@ -977,6 +986,7 @@ def _measure_phase(
     seconds: float,
     workers: int,
     seed: int,
+    spread: str = "seats",
 ) -> dict[str, Any]:
     import psutil
 
@@ -997,7 +1007,9 @@ def _measure_phase(
                 q,
                 ready,
                 go,
-                {"bases": urls, "offset": sum(per[:i])} if len(urls) > 1 else None,
+                {"bases": urls, "offset": sum(per[:i]), "spread": spread}
+                if len(urls) > 1
+                else None,
             ),
         )
         for i in range(workers)
@@ -1407,6 +1419,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--human-rooms", type=int, default=1000, help="--plan cluster: human rooms")
     p.add_argument("--human-seconds", type=float, default=60.0,
                    help="--plan cluster: human pace's measured seconds")  # fmt: skip
+    p.add_argument("--spread", choices=("seats", "rooms"), default="seats",
+                   help="a cluster's clients: seats (each room's clients on different "
+                        "servers, the default) or rooms (each room's clients on one server, "
+                        "rooms spread over the servers)")  # fmt: skip
     p.add_argument("--keep", action="store_true",
                    help="keep each phase's temporary folder (database, server logs)")  # fmt: skip
     args = p.parse_args(argv)
@@ -1464,6 +1480,7 @@ def main(argv: list[str] | None = None) -> int:
             args.loop,
             topology=topo,
             keep=args.keep,
+            spread=args.spread,
         )
         print(json.dumps(row, indent=1), flush=True)
         rows.append(row)
