@@ -24,6 +24,19 @@ action crossing a bot's move: ``stale_version``) are counted apart, as refusals.
 
 The load generator runs in ``--workers`` processes; every room lives in one worker,
 so a room's latency is measured on one clock.
+
+Stores and clusters (``--topology``, ``Topology``): each phase runs once per topology
+listed, against SQLite (``sqlite-normal``, ``sqlite-full``), one server on a throwaway
+PostgreSQL (``pg``: scripts/cluster.py's ``Postgres``, fsync on), or N servers on
+PostgreSQL and redis-server (``pg+redis:N``).  A cluster's clients connect directly to
+the servers' ports (no proxy): each room's clients on different servers
+(``--spread seats``) or on one (``--spread rooms``).  A second table gives the CPU
+each accepted action cost the servers, PostgreSQL (every backend) and Redis, and the
+machine's load (the load generator and everything else).  ``make loadtest-cluster``
+(``--plan cluster``) is the comparison of docs/reliability.md:
+
+    python benchmarks/loadtest.py --plan cluster --json /tmp/lt-cluster.json
+    python benchmarks/loadtest.py --phase full --topology pg,pg+redis:2 --repeat 2
 """
 
 from __future__ import annotations
@@ -795,7 +808,7 @@ def tree_cpu(proc: Any) -> float:
         with contextlib.suppress(psutil.Error):
             kt = k.cpu_times()
             total += kt.user + kt.system
-    return total
+    return float(total)
 
 
 def proc_cpu(proc: Any) -> float:
