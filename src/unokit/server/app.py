@@ -467,6 +467,7 @@ class Server:
                 return room
             row = await self.io(self.store.load_room, code)
             if row is None or row.data.get("status") == "expired":
+                self.locks.pop(code, None)  # no lock kept for every code someone tried
                 return None
             found: Room = await self.io(Room.restore, row, self.store, self.timing)
             self.add(found)
@@ -562,6 +563,7 @@ class Server:
         """Bring ``room`` to what the store has (with its lock held): the new entries of
         its game, or, if its metadata or game changed, the room read again."""
         code = room.code
+        room = self.rooms.get(code, room)  # the current copy, if it was replaced
         self.refreshes += 1
         row = await self.io(self.store.load_room, code)
         if row is None or row.data.get("status") == "expired":
@@ -618,8 +620,9 @@ class Server:
                 continue
             try:
                 async with self.locks[code]:
-                    await self.refresh(self.rooms.get(code, room))
-                    self.my_presence(self.rooms.get(code, room))
+                    room = await self.refresh(self.rooms.get(code, room))
+                    self.my_presence(room)
+                    self.announce(room)  # others who missed this server's news catch up
             except StoreError as e:
                 log.warning("room %s: cannot read it again: %s", code, e)
 
@@ -828,6 +831,8 @@ class Server:
                 lock = self.locks[code]
                 busy = lock.locked()  # a free asyncio lock is taken without yielding
                 async with lock:
+                    if self.rooms.get(code) is not room:
+                        break  # read again from the store meanwhile: its new driver runs
                     if busy:  # others ran while this waited: is it still due?
                         again, what2, seat2 = self.due(room)
                         if again is None or again > 0.001 or (what2, seat2) != (what, seat):
@@ -1418,6 +1423,9 @@ def create_app(
             return
         server.check_store()  # refused at once while the store is failing
         async with server.locks[room.code]:
+            room = conn.room  # read again from the store while this waited, maybe
+            if server.rooms.get(room.code) is not room:
+                raise RoomError("this room is gone", code="no_room")
             try:
                 await _change(conn, room, seat, msg)
             except RoomChanged:  # another server stored a change first
