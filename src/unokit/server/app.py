@@ -319,6 +319,7 @@ class GroupCommit:
 # A cluster's leases: a room's bots and clocks move again at most this long (plus a
 # third of it, the renewal period) after their server died.
 LEASE_SECONDS = 5.0
+PATIENCE = 0.5  # an unheld room with no player here waits this long for its players' server
 PRESENCE_EVERY = 5.0  # seconds between a server's reports of who is connected to it
 PRESENCE_TTL = 12.0  # a server not heard from for this long has no one connected
 
@@ -353,6 +354,8 @@ class Server:
         self.origin = self.bus.origin
         self.lease_seconds = lease_seconds
         self.held: set[str] = set()  # rooms whose lease this server holds (a cluster)
+        self.lease_kick = asyncio.Event()  # run the lease loop now (``want_lease``)
+        self.lease_asked: set[str] = set()  # rooms that woke it this tick
         # code -> other server -> (when heard, seat -> open connections there)
         self.presence: dict[str, dict[str, tuple[float, dict[int, int]]]] = defaultdict(dict)
         self.refreshes = 0  # rooms read again from the store (a cluster)
@@ -687,24 +690,70 @@ class Server:
                 if self.presence.get(code):
                     self.count_presence(code)
 
+    def want_lease(self, room: Room) -> None:
+        """Ask the lease loop to run now for a room in play here that no one here drives
+        (it just started, or a player of a dead server's room reconnected here), once a
+        tick: so the server of the room's players drives it, not whoever looked first."""
+        code = room.code
+        if (
+            self.cluster
+            and room.status == "playing"
+            and code not in self.held
+            and code not in self.lease_asked
+        ):
+            self.lease_asked.add(code)
+            self.lease_kick.set()
+
     async def leases(self) -> None:
         """Take or renew the lease of every room in play here, and pick up rooms whose
         server died (their lease lapsed): only the holder runs a room's bots, autopilot,
-        turn timer and next round.  A server that cannot reach the store holds none."""
+        turn timer and next round.  A server that cannot reach the store holds none.
+
+        Which server takes a room: the one its players are connected to, at once (a room
+        that starts here, or whose player reconnects here, wakes this loop); a room with
+        no player here only when it is still unheld a moment later (``PATIENCE``), so
+        leases follow the players instead of piling onto whichever server looks first.
+        The loop wakes when another server's lease lapses, so a dead server's rooms move
+        again within about the lease time of its last renewal."""
+        patient: dict[str, float] = {}  # orphan -> when first seen without players here
         while True:
-            playing = [c for c, r in self.rooms.items() if r.status == "playing"]
+            self.lease_asked.clear()
+            now = time.monotonic()
+            want = [
+                c
+                for c, r in self.rooms.items()
+                if r.status == "playing" and (c in self.held or self.conns.get(c))
+            ]
+            lapse: float | None = None
             try:
-                held = await self.io(self.store.take_leases, self.origin, playing,
+                orphans = await self.io(self.store.orphans, 200)
+                late = []
+                for code in orphans:
+                    if code in want:
+                        continue
+                    if self.conns.get(code) or now - patient.setdefault(code, now) >= PATIENCE:
+                        late.append(code)
+                for code in [c for c in patient if c not in orphans]:
+                    del patient[code]  # someone took it
+                for code in late:
+                    if code not in self.rooms:
+                        room = await self.find(code)
+                        if room is None:
+                            continue
+                    want.append(code)
+                held = await self.io(self.store.take_leases, self.origin, want,
                                      self.lease_seconds)  # fmt: skip
-                orphans = await self.io(self.store.orphans, 50)
+                for code in held:
+                    patient.pop(code, None)
+                lapse = await self.io(self.store.soonest_lapse, self.origin)
             except StoreError as e:
                 if self.held:
                     log.warning("leases: cannot reach the store, holding none: %s", e)
-                held, orphans = set(), []
+                held = set()
             except Exception:
                 self.errors += 1
                 log.exception("leases failed")
-                held, orphans = set(), []
+                held = set()
             gained = held - self.held
             self.held = held
             for code in gained:
@@ -720,11 +769,14 @@ class Server:
                 ev = self.wake.get(code)
                 if ev is not None:
                     ev.set()
-            for code in orphans:
-                if code not in self.rooms:
-                    with contextlib.suppress(StoreError):
-                        await self.find(code)
-            await asyncio.sleep(self.lease_seconds / 3)
+            wait = self.lease_seconds / 3
+            if lapse is not None:  # be there when another server's lease lapses
+                wait = min(wait, max(0.05, lapse + 0.05))
+            if patient:
+                wait = min(wait, PATIENCE)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.lease_kick.wait(), wait)
+            self.lease_kick.clear()
 
     # ------------------------------------------------------------------ storage ---
     def store_failed(self, e: StoreError) -> None:
@@ -750,6 +802,7 @@ class Server:
         code = room.code
         if local:
             self.announce(room)
+            self.want_lease(room)
         elif self.cluster:
             self.evict(room)
         conns = list(self.conns.get(code, ()))

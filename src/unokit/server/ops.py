@@ -248,4 +248,6 @@ def install_json_logging(
         logger = logging.getLogger(name)
         logger.handlers.clear()
         logger.propagate = True
+        logger.disabled = False  # an earlier dictConfig may have silenced or raised them
+        logger.setLevel(logging.NOTSET)
     return handler

@@ -448,6 +448,14 @@ class PostgresStore:
         )
         return [r[0] for r in rows]
 
+    def soonest_lapse(self, holder: str) -> float | None:
+        """Seconds until another holder's first lease lapses (None: there is none)."""
+        rows = self._run(
+            "SELECT EXTRACT(EPOCH FROM MIN(expires) - now()) FROM leases WHERE holder <> %s",
+            (holder,),
+        )
+        return None if not rows or rows[0][0] is None else float(rows[0][0])
+
     def save_record(self, code: str, game: int, text: str) -> None:
         self._run(
             "INSERT INTO records (code, game, text) VALUES (%s, %s, %s) "

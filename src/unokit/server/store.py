@@ -121,6 +121,11 @@ class Store(Protocol):
         """Rooms in play whose lease lapsed or that never had one."""
         ...
 
+    def soonest_lapse(self, holder: str) -> float | None:
+        """Seconds until the first lease of another holder lapses (negative: lapsed),
+        None when there is none: when to look for a dead server's rooms."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -145,6 +150,10 @@ class _Leases:
         for code in codes:
             if self._leases.get(code, ("", 0.0))[0] == holder:
                 del self._leases[code]
+
+    def soonest_lapse(self, holder: str) -> float | None:
+        ends = [until for who, until in self._leases.values() if who != holder]
+        return min(ends) - time.monotonic() if ends else None
 
     def _lapsed(self, codes: list[str], limit: int) -> list[str]:
         now = time.monotonic()
