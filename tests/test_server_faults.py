@@ -750,3 +750,40 @@ def test_a_game_that_ended_just_before_a_crash_is_over_after_the_restart() -> No
         time.sleep(1.5)
         assert again.server.rooms[code].status == "over"
         assert again.server.errors == 0
+
+
+def test_sigterm_tells_every_player_the_server_is_restarting_then_closes_1012(
+    tmp_path: Path,
+) -> None:
+    """A rolling restart: ``unokit serve`` gets SIGTERM while a player and a spectator
+    are connected.  Each is told ``restarting`` (the page says "reconnecting" rather
+    than showing a dropped connection) and then the websocket closes with 1012
+    (service restart); the process ends cleanly and what was played is kept."""
+    from websockets.exceptions import ConnectionClosed
+
+    proc = server_helpers.Subprocess(tmp_path / "games.sqlite3")
+    proc.start()
+    try:
+        code, tokens = make_room(proc.port, people=1, seats=2)
+        base = f"ws://127.0.0.1:{proc.port}/ws/{code}"
+        with connect(base) as player, connect(base) as spectator:
+            player.send(json.dumps({"type": "hello", "token": tokens[0]}))
+            spectator.send(json.dumps({"type": "hello"}))
+            for ws in (player, spectator):  # both welcomed before the stop
+                while json.loads(ws.recv(timeout=10))["type"] != "welcome":
+                    pass
+            assert proc.proc is not None
+            proc.proc.send_signal(signal.SIGTERM)
+            for ws in (player, spectator):
+                told = []
+                with contextlib.suppress(ConnectionClosed):
+                    while True:
+                        told.append(json.loads(ws.recv(timeout=10)))
+                assert {"type": "error", "code": "restarting"}.items() <= told[-1].items(), told
+                assert ws.close_code == 1012
+        proc.proc.wait(20)
+        err = proc.stop()
+        assert proc.proc.returncode in (0, -signal.SIGTERM), (proc.proc.returncode, err)
+        assert "Traceback" not in err, err
+    finally:
+        proc.stop()

@@ -487,12 +487,11 @@ def default_db() -> Path:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    import uvicorn
-
     from unokit.server.app import (
         FULL_COLLECTION_SECONDS,
         Limits,
         create_app,
+        serve,
         serve_options,
         tune_gc,
     )
@@ -567,7 +566,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
         install_json_logging()
         options["log_config"] = None  # uvicorn's own would put its text handlers back
-    uvicorn.run(app, host=args.host, port=args.port, **options)
+    serve(app, host=args.host, port=args.port, **options)
     return 0
 
 

@@ -354,6 +354,7 @@ class Server:
         self.origin = self.bus.origin
         self.lease_seconds = lease_seconds
         self.held: set[str] = set()  # rooms whose lease this server holds (a cluster)
+        self.stopping = False  # ``farewell`` said: leases handed over, clients told
         self.lease_kick = asyncio.Event()  # run the lease loop now (``want_lease``)
         self.lease_asked: set[str] = set()  # rooms that woke it this tick
         # code -> other server -> (when heard, seat -> open connections there)
@@ -987,17 +988,33 @@ class Server:
         if task is not None:
             task.cancel()
 
-    async def close(self) -> None:
-        """Stop: hand the leases over (another server takes the rooms at once) and
-        tell every client to reconnect (close code 1012, service restart)."""
+    async def farewell(self, drain: float = 1.0) -> None:
+        """The first step of a graceful stop (SIGTERM, ``serve``), before the server
+        closes its websockets (uvicorn closes them with 1012, service restart, before
+        the app's own shutdown runs): hand the leases over, so another server drives the
+        rooms at once, and tell every client the server is restarting, waiting up to
+        ``drain`` seconds for those notices to leave."""
+        self.stopping = True
         if self.cluster and self.held:
+            for task in self._cluster_tasks:  # no lease loop takes them back meanwhile
+                task.cancel()
             with contextlib.suppress(Exception):
                 await self.io(self.store.release_leases, self.origin, sorted(self.held))
             self.held.clear()
+        conns = [c for cs in self.conns.values() for c in cs if not c.closed]
+        for conn in conns:
+            conn.send({"type": "error", "code": "restarting",
+                       "message": "the server is restarting; reconnecting"})  # fmt: skip
+        end = time.monotonic() + drain
+        while time.monotonic() < end and any(not c.queue.empty() for c in conns):
+            await asyncio.sleep(0.02)
+
+    async def close(self) -> None:
+        """Stop: the farewell if ``serve`` did not already say it, then every task."""
+        if not self.stopping:
+            await self.farewell(drain=0.0)
         for conns in self.conns.values():
             for conn in list(conns):
-                conn.send({"type": "error", "code": "restarting",
-                           "message": "the server is restarting; reconnecting"})  # fmt: skip
                 conn.closed = True
                 with contextlib.suppress(asyncio.QueueFull):
                     conn.queue.put_nowait(None)
@@ -1640,6 +1657,31 @@ def serve_options(limits: Limits, forwarded_allow_ips: str | None = None) -> dic
 # (docs/reliability.md).
 GC_THRESHOLDS = (100_000, 50, 100)
 FULL_COLLECTION_SECONDS = 600.0
+
+
+def serve(app: FastAPI, host: str, port: int, **options: Any) -> None:
+    """``uvicorn.run``, with a graceful stop that says goodbye first.
+
+    On SIGTERM uvicorn closes every websocket (1012) and only then runs the app's
+    shutdown, too late to tell anyone anything: here the listeners close, then the
+    server hands its leases over and tells its clients it is restarting
+    (``Server.farewell``), then uvicorn goes on (in-flight commits finish within
+    ``timeout_graceful_shutdown``)."""
+    import uvicorn
+
+    class _Server(uvicorn.Server):
+        async def shutdown(self, sockets: list[Any] | None = None) -> None:
+            for listener in self.servers:  # no new connection meanwhile
+                listener.close()
+            unokit: Server | None = getattr(app.state, "server", None)
+            if unokit is not None:
+                try:
+                    await unokit.farewell()
+                except Exception:  # a failed goodbye must not stop the stop
+                    log.exception("the farewell failed")
+            await super().shutdown(sockets)
+
+    _Server(uvicorn.Config(app, host=host, port=port, **options)).run()
 
 
 def tune_gc() -> None:
