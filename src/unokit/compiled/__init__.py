@@ -310,6 +310,12 @@ def _record(rules: RuleSet, players: int, log: np.ndarray) -> dict[str, Any]:
     }
 
 
+def record_from_log(rules: RuleSet, players: int, log: np.ndarray) -> dict[str, Any]:
+    """RECORD.md's JSON of a game the kernel logged (``st[S_LOGON]``), for callers that
+    run the kernel's moves themselves (``unokit.rl.vector``) and replay them elsewhere."""
+    return _record(rules, players, log)
+
+
 def state_json(st: np.ndarray, rules: RuleSet) -> dict[str, Any]:
     """The compiled state as ``Game.state_json`` shows it."""
     k = load_kernel()
@@ -450,6 +456,7 @@ __all__ = [
     "check_game",
     "load_kernel",
     "play_logged",
+    "record_from_log",
     "rollouts_cover",
     "run_chunk",
     "state_from_game",
