@@ -1,6 +1,9 @@
 """PostgreSQL behind the ``Store`` interface (issue 35, item 1): ``unokit serve --store``.
 
-The same few methods as ``SQLiteStore``, on one psycopg 3 connection:
+The same few methods as ``SQLiteStore``, on psycopg 3 through a psycopg-pool
+``ConnectionPool`` (a few connections: a room's load, the leases and a group commit
+need not wait for each other; the server calls the store from worker threads, as it
+does SQLite, so the pool is psycopg's threaded one):
 
 * **Schema migrations** are applied when the store opens, in one transaction under an
   advisory lock (two servers starting at once migrate once): ``schema_version`` holds
@@ -18,11 +21,13 @@ The same few methods as ``SQLiteStore``, on one psycopg 3 connection:
   entry per index; ``put_room``: the room's ``rev`` unchanged) and leases say which
   server drives a room's bots and clocks (``take_leases``).
 * **Failures**: every psycopg error becomes a ``StoreError`` (the server answers
-  ``storage_unavailable``, nothing applied); a connection that broke is dropped and the
-  next call connects again, so play resumes by itself once the database is back.  A
-  commit whose answer was lost (the connection broke during ``COMMIT``) may or may not
-  have happened: its entries were refused to the players, so on reconnecting they are
-  deleted if they are there, before anything else is written.
+  ``storage_unavailable``, nothing applied); a connection that broke is dropped (the
+  pool checks the others) and the pool connects again, so play resumes by itself once
+  the database is back.  A commit whose answer was lost (the connection broke during
+  ``COMMIT``) may or may not have happened: its entries were refused to the players,
+  so they are deleted if they are there, before anything else is done with the store.
+  Alone (not ``shared``), the one-server lock lives on a connection of its own, taken
+  again before any use of the store if that connection broke.
 """
 
 from __future__ import annotations
@@ -33,11 +38,13 @@ import logging
 import os
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any, LiteralString
 
 import orjson
 import psycopg
 from psycopg import conninfo, sql
+from psycopg_pool import ConnectionPool, PoolTimeout
 
 from unokit.server.store import RoomRow, StoreError, StoreLocked, StoreOpenError
 
@@ -86,6 +93,7 @@ _MIGRATE = 1
 _SERVER = 2
 
 CONNECT_TIMEOUT = 5  # seconds; also how long a vanished server can stall one call
+POOL_SIZE = 4  # connections at most: a commit, a room's load, the leases, one spare
 LOCK_WAIT = 3.0  # seconds to wait at start for a previous server's session to end
 
 
@@ -135,60 +143,106 @@ class PostgresStore:
         self.shared = shared
         self.where = redact(url)
         self.connect_timeout = connect_timeout
-        self._lock = threading.Lock()
-        self._conn: psycopg.Connection[tuple[Any, ...]] | None = None
+        self._guard = threading.Lock()  # the doubt, the holder, closing
+        self._appending = threading.Lock()  # ``append_many`` and its index cache
+        self._holder: psycopg.Connection[tuple[Any, ...]] | None = None
         self._closed = False
         # room code -> (game, the next log index), as in SQLiteStore
         self._next: dict[str, tuple[int, int]] = {}
-        # entries of a commit whose outcome is unknown: removed on reconnecting
+        # entries of a commit whose outcome is unknown: removed before the next use
         self._doubt: list[tuple[str, int, int]] = []
         try:
-            with self._lock:
-                self._connection(first=True)
-        except StoreOpenError:
-            raise
+            first = self._connect()  # the errors of a bad URL or server, in one line
         except StoreError as e:
             raise StoreOpenError(str(e)) from None
+        try:
+            if not shared:
+                self._hold(first, wait=LOCK_WAIT)
+            self._migrate(first)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                first.close()
+            raise
+        if shared:
+            first.close()
+        else:
+            self._holder = first  # the session that holds the one-server lock
+        self._pool: ConnectionPool[psycopg.Connection[tuple[Any, ...]]] = ConnectionPool(
+            url,
+            min_size=1,
+            max_size=POOL_SIZE,
+            kwargs=self._options(),
+            timeout=connect_timeout,  # waiting for a connection: then storage_unavailable
+            reconnect_timeout=24 * 3600.0,  # keep trying while the database is away
+            name="unokit",
+            open=False,
+        )
+        try:
+            self._pool.open(wait=True, timeout=connect_timeout)
+        except PoolTimeout as e:
+            self._pool.close()
+            if self._holder is not None:
+                self._holder.close()
+            raise StoreOpenError(f"cannot reach PostgreSQL at {self.where}: {e}") from None
 
     # ------------------------------------------------------------ connection ---
-    def _connection(self, first: bool = False) -> psycopg.Connection[tuple[Any, ...]]:
-        """The open connection, or a new one (with the lock held)."""
-        if self._closed:
-            raise StoreError("storage failed: the store is closed")
-        conn = self._conn
-        if conn is not None and not conn.closed:
-            return conn
-        self._conn = None
+    def _options(self) -> dict[str, Any]:
+        return {
+            "autocommit": True,
+            "connect_timeout": max(1, round(self.connect_timeout)),
+            "application_name": f"unokit serve pid {os.getpid()}",
+            # a server that vanishes without closing the socket: give up in seconds
+            "keepalives": 1,
+            "keepalives_idle": 5,
+            "keepalives_interval": 2,
+            "keepalives_count": 3,
+            "tcp_user_timeout": int(self.connect_timeout * 2000),
+        }
+
+    def _connect(self) -> psycopg.Connection[tuple[Any, ...]]:
         try:
-            conn = psycopg.connect(
-                self.url,
-                autocommit=True,
-                connect_timeout=max(1, round(self.connect_timeout)),
-                application_name=f"unokit serve pid {os.getpid()}",
-                # a server that vanishes without closing the socket: give up in seconds
-                keepalives=1,
-                keepalives_idle=5,
-                keepalives_interval=2,
-                keepalives_count=3,
-                tcp_user_timeout=int(self.connect_timeout * 2000),
-            )
+            return psycopg.connect(self.url, **self._options())
         except psycopg.Error as e:
             raise StoreError(f"cannot reach PostgreSQL at {self.where}: {_one_line(e)}") from None
+
+    @contextlib.contextmanager
+    def _use(self) -> Iterator[psycopg.Connection[tuple[Any, ...]]]:
+        """A connection of the pool, once the one-server lock is ours (alone) and any
+        doubtful commit is settled; a psycopg error leaves as a ``StoreError``."""
+        if self._closed:
+            raise StoreError("storage failed: the store is closed")
+        if not self.shared or self._doubt:
+            with self._guard:
+                if not self.shared:
+                    self._keep_lock()
+                if self._doubt:
+                    self._settle_doubt()
         try:
-            if not self.shared:
-                self._hold(conn, wait=LOCK_WAIT if first else 0.0)
-            if first:
-                self._migrate(conn)
-            self._settle_doubt(conn)
+            with self._pool.connection() as conn:
+                try:
+                    yield conn
+                except psycopg.Error as e:
+                    raise self._failed(conn, e) from None
+        except PoolTimeout as e:
+            raise StoreError(f"storage failed: no connection to PostgreSQL: {e}") from None
+
+    def _keep_lock(self) -> None:
+        """Alone on the database: the lock's session must be alive, or taken again
+        (``StoreLocked``, a ``StoreError``, if another server has it meanwhile)."""
+        conn = self._holder
+        if conn is not None and not (conn.closed or conn.broken):
+            return
+        self._holder = None
+        conn = self._connect()
+        try:
+            self._hold(conn, wait=0.0)
         except BaseException:
             with contextlib.suppress(Exception):
                 conn.close()
             raise
+        self._holder = conn
         self._next.clear()  # recounted from the table
-        self._conn = conn
-        if not first:
-            log.warning("storage: reconnected to PostgreSQL at %s", self.where)
-        return conn
+        log.warning("storage: reconnected to PostgreSQL at %s", self.where)
 
     def _hold(self, conn: psycopg.Connection[tuple[Any, ...]], wait: float) -> None:
         """Take the one-server-per-database lock for this session (``StoreLocked`` if
@@ -248,40 +302,44 @@ class PostgresStore:
                 f"cannot prepare the database at {self.where}: {_one_line(e)}"
             ) from None
 
-    def _settle_doubt(self, conn: psycopg.Connection[tuple[Any, ...]]) -> None:
+    def _settle_doubt(self) -> None:
         """Delete the entries of a commit that was reported failed but may have been
-        made: the players were told nothing changed."""
+        made: the players were told nothing changed (with ``_guard`` held)."""
         if not self._doubt:
             return
         try:
-            with conn.transaction(), conn.cursor() as cur:
+            with self._pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
                 cur.executemany(
                     "DELETE FROM log WHERE code = %s AND game = %s AND idx = %s", self._doubt
                 )
         except psycopg.Error as e:
             raise StoreError(f"storage failed: {_one_line(e)}") from None
+        except PoolTimeout as e:
+            raise StoreError(f"storage failed: no connection to PostgreSQL: {e}") from None
         log.warning("storage: %d entries of an unconfirmed commit removed", len(self._doubt))
         self._doubt = []
+        self._next.clear()
 
-    def _failed(self, e: psycopg.Error) -> StoreError:
-        """A psycopg error as a ``StoreError``; a broken connection is dropped (with the
-        lock held), so the next call connects again."""
-        conn = self._conn
-        if conn is not None and (conn.closed or conn.broken):
-            self._conn = None
-            with contextlib.suppress(Exception):
-                conn.close()
+    def _failed(self, conn: psycopg.Connection[tuple[Any, ...]], e: psycopg.Error) -> StoreError:
+        """A psycopg error as a ``StoreError``.  A broken connection goes back to the
+        pool, which drops it; the idle others are checked, since a database that went
+        away broke them all, and the one-server lock's session may have gone with it."""
+        if conn.closed or conn.broken:
+            self._pool.check()
+            holder = self._holder
+            if holder is not None and not holder.closed:
+                try:
+                    holder.execute("SELECT 1")
+                except psycopg.Error:
+                    with contextlib.suppress(Exception):
+                        holder.close()
         self._next.clear()
         return StoreError(f"storage failed: {_one_line(e)}")
 
     def _run(self, query: LiteralString, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        with self._lock:
-            conn = self._connection()
-            try:
-                cur = conn.execute(query, args)
-                return cur.fetchall() if cur.description is not None else []
-            except psycopg.Error as e:
-                raise self._failed(e) from None
+        with self._use() as conn:
+            cur = conn.execute(query, args)
+            return cur.fetchall() if cur.description is not None else []
 
     # ------------------------------------------------------------ operations ---
     def save_room(self, row: RoomRow) -> None:
@@ -296,18 +354,18 @@ class PostgresStore:
         return [RoomRow(c, json.loads(d)) for c, d in rows]
 
     def delete_room(self, code: str) -> None:
-        with self._lock:
-            conn = self._connection()
-            try:
-                with conn.transaction():
-                    for table in ("rooms", "log", "records", "leases"):
-                        conn.execute(
-                            sql.SQL("DELETE FROM {} WHERE code = %s").format(sql.Identifier(table)),
-                            (code,),
-                        )
-            except psycopg.Error as e:
-                raise self._failed(e) from None
-            self._next.pop(code, None)
+        with self._use() as conn, conn.transaction():
+            for table in ("rooms", "log", "records", "leases"):
+                conn.execute(
+                    sql.SQL("DELETE FROM {} WHERE code = %s").format(sql.Identifier(table)),
+                    (code,),
+                )
+        self._next.pop(code, None)
+
+    def _unconfirmed(self, entries: list[tuple[str, int, int]]) -> None:
+        """The COMMIT of ``entries`` went out and its answer did not come back."""
+        with self._guard:
+            self._doubt.extend(entries)
 
     def _index(self, conn: psycopg.Connection[tuple[Any, ...]], code: str, game: int) -> int:
         cached = self._next.get(code)
@@ -327,8 +385,7 @@ class PostgresStore:
         """Commit several entries in one transaction (a group commit)."""
         out: list[int] = []
         rows: list[tuple[str, int, int, str]] = []
-        with self._lock:
-            conn = self._connection()
+        with self._appending, self._use() as conn:
             committing = False
             try:
                 with conn.transaction():
@@ -344,11 +401,10 @@ class PostgresStore:
                             rows,
                         )
                     committing = True  # leaving the block commits
-            except psycopg.Error as e:
+            except psycopg.Error:
                 if committing and (conn.closed or conn.broken):
-                    # the COMMIT went out, its answer did not come back
-                    self._doubt.extend((c, g, i) for c, g, i, _ in rows)
-                raise self._failed(e) from None
+                    self._unconfirmed([(c, g, i) for c, g, i, _ in rows])
+                raise
         return out
 
     def append_at(self, rows: list[tuple[str, int, int, dict[str, Any]]]) -> list[bool]:
@@ -356,30 +412,29 @@ class PostgresStore:
         an index already taken is skipped (False), the others are stored."""
         out: list[bool] = []
         data = [(c, g, i, orjson.dumps(e).decode()) for c, g, i, e in rows]
-        with self._lock:
-            conn = self._connection()
-            committing = False
-            try:
-                with conn.transaction(), conn.cursor() as cur:
-                    cur.executemany(
-                        "INSERT INTO log (code, game, idx, entry) "
-                        "VALUES (%s, %s, %s, %s::jsonb) ON CONFLICT DO NOTHING RETURNING 1",
-                        data,
-                        returning=True,
-                    )
-                    while True:
-                        out.append(cur.fetchone() is not None)
-                        if not cur.nextset():
-                            break
-                    committing = True  # leaving the block commits
-            except psycopg.Error as e:
-                if committing and (conn.closed or conn.broken):
-                    # the COMMIT went out, its answer did not come back
-                    mine = zip(data, out, strict=True)  # only indexes it stored: not others'
-                    self._doubt.extend((c, g, i) for (c, g, i, _), ok in mine if ok)
-                raise self._failed(e) from None
-            finally:
-                self._next.clear()  # append() recounts from the table
+        try:
+            with self._use() as conn:
+                committing = False
+                try:
+                    with conn.transaction(), conn.cursor() as cur:
+                        cur.executemany(
+                            "INSERT INTO log (code, game, idx, entry) VALUES "
+                            "(%s, %s, %s, %s::jsonb) ON CONFLICT DO NOTHING RETURNING 1",
+                            data,
+                            returning=True,
+                        )
+                        while True:
+                            out.append(cur.fetchone() is not None)
+                            if not cur.nextset():
+                                break
+                        committing = True  # leaving the block commits
+                except psycopg.Error:
+                    if committing and (conn.closed or conn.broken):
+                        mine = zip(data, out, strict=True)  # only indexes it stored
+                        self._unconfirmed([(c, g, i) for (c, g, i, _), ok in mine if ok])
+                    raise
+        finally:
+            self._next.clear()  # append() recounts from the table
         return out
 
     def log(self, code: str, game: int) -> list[dict[str, Any]]:
@@ -472,12 +527,14 @@ class PostgresStore:
         return int(rows[0][0])
 
     def close(self) -> None:
-        """Close the connection (which releases the one-server lock)."""
-        with self._lock:
+        """Close the pool and the lock's session (which releases the one-server lock)."""
+        with self._guard:
             if self._closed:
                 return
             self._closed = True
-            conn, self._conn = self._conn, None
-            if conn is not None:
-                with contextlib.suppress(Exception):
-                    conn.close()
+            holder, self._holder = self._holder, None
+        with contextlib.suppress(Exception):
+            self._pool.close()
+        if holder is not None:
+            with contextlib.suppress(Exception):
+                holder.close()
