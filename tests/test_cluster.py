@@ -167,6 +167,27 @@ async def test_a_dead_servers_bots_move_again_on_another_once_its_lease_lapses()
         await ana.close()
 
 
+async def test_a_rooms_lease_follows_its_player_to_another_server() -> None:
+    """Ana plays with two bots through server A, which drives them.  She comes back
+    through server B (the proxy sent her reconnect elsewhere) and is no longer on A:
+    A hands the room over, B drives the bots from then on, and they keep moving."""
+    async with cluster(2, timing=FAST) as ((a, b), store):
+        r = await a.room(seats=3, bots=["normal", "normal"])
+        code = r["code"]
+        ana = await Client(f"{a.ws}/{code}", r["token"]).connect()
+        await ana.send({"type": "start"})
+        await ana.wait(lambda: code in a.server.held)
+        assert code not in b.server.held
+        await ana.close()
+        ana = await Client(f"{b.ws}/{code}", r["token"]).connect()
+        await ana.wait(lambda: code in b.server.held and code not in a.server.held, 4 * LEASE)
+        before = len(store.log(code, 1))
+        await play_out([ana], lambda: len(store.log(code, 1)) > before + 6, limit=20)
+        assert code in b.server.held and code not in a.server.held  # no flapping back
+        assert a.server.errors == b.server.errors == 0
+        await ana.close()
+
+
 async def test_a_bus_outage_delays_views_and_the_return_brings_them_up_to_date() -> None:
     """Server B hears nothing for a while (Redis down): its spectator's view waits,
     never goes back and is never a wrong one; when the bus is back B reads the room

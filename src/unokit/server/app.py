@@ -521,6 +521,9 @@ class Server:
         if msg.get("t") == "presence":
             self.heard_presence(code, msg)
             return
+        if msg.get("t") == "lease":  # its driver let it go: the server of its players
+            self.want_lease(self.rooms[code])  # takes it now
+            return
         if msg.get("t") == "chat":
             line = msg.get("line")
             if isinstance(line, dict) and line.get("type") == "chat":
@@ -705,6 +708,11 @@ class Server:
             self.lease_asked.add(code)
             self.lease_kick.set()
 
+    def players_away(self, room: Room) -> bool:
+        """No player of ``room`` is connected here, and one is on another server."""
+        here = any(s is not None and s.connected for s in room.seats)
+        return not here and any(n > 0 for n in room.elsewhere.values())
+
     async def leases(self) -> None:
         """Take or renew the lease of every room in play here, and pick up rooms whose
         server died (their lease lapsed): only the holder runs a room's bots, autopilot,
@@ -725,8 +733,18 @@ class Server:
                 for c, r in self.rooms.items()
                 if r.status == "playing" and (c in self.held or self.conns.get(c))
             ]
+            # a room driven here whose players are all on other servers now (they came
+            # back through the proxy elsewhere): handed to them, so leases do not pile
+            # up on the servers that outlived the others
+            away = [c for c in want if c in self.held and self.players_away(self.rooms[c])]
+            want = [c for c in want if c not in away]
             lapse: float | None = None
             try:
+                if away:
+                    await self.io(self.store.release_leases, self.origin, away)
+                    for code in away:
+                        self.held.discard(code)
+                        self.bus.publish({"t": "lease", "code": code})
                 orphans = await self.io(self.store.orphans, 200)
                 late = []
                 for code in orphans:
