@@ -29,8 +29,8 @@ the vector environment's deck, reshuffles and launcher presses through the recor
 kernel writes (``record=True``), the way ``unokit sim --check`` replays compiled games.
 
 Needs numba (``pip install 'unokit[fast]'``).  One round per episode; refused with
-``VectorUnsupported`` (a ``ValueError``) naming the reason: ``episode="game"``, a deal
-that leaves no start card, and ``opponents="heuristic"`` under rules its compiled
+``VectorUnsupported`` (a ``ValueError``) naming the reason: a deck the compiled engine
+does not know, ``episode="game"``, a deal that leaves no start card, and ``opponents="heuristic"`` under rules its compiled
 player does not cover (stacking, seven-zero, multi-play, the 112-card decks).
 """
 
@@ -61,6 +61,9 @@ from unokit.rl.uno_v1 import make_rules
 from unokit.rules import RuleSet
 
 OPPONENTS = ("random", "heuristic")
+# The decks the compiled engine was written for (unokit.compiled.kernel): any other game
+# (a new deck in unokit.cards) is refused until the kernel learns it.
+KERNEL_DECKS = ("classic", "mattel-2018-swap", "mattel-2018-shuffle", "my-first-uno")
 OBSERVATION_MODES = ("dict", "array")
 LOG_WORDS = 1 << 16  # a game's log under record=True (a round of random play: ~5,000)
 BOT_DECISIONS = 100_000  # as UnoGymEnv: opponents stuck in a forced loop end the episode
@@ -92,6 +95,11 @@ def unsupported(rules: RuleSet, num_players: int, episode: str, opponents: str |
     refusal: ``uno_v1``'s table offers single-card plays only (docs/rl.md), and so do
     both compiled opponents.
     """
+    if rules.deck not in KERNEL_DECKS:
+        return (
+            f"deck={rules.deck!r}: the compiled engine plays the UNO decks only "
+            f"({', '.join(KERNEL_DECKS)}); use unokit.rl.uno_v1"
+        )
     if episode != "round":
         return (
             f"episode={episode!r}: the vector environment plays one round per episode "
@@ -500,6 +508,7 @@ class UnoVectorGymEnv(VectorEnv[Any, Any, Any]):
 
 
 __all__ = [
+    "KERNEL_DECKS",
     "OPPONENTS",
     "Batch",
     "UnoVectorEnv",

@@ -458,12 +458,10 @@ def new_episode(st: np.ndarray, R: np.ndarray, ct: np.ndarray, lg: np.ndarray) -
 
 # ================================================================ opponents ========
 @njit(cache=True)
-def random_play(
-    st: np.ndarray, R: np.ndarray, P: np.ndarray, s: int, card: int, lg: np.ndarray
-) -> None:
-    """``kernel.play_round``'s play of ``card`` by the fast ``random`` player: a random
-    colour for a wild, a random target, UNO called with the play (or just after a card
-    whose effect may change the hand)."""
+def random_play(st: np.ndarray, R: np.ndarray, s: int, card: int, lg: np.ndarray) -> None:
+    """The fast ``random`` player's play of ``card`` (``kernel.play_round``): a random
+    colour for a wild, a random target, UNO called with the play; after a card whose
+    effect may change the hand, called when ``who_acts`` next asks this seat."""
     color = below(st, np.int64(4)) if card >= WILD else -1
     if is_special(R, card):
         target = -1
@@ -472,13 +470,8 @@ def random_play(
         ):
             target = random_other(st, s)
         play(st, R, s, card, color, np.bool_(False), target, lg)
-        if st[S_VULN] == s and not (P[3 * s + 2] != 0.0 and rand(st) < P[3 * s + 2]):
-            call_uno(st, R, s, lg)
     else:
-        uno = st[O_HS + s] == 2
-        if uno and P[3 * s + 2] != 0.0 and rand(st) < P[3 * s + 2]:
-            uno = False
-        play(st, R, s, card, color, uno, np.int64(-1), lg)
+        play(st, R, s, card, color, st[O_HS + s] == 2, np.int64(-1), lg)
 
 
 @njit(cache=True)
@@ -489,10 +482,14 @@ def bot_act(
 ) -> bool:  # fmt: skip
     """The opponent in seat ``s``, asked by ``who_acts``: True if it acted, False if it
     let an out-of-turn chance go by.  Both opponents catch a catchable seat whenever
-    asked (before their own turn too) and never jump in nor call late."""
+    asked (before their own turn too), call UNO when asked while catchable themselves
+    (after a card that may change the hand: ``random_play``), and never jump in."""
     v = st[S_VULN]
-    if v >= 0 and v != s:
-        catch(st, R, s, v, lg)
+    if v >= 0:
+        if v != s:
+            catch(st, R, s, v, lg)
+        else:
+            call_uno(st, R, s, lg)
         return True
     if s != st[S_CUR]:
         return False
@@ -510,7 +507,7 @@ def bot_act(
             else:
                 play(st, R, s, card, col, st[O_HS + s] == 2, np.int64(-1), lg)
         else:
-            random_play(st, R, P, s, buf[below(st, k)], lg)
+            random_play(st, R, s, buf[below(st, k)], lg)
     elif phase == P_DRAWN:
         card = st[S_DRAWN]
         if not can_play(st, R, s, card):  # a false call's penalty may have changed that
@@ -519,7 +516,7 @@ def bot_act(
             color = best_color(st, s) if card >= WILD else -1
             play(st, R, s, card, color, st[O_HS + s] == 2, np.int64(-1), lg)
         else:
-            random_play(st, R, P, s, card, lg)
+            random_play(st, R, s, card, lg)
     elif phase == P_CHALLENGE:
         if heuristic:
             cnt[C_DN] = -1
@@ -543,7 +540,7 @@ def bot_act(
         k = answers(st, R, s, buf)
         p = P[3 * s]
         if k:
-            random_play(st, R, P, s, buf[below(st, k)], lg)
+            random_play(st, R, s, buf[below(st, k)], lg)
         elif st[S_PEND] == WILD_DRAW4 and p != 0.0 and rand(st) < p:
             challenge(st, R, s, lg)
         else:
