@@ -122,8 +122,10 @@ class Watch:
 
     def dead_holder(self, killed: float, after: float) -> str | None:
         """The holder whose leases stopped being renewed at ``killed``: its latest
-        expiry seen by ``after`` is the one it had then."""
-        at = self.lease_at(killed)
+        expiry seen by ``after`` is the one it had just after the kill (the table
+        as polled 0.3 s later: a renewal in the last poll period before the kill would
+        otherwise look like a living holder's)."""
+        at = self.lease_at(killed + 0.3)
         later = self.lease_at(after)
         last: dict[str, Any] = {}
         for holder, expires in at.values():
@@ -202,7 +204,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             affected = [p for p in players if any(killed <= t <= killed + 2.0 for t in p.lost)]
             dead = watch.dead_holder(killed, time.monotonic())
             orphaned = [
-                code for code, (h, _) in watch.lease_at(killed).items() if h == dead and dead
+                code for code, (h, _) in watch.lease_at(killed + 0.3).items() if h == dead and dead
             ]
             end = killed + args.recover
             while time.monotonic() < end:

@@ -695,9 +695,11 @@ class Server:
                     self.count_presence(code)
 
     def want_lease(self, room: Room) -> None:
-        """Ask the lease loop to run now for a room in play here that no one here drives
-        (it just started, or a player of a dead server's room reconnected here), once a
-        tick: so the server of the room's players drives it, not whoever looked first."""
+        """Ask the lease loop to run now for a room in play here that no one here drives:
+        it just started here, a player of it sat down here, or its driver let it go
+        (never on every change: a room whose lease another server holds would keep the
+        loop asking the store).  So the server of the room's players drives it, not
+        whoever looked first."""
         code = room.code
         if (
             self.cluster
@@ -821,7 +823,6 @@ class Server:
         code = room.code
         if local:
             self.announce(room)
-            self.want_lease(room)
         elif self.cluster:
             self.evict(room)
         conns = list(self.conns.get(code, ()))
@@ -1409,6 +1410,7 @@ def create_app(
             if seat is not None:
                 room.connected(seat, +1)
                 server.my_presence(room)
+                server.want_lease(room)  # a player's server drives the room, if free
             server.broadcast(room)
             await _serve(conn)
         finally:
@@ -1516,6 +1518,8 @@ def create_app(
                 raise RoomError("this room is gone", code="no_room")
             try:
                 await _change(conn, room, seat, msg)
+                if isinstance(msg, (m.Start, m.Rematch)):
+                    server.want_lease(room)  # this server drives the game it started
             except RoomChanged:  # another server stored a change first
                 server.conflicts += 1
                 await server.refresh(room)
