@@ -21,6 +21,9 @@ from unokit.files import OutputError, check_output_file, write_text_atomic
 from unokit.rules import (
     CUSTOM_RULE_TEXT,
     CUSTOM_RULES,
+    MODERN_CHOICES,
+    MODERN_DECKS,
+    MODERN_PRESETS,
     OPTION_HELP,
     PRESET_PLAYERS,
     PRESETS,
@@ -39,7 +42,8 @@ def allowed_values(key: str) -> str:
     from unokit.cards import DECKS
 
     choices: dict[str, Sequence[str]] = {
-        "deck": DECKS,
+        **MODERN_CHOICES,
+        "deck": DECKS + MODERN_DECKS,
         "custom_rule": CUSTOM_RULES,
         "scoring": SCORINGS,
         "stacking": STACKINGS,
@@ -52,6 +56,7 @@ def allowed_values(key: str) -> str:
         "wild_points": (0, 1000),
         "uno_penalty": (0, 20),
         "false_uno_penalty": (0, 20),
+        "mercy_limit": (0, 200),
     }
     if key in choices:
         return ", ".join(choices[key])
@@ -158,6 +163,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_rules(args: argparse.Namespace) -> int:
     print("Presets (use --rules NAME):")
     for name, (desc, opts) in PRESETS.items():
+        extra = ", ".join(f"{k}={v}" for k, v in opts.items())
+        print(f"  {name:<16} {desc}" + (f"  [{extra}]" if extra else ""))
+    print("\nThe modern games (RULES-MODERN.md; the engine, records and replay so far):")
+    for name, (desc, opts) in MODERN_PRESETS.items():
         extra = ", ".join(f"{k}={v}" for k, v in opts.items())
         print(f"  {name:<16} {desc}" + (f"  [{extra}]" if extra else ""))
     print("\nOptions (use --option KEY=VALUE), with their values and defaults:")

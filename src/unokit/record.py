@@ -16,6 +16,7 @@ from unokit.cards import CARD_CODE, CardError, parse_card
 from unokit.engine.actions import Action
 from unokit.engine.errors import ActionParseError, IllegalAction, ShuffleError
 from unokit.engine.game import Game, RoundLog
+from unokit.engine.modern.base import ModernGame
 from unokit.errors import UnoError
 from unokit.rules import RulesError, RuleSet, from_preset
 
@@ -36,6 +37,10 @@ class RoundSpec:
     shuffles: list[list[int]] | None
     actions: list[tuple[int, Action]]
     launches: list[int] | None = None
+    # UNO Flip!, No Mercy: the codes as written; the game turns them into its cards at
+    # replay (a Flip deck's codes also carry the light/dark pairing, FLIP-DECK-3)
+    deck_codes: list[str] | None = None
+    shuffle_codes: list[list[str]] | None = None
 
 
 @dataclass
@@ -52,8 +57,24 @@ def record_of(game: Game) -> dict[str, Any]:
         "format": FORMAT,
         "rules": game.rules.to_spec(),
         "players": list(game.names),
-        "rounds": [_round_json(r) for r in game.rounds],
+        "rounds": [
+            _modern_round_json(game, r) if isinstance(game, ModernGame) else _round_json(r)
+            for r in game.rounds
+        ],
     }
+
+
+def _modern_round_json(game: ModernGame, r: RoundLog) -> dict[str, Any]:
+    """A round of UNO Flip! or No Mercy: the same keys, the game's own codes."""
+    out: dict[str, Any] = {
+        "dealer": r.dealer,
+        "deck": [game.code_of(c) for c in r.deck],
+        "seed": r.seed,
+    }
+    if r.shuffles:
+        out["shuffles"] = [[game.code_of(c) for c in s] for s in r.shuffles]
+    out["actions"] = [game.action_json(a, seat) for seat, a in r.actions]
+    return out
 
 
 def _round_json(r: RoundLog) -> dict[str, Any]:
@@ -143,7 +164,12 @@ def parse(obj: Any) -> Record:
     rounds = obj.get("rounds")
     if not isinstance(rounds, list):
         raise RecordError("'rounds' must be a list")
-    specs = [_parse_round(r, i, len(players)) for i, r in enumerate(rounds)]
+    codec = None
+    if rules.modern:  # a game of that kind knows its codes
+        made = Game(rules, players, seed=0, start=False, events=False, record=False)
+        assert isinstance(made, ModernGame)
+        codec = made
+    specs = [_parse_round(r, i, len(players), codec) for i, r in enumerate(rounds)]
     return Record(rules=rules, players=list(players), rounds=specs)
 
 
@@ -161,13 +187,21 @@ def _cards(value: Any, where: str) -> list[int]:
     return out
 
 
-def _parse_round(r: Any, i: int, n: int) -> RoundSpec:
+def _codes(value: Any, where: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
+        raise RecordError(f"{where} must be a list of card codes")
+    return list(value)
+
+
+def _parse_round(r: Any, i: int, n: int, codec: ModernGame | None = None) -> RoundSpec:
     where = f"round {i}"
     if not isinstance(r, dict):
         raise RecordError(f"{where} must be an object")
     dealer = r.get("dealer")
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
         raise RecordError(f"{where}: 'dealer' must be a seat from 0 to {n - 1}")
+    if codec is not None:
+        return _parse_modern_round(r, where, dealer, codec)
     deck = _cards(r["deck"], f"{where} deck") if "deck" in r else None
     seed = r.get("seed", 0)
     if not isinstance(seed, int) or isinstance(seed, bool):
@@ -197,6 +231,32 @@ def _parse_round(r: Any, i: int, n: int) -> RoundSpec:
         except ActionParseError as e:
             raise RecordError(f"{where} action {k}: {e}") from None
     return RoundSpec(dealer, deck, seed, shuffles, actions, launches)
+
+
+def _parse_modern_round(r: dict[str, Any], where: str, dealer: int, codec: ModernGame) -> RoundSpec:
+    seed = r.get("seed", 0)
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise RecordError(f"{where}: 'seed' must be a whole number")
+    if "deck" not in r and "seed" not in r:
+        raise RecordError(f"{where} needs a 'deck', a 'seed', or both")
+    deck = _codes(r["deck"], f"{where} deck") if "deck" in r else None
+    shuffles = None
+    if "shuffles" in r:
+        if not isinstance(r["shuffles"], list):
+            raise RecordError(f"{where}: 'shuffles' must be a list of card lists")
+        shuffles = [_codes(s, f"{where} shuffles[{k}]") for k, s in enumerate(r["shuffles"])]
+    if "launches" in r:
+        raise RecordError(f"{where}: 'launches' needs the attack_launcher rule")
+    acts = r.get("actions", [])
+    if not isinstance(acts, list):
+        raise RecordError(f"{where}: 'actions' must be a list")
+    actions = []
+    for k, a in enumerate(acts):
+        try:
+            actions.append(codec.action_from_json(a))
+        except ActionParseError as e:
+            raise RecordError(f"{where} action {k}: {e}") from None
+    return RoundSpec(dealer, None, seed, None, actions, None, deck, shuffles)
 
 
 # --------------------------------------------------------------------- replay ------
@@ -247,7 +307,12 @@ def replay(record: Record) -> ReplayResult:
             raise RecordError(f"the game ended in round {ri - 1}, yet the record has round {ri}")
         try:
             try:
-                game.start_round(spec.dealer, spec.deck, spec.seed, spec.shuffles, spec.launches)
+                if isinstance(game, ModernGame):
+                    _start_modern(game, spec, ri)
+                else:
+                    game.start_round(
+                        spec.dealer, spec.deck, spec.seed, spec.shuffles, spec.launches
+                    )
             except IllegalAction as e:
                 raise RecordError(f"round {ri}: {e}") from None
             for ai, (seat, action) in enumerate(spec.actions):
@@ -259,6 +324,23 @@ def replay(record: Record) -> ReplayResult:
         except ShuffleError as e:
             raise RecordError(f"round {ri}: {e}") from None
     return ReplayResult(True, game, max(game.round_index, 0))
+
+
+def _start_modern(game: ModernGame, spec: RoundSpec, ri: int) -> None:
+    """Start a modern round from its codes (RecordError for a card the game lacks)."""
+    try:
+        deck = None
+        if spec.deck_codes is not None:
+            deck = game.cards_from_codes(spec.deck_codes, f"round {ri} deck")
+        shuffles = None
+        if spec.shuffle_codes is not None:
+            shuffles = [
+                game.cards_from_codes(s, f"round {ri} shuffles[{k}]")
+                for k, s in enumerate(spec.shuffle_codes)
+            ]
+    except CardError as e:
+        raise RecordError(str(e)) from None
+    game.start_round(spec.dealer, deck, spec.seed, shuffles)
 
 
 def replay_text(text: str) -> tuple[int, dict[str, Any] | str]:

@@ -46,6 +46,35 @@ STACKINGS = ("off", "pass", "progressive")
 DEFAULT_LAUNCHER_WEIGHTS = (40, 20, 12, 8, 6, 4, 3, 2, 1, 1, 1, 1, 1)
 MAX_LAUNCHER_WEIGHT = 1_000_000  # relative weights; larger ones only risk float overflow
 WD4_GUILTY = ("draw4", "retract")
+# The modern games (RULES-MODERN.md): their decks are not classic card ids, so they are
+# kept apart from ``unokit.cards.DECKS`` (which every classic path may build).
+MODERN_DECKS = ("flip", "no-mercy")
+FLIP_OPTIONS = (
+    "flip_pairing", "flip_start", "flip_inverts_discard", "flip_exposed_action",
+    "flip_wild_color", "flip_last_card",
+)  # fmt: skip
+NM_OPTIONS = (
+    "nm_deck", "nm_voluntary_draw", "nm_stack_threshold", "nm_stack_match_color",
+    "nm_stack_deflect", "mercy_limit", "nm_knockout_cards", "nm_last_card_effect",
+    "nm_roulette_color",
+)  # fmt: skip
+# the values of the modern games' choice options (RULES-MODERN.md A12, B11)
+MODERN_CHOICES: dict[str, tuple[str, ...]] = {
+    "flip_pairing": ("random",),
+    "flip_start": ("redraw", "flip"),
+    "flip_wild_color": ("flipper", "next_player"),
+    "flip_last_card": ("flip", "no_flip"),
+    "nm_deck": ("wiki", "alt38", "alt37"),
+    "nm_stack_threshold": ("last", "total"),
+    "nm_knockout_cards": ("set_aside", "discard_bottom"),
+    "nm_roulette_color": ("victim", "player"),
+}
+# classic options a modern game does not play (yet): refused with their defaults kept
+_NOT_IN_FLIP = (
+    "stacking", "stack_draw4_on_draw2", "multi_play", "jump_in", "seven_zero",
+    "attack_launcher", "false_uno_penalty", "wd4_guilty",
+)  # fmt: skip
+_NOT_IN_NM = ("multi_play", "jump_in", "attack_launcher", "false_uno_penalty", "wd4_guilty")
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,10 +101,44 @@ class RuleSet:
     seven_zero: bool = False
     attack_launcher: bool = False
     launcher_weights: tuple[int, ...] | None = None
+    # UNO Flip! (RULES-MODERN.md A12)
+    flip_pairing: str = "random"
+    flip_start: str = "redraw"
+    flip_inverts_discard: bool = True
+    flip_exposed_action: bool = False
+    flip_wild_color: str = "flipper"
+    flip_last_card: str = "flip"
+    # UNO Show 'Em No Mercy (RULES-MODERN.md B11)
+    nm_deck: str = "wiki"
+    nm_voluntary_draw: bool = True
+    nm_stack_threshold: str = "last"
+    nm_stack_match_color: bool = False
+    nm_stack_deflect: bool = False
+    mercy_limit: int = 25
+    nm_knockout_cards: str = "set_aside"
+    nm_last_card_effect: bool = False
+    nm_roulette_color: str = "victim"
     preset: str = field(default="classic", compare=False)
 
     def __post_init__(self) -> None:
-        _check_choice("deck", self.deck, DECKS)
+        _check_choice("deck", self.deck, DECKS + MODERN_DECKS)
+        if self.flip_pairing == "physical":
+            raise RulesError(
+                "flip_pairing='physical' needs a verified table of the printed deck's "
+                "light/dark pairs, which unokit does not have yet (RULES-MODERN.md §C 1); "
+                "use 'random'",
+                code="bad_option",
+            )
+        for name, allowed in MODERN_CHOICES.items():
+            _check_choice(name, getattr(self, name), allowed)
+        for name in (
+            "flip_inverts_discard", "flip_exposed_action", "nm_voluntary_draw",
+            "nm_stack_match_color", "nm_stack_deflect", "nm_last_card_effect",
+        ):  # fmt: skip
+            if not isinstance(getattr(self, name), bool):
+                raise RulesError(f"option {name} must be true or false")
+        _check_int("mercy_limit", self.mercy_limit, 0, 200)
+        self._check_modern()
         _check_choice("custom_rule", self.custom_rule, CUSTOM_RULES)
         _check_choice("scoring", self.scoring, SCORINGS)
         _check_choice("stacking", self.stacking, STACKINGS)
@@ -142,6 +205,49 @@ class RuleSet:
                 code="bad_hand_size",
             )
 
+    def _check_modern(self) -> None:
+        """Options of one game refused in another, with the reason (never ignored silently)."""
+        default = RuleSet.__dataclass_fields__
+        own = {"flip": FLIP_OPTIONS, "no-mercy": NM_OPTIONS}.get(self.deck, ())
+        for name in FLIP_OPTIONS + NM_OPTIONS:
+            if name not in own and getattr(self, name) != default[name].default:
+                game = "flip" if name in FLIP_OPTIONS else "no-mercy"
+                raise RulesError(
+                    f"option {name} belongs to deck={game!r} (RULES-MODERN.md), "
+                    f"not deck={self.deck!r}",
+                    code="bad_option",
+                )
+        if self.deck not in MODERN_DECKS:
+            return
+        if 0 < self.mercy_limit <= (self.hand_size or 7):
+            raise RulesError(
+                f"mercy_limit={self.mercy_limit} would knock players out with the cards "
+                f"dealt; use 0 (no Mercy rule) or more than hand_size",
+                code="bad_option",
+            )
+        refused = _NOT_IN_FLIP if self.deck == "flip" else _NOT_IN_NM
+        for name in refused:
+            if getattr(self, name) != default[name].default:
+                raise RulesError(
+                    f"option {name} is not played with deck={self.deck!r} (RULES-MODERN.md "
+                    "FLIP-OPT-1, NM-OPT-1; docs/rules.md)",
+                    code="bad_option",
+                )
+        if self.custom_rule != "none":
+            raise RulesError(f"custom_rule needs a Wild Customizable deck, not {self.deck!r}")
+        allowed = ("standard", "low", "first-out") if self.deck == "flip" else (
+            "standard", "first-out")  # fmt: skip
+        if self.scoring not in allowed:
+            raise RulesError(
+                f"deck={self.deck!r} scores with {', '.join(allowed)}, not {self.scoring!r}",
+                code="bad_option",
+            )
+
+    @property
+    def modern(self) -> bool:
+        """UNO Flip! or No Mercy: played by ``unokit.engine.modern``, not the classic code."""
+        return self.deck in MODERN_DECKS
+
     @property
     def deal_size(self) -> int:
         """Cards dealt to each player (hand_size after its deck-dependent default)."""
@@ -151,6 +257,8 @@ class RuleSet:
     def _base_range(self) -> tuple[int, int]:
         if self.deck == "my-first-uno":
             return (2, 4)
+        if self.deck == "no-mercy":
+            return (2, 6)  # NM-SETUP-1
         if self.scoring == "teams":
             return (4, 8)
         return (2, 10)
@@ -161,6 +269,13 @@ class RuleSet:
         A Wild Draw Four turned as the start card goes back (R-START-WD4); in My First
         UNO every card but a number does (R-START-NUMBER).
         """
+        if self.deck == "flip":  # FLIP-START-WD2 (and FLIP-START-FLIP when redrawn)
+            return (112, 4 + (8 if self.flip_start == "redraw" else 0))
+        if self.deck == "no-mercy":  # NM-START-1: only a number card can start
+            from unokit.engine.modern.cards import NM_RANK, nm_deck
+
+            deck = nm_deck(self.nm_deck)
+            return (len(deck), sum(1 for c in deck if NM_RANK[c] > 9))
         return _start_cards(self.deck, self.custom_cards)
 
     def max_players_dealt(self) -> int:
@@ -178,7 +293,7 @@ class RuleSet:
         left = size - n * self.deal_size
         kind = (
             "a number card (R-START-NUMBER)"
-            if self.deck == "my-first-uno"
+            if self.deck in ("my-first-uno", "no-mercy")
             else "anything but a Wild Draw Four (R-START-WD4)"
         )
         most = self.max_players_dealt()
@@ -290,11 +405,34 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
     ),
 }
 
+# The modern games' presets: listed by `unokit rules`, built by ``from_preset``, and kept
+# out of ``PRESETS`` because every classic front end (bots, RL, the web lobby) iterates
+# that one and plays only classic cards so far.
+MODERN_PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
+    "flip": (
+        "UNO Flip!: 112 two-faced cards, a light and a dark side, the Flip card turns "
+        "everything over (RULES-MODERN.md Part A)",
+        {"deck": "flip"},
+    ),
+    "no-mercy": (
+        "UNO Show 'Em No Mercy: 168 cards, draw until playable, stacking by value, "
+        "7-swap and 0-pass, the Mercy rule at 25 cards (Part B); 2-6 players",
+        {"deck": "no-mercy", "scoring": "first-out", "target_score": 1000},
+    ),
+}
+
+
+def preset_description(name: str) -> tuple[str, dict[str, Any]]:
+    """A preset's text and options, classic or modern."""
+    return PRESETS[name] if name in PRESETS else MODERN_PRESETS[name]
+
+
 # Presets made for a number of players: the command line seats that many by default.
 PRESET_PLAYERS: dict[str, int] = {"two-player": 2}
 
 OPTION_HELP: dict[str, str] = {
-    "deck": "which deck: classic, mattel-2018-swap, mattel-2018-shuffle, my-first-uno",
+    "deck": "which deck: classic, mattel-2018-swap, mattel-2018-shuffle, my-first-uno, "
+    "flip, no-mercy",
     "custom_rule": "the house rule of Wild Customizable cards",
     "custom_cards": "how many Wild Customizable cards are in a 112-card deck (0-3)",
     "hand_size": "cards dealt to each player (7; 5 for my-first-uno)",
@@ -314,6 +452,21 @@ OPTION_HELP: dict[str, str] = {
     "seven_zero": "a 7 swaps hands with a chosen player, a 0 passes all hands on",
     "attack_launcher": "UNO Attack's launcher fires 0-12 cards instead of a draw",
     "launcher_weights": "13 weights: how likely the launcher fires 0..12 cards",
+    "flip_pairing": "flip: how light faces pair with dark faces (a seeded random pairing)",
+    "flip_start": "flip: a Flip start card is redrawn, or flips the round at once",
+    "flip_inverts_discard": "flip: a flip turns the whole discard pile over (the sheet)",
+    "flip_exposed_action": "flip: the action of a face a flip exposes happens",
+    "flip_wild_color": "flip: who names the colour of an exposed wild: flipper, next_player",
+    "flip_last_card": "flip: a last Flip card still flips (flip) or not (no_flip)",
+    "nm_deck": "no-mercy: the deck breakdown: wiki, alt38, alt37",
+    "nm_voluntary_draw": "no-mercy: a player with a playable card may draw instead",
+    "nm_stack_threshold": "no-mercy: a stack answer must reach the last card or the total",
+    "nm_stack_match_color": "no-mercy: a stack answer must also match colour or symbol",
+    "nm_stack_deflect": "no-mercy: a Skip or Reverse passes a pending stack on",
+    "mercy_limit": "no-mercy: cards that knock a player out (0 = no Mercy rule)",
+    "nm_knockout_cards": "no-mercy: a knocked-out hand is set_aside or put at discard_bottom",
+    "nm_last_card_effect": "no-mercy: a final card's effect still happens",
+    "nm_roulette_color": "no-mercy: after a Roulette, the victim's or the player's colour",
 }
 
 
@@ -325,11 +478,12 @@ def _coerce(name: str, value: Any) -> Any:
 
 def from_preset(preset: str = "classic", options: Mapping[str, Any] | None = None) -> RuleSet:
     """Build a RuleSet from a preset name and option overrides (RECORD.md ``rules``)."""
-    if preset not in PRESETS:
+    if preset not in PRESETS and preset not in MODERN_PRESETS:
         raise RulesError(
-            f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}", code="bad_preset"
+            f"unknown preset {preset!r}; choose one of {', '.join([*PRESETS, *MODERN_PRESETS])}",
+            code="bad_preset",
         )
-    merged: dict[str, Any] = dict(PRESETS[preset][1])
+    merged: dict[str, Any] = dict(preset_description(preset)[1])
     valid = {f.name for f in dataclasses.fields(RuleSet)} - {"preset"}
     for key, value in (options or {}).items():
         if key not in valid:

@@ -25,6 +25,9 @@ from unokit.engine.game import (
     Game,
     RoundLog,
 )
+
+# last: the modern games subclass Game and register themselves with it
+from unokit.engine.modern import FlipGame, ModernGame, ModernView, NoMercyGame
 from unokit.engine.position import PositionError, position
 from unokit.engine.view import View, view_of, world_from_view
 from unokit.errors import UnoError
@@ -49,8 +52,12 @@ __all__ = [
     "Action",
     "ActionParseError",
     "Event",
+    "FlipGame",
     "Game",
     "IllegalAction",
+    "ModernGame",
+    "ModernView",
+    "NoMercyGame",
     "PositionError",
     "RoundLog",
     "ShuffleError",

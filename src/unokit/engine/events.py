@@ -81,6 +81,8 @@ class EventKind(StrEnum):
     ROUND_OVER = "round_over"
     ELIMINATED = "eliminated"
     GAME_OVER = "game_over"
+    FLIP = "flip"
+    KNOCKOUT = "knockout"
 
 
 def _seat(v: int) -> int | None:
@@ -214,6 +216,15 @@ FIELDS: dict[EventKind, list[tuple[str, str, _Conv, str]]] = {
     EventKind.ELIMINATED: [
         ("seat", "seat", _int, "who is out of the game (R-SCORE-ELIM)"),
         ("score", "amount", _int, "their score"),
+    ],
+    EventKind.FLIP: [
+        ("seat", "seat", _int, "who played the Flip card (UNO Flip!, FLIP-FLIP-1)"),
+        ("side", "amount", _int, "the side now in force: 0 light, 1 dark"),
+        ("card", "cards", _card, "the new top face of the discard pile"),
+    ],
+    EventKind.KNOCKOUT: [
+        ("seat", "seat", _int, "who is out of this hand (No Mercy, NM-MERCY-1)"),
+        ("count", "amount", _int, "the cards of the hand set aside"),
     ],
     EventKind.GAME_OVER: [
         ("winner", "seat", _int, "the winning seat (or team)"),
@@ -384,6 +395,17 @@ class Eliminated(NamedTuple):
     score: int
 
 
+class Flip(NamedTuple):
+    seat: int
+    side: int
+    card: str | None
+
+
+class Knockout(NamedTuple):
+    seat: int
+    n: int
+
+
 class GameOver(NamedTuple):
     winner: int
     score: int
@@ -393,7 +415,7 @@ EventData: TypeAlias = (
     DealerDraw | RoundStart | Deal | StartCard | StartReturn | Reshuffle | Play | Draw
     | Keep | Color | Uno | FalseUno | Catch | Challenge | Reveal | Retract | Skip
     | Reverse | Hit | Hand | Swap | Rotate | ShuffleHands | Discard | Launch | RoundOver
-    | Eliminated | GameOver
+    | Eliminated | GameOver | Flip | Knockout
 )  # fmt: skip
 
 RECORDS: dict[EventKind, type[EventData]] = {
@@ -408,7 +430,7 @@ RECORDS: dict[EventKind, type[EventData]] = {
     EventKind.ROTATE: Rotate, EventKind.SHUFFLE_HANDS: ShuffleHands,
     EventKind.DISCARD: Discard, EventKind.LAUNCH: Launch,
     EventKind.ROUND_OVER: RoundOver, EventKind.ELIMINATED: Eliminated,
-    EventKind.GAME_OVER: GameOver,
+    EventKind.GAME_OVER: GameOver, EventKind.FLIP: Flip, EventKind.KNOCKOUT: Knockout,
 }  # fmt: skip
 
 _SLOT = {name: i for i, name in enumerate(Event._fields)}

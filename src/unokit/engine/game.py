@@ -35,7 +35,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from itertools import combinations
-from typing import Any
+from typing import Any, ClassVar
 
 from unokit.cards import (
     CARD_CODE,
@@ -104,8 +104,25 @@ def holds_color(hand: Sequence[int], color: int) -> bool:
     return False
 
 
+# The games a deck of RULES-MODERN.md is played by (engine/modern registers them):
+# ``Game(rules, ...)`` builds that class, so every caller keeps one constructor.
+VARIANTS: dict[str, type[Game]] = {}
+
+
 class Game:
     """A game of UNO in rounds, for 2 to 10 players."""
+
+    MODERN: ClassVar[bool] = False  # True for UNO Flip! and No Mercy (engine/modern)
+
+    def __new__(cls, rules: RuleSet | None = None, *args: Any, **kwargs: Any) -> Game:
+        """The class that plays ``rules``' deck: ``Game`` itself for the classic decks."""
+        if cls is Game and rules is not None and rules.deck in VARIANTS:
+            return object.__new__(VARIANTS[rules.deck])
+        return object.__new__(cls)
+
+    def modern_view(self, seat: int | None) -> Any:
+        """The view of a modern game (engine/modern); the classic game uses ``view_of``."""
+        raise NotImplementedError
 
     def __init__(
         self,

@@ -36,6 +36,7 @@ from unokit.engine.dealing import RoundLog
 from unokit.engine.errors import IllegalAction
 from unokit.engine.events import Event, EventKind
 from unokit.engine.game import Game
+from unokit.engine.modern.base import ModernGame
 from unokit.engine.phases import P_ROUND_OVER, PHASE_NAMES
 from unokit.errors import UnoError
 from unokit.rules import RulesError, RuleSet, from_preset
@@ -329,6 +330,8 @@ _PLAIN_FIELDS: Final = (
 
 def game_to_json(game: Game) -> dict[str, Any]:
     """Everything a ``Game`` is, as JSON values (ints, lists, strings)."""
+    if isinstance(game, ModernGame):  # UNO Flip!, No Mercy: their own fields
+        return game.to_json_obj()
     d = game.__dict__
     out: dict[str, Any] = {
         "rules": game.rules.to_spec(),
@@ -352,6 +355,8 @@ def game_from_json(obj: dict[str, Any]) -> Game:
     """The ``Game`` that ``game_to_json`` described."""
     spec = obj["rules"]
     rules = from_preset(spec["preset"], spec["options"])
+    if rules.modern:
+        return ModernGame.from_json_obj(obj)
     events = obj["events"]
     g = Game(rules, obj["names"], seed=0, events=events is not None, record=obj["recording"],
              start=False)  # fmt: skip
@@ -407,10 +412,17 @@ def from_json(obj: Any) -> MatchState:
         except RulesError as e:
             raise StateError(f"a damaged match state: {e}") from None
         n = len(names)
-        _check_game(game_obj, rules, n)
+        if rules.modern:
+            _check_modern(game_obj, n)
+        else:
+            _check_game(game_obj, rules, n)
         passed = frozenset(_int(x, "passed", 0, n - 1) for x in _list(obj.get("passed"), "passed"))
         waits = frozenset(_int(x, "waits", 0, n - 1) for x in _list(obj.get("waits"), "waits"))
         game = game_from_json(game_obj)
+        if isinstance(game, ModernGame) and Counter(
+            game.pile + game.discard + game._aside() + [c for h in game.hands for c in h]
+        ) != Counter(game.full_deck()):
+            raise _fail("the hands and piles do not hold the rules' deck, each card once")
     except StateError:
         raise
     except Exception as e:  # anything the checks above did not foresee is damage too
@@ -542,6 +554,25 @@ def _check_game(g: dict[str, Any], rules: RuleSet, n: int) -> None:
             _cards(cards, "an event's cards")
             for x in rest:
                 _int(x, "an event's field", -(2**31), 2**31)
+
+
+def _check_modern(g: dict[str, Any], n: int) -> None:
+    """The shape checks of a modern game's fields; the cards are checked once it is built."""
+    for name in ("hands", "live", "scores"):
+        _list(g.get(name), name, n)
+    for name in ("pile", "discard"):
+        for c in _list(g.get(name), name):
+            _int(c, name, 0, 255)
+    for h in g["hands"]:
+        for c in _list(h, "a hand"):
+            _int(c, "a card", 0, 255)
+    _int(g.get("phase"), "phase", 0, len(PHASE_NAMES) - 1)
+    _int(g.get("current"), "current", 0, n - 1)
+    if g.get("direction") not in (1, -1) or isinstance(g.get("direction"), bool):
+        raise _fail("direction must be 1 or -1")
+    _rng(g.get("rng"), "rng")
+    if g.get("round_rng") is not None:
+        _rng(g.get("round_rng"), "round_rng")
 
 
 def dumps(state: MatchState) -> str:

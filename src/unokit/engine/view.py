@@ -136,6 +136,9 @@ def view_of(game: Game, seat: int | None) -> View:
     that is not a seat.
     """
     check_seat(game, seat)
+    if game.MODERN:  # UNO Flip!, No Mercy: their own faces and fields (engine/modern)
+        got: View = game.modern_view(seat)
+        return got
     mine = seat is not None and game.current == seat
     # a Wild Draw Four waits for its answer (with stacking on, inside an answer phase)
     wd4 = game.phase == P_CHALLENGE or (game.phase == P_ANSWER and game.pend_card == WILD_DRAW4)

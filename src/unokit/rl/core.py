@@ -93,7 +93,7 @@ from unokit.rl.spec import (
     action_index,
     decode_table,
 )
-from unokit.rules import RuleSet
+from unokit.rules import RulesError, RuleSet
 
 ByteArray = npt.NDArray[np.uint8]
 MaskArray = npt.NDArray[np.int8]
@@ -246,6 +246,13 @@ class Table:
     ) -> None:
         if not 2 <= num_players <= MAX_SEATS:
             raise ValueError(f"num_players must be 2 to {MAX_SEATS}, not {num_players}")
+        if rules.modern:
+            raise RulesError(
+                f"the RL environments play the classic decks only: deck={rules.deck!r} "
+                "(UNO Flip!, No Mercy) has no observation and action table yet "
+                "(docs/rl.md, issue 38)",
+                code="bad_rules",
+            )
         rules.check_players(num_players)
         if reward not in REWARD_MODES:
             raise ValueError(f"reward must be one of {REWARD_MODES}, not {reward!r}")
