@@ -76,6 +76,7 @@ bench: $(STAMP) $(BENCH_VENV)/.installed
 	$(BIN)/python benchmarks/bench_engine.py --reference-python $(BENCH_VENV)/bin/python $(ARGS)
 	$(BIN)/python benchmarks/bench_rl.py --reference-python $(BENCH_VENV)/bin/python $(ARGS)
 	$(BIN)/python benchmarks/bench_compiled.py --reference-python $(BENCH_VENV)/bin/python --cold-start $(ARGS)
+	$(BIN)/python benchmarks/bench_vector.py --reference-python $(BENCH_VENV)/bin/python $(ARGS)
 
 # Bot strength (docs/bots.md): 10,000+ games a pair; takes a while on two cores.
 bench-bots: $(STAMP)

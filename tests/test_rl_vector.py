@@ -252,7 +252,7 @@ def test_single_agent_same_as_aec(preset: str, n: int, opponents: str) -> None:
 
 # ---------------------------------------------------------------- refusals ---------
 def test_refusals_name_the_rule() -> None:
-    with pytest.raises(VectorUnsupported, match="stacking=progressive.*seven_zero"):
+    with pytest.raises(VectorUnsupported, match=r"stacking=progressive.*seven_zero"):
         UnoVectorGymEnv(2, 3, "party", opponents="heuristic")
     with pytest.raises(VectorUnsupported, match="multi_play"):
         UnoVectorGymEnv(2, 3, "seed-001-house", opponents="heuristic")

@@ -30,8 +30,9 @@ kernel writes (``record=True``), the way ``unokit sim --check`` replays compiled
 
 Needs numba (``pip install 'unokit[fast]'``).  One round per episode; refused with
 ``VectorUnsupported`` (a ``ValueError``) naming the reason: a deck the compiled engine
-does not know, ``episode="game"``, a deal that leaves no start card, and ``opponents="heuristic"`` under rules its compiled
-player does not cover (stacking, seven-zero, multi-play, the 112-card decks).
+does not know, ``episode="game"``, a deal that leaves no start card, and
+``opponents="heuristic"`` under rules its compiled player does not cover (stacking,
+seven-zero, multi-play, the 112-card decks).
 """
 
 from __future__ import annotations
@@ -88,7 +89,9 @@ def _kernel() -> ModuleType:
     return importlib.import_module("unokit.rl.vector_kernel")
 
 
-def unsupported(rules: RuleSet, num_players: int, episode: str, opponents: str | None) -> str | None:
+def unsupported(
+    rules: RuleSet, num_players: int, episode: str, opponents: str | None
+) -> str | None:
     """Why the vector environment cannot play this, or None if it can.
 
     ``opponents`` None: every seat is a learner (``UnoVectorEnv``).  Multi-play needs no
@@ -345,16 +348,28 @@ class UnoVectorEnv:
         return self.games.last_record(i)
 
 
+class ActionSampler:
+    """Uniformly random allowed actions for every row of a mask, in compiled code: a
+    random baseline's policy, and the benchmark's.  One generator per row (SplitMix64,
+    as the games'), kept between calls, so a call allocates only its result."""
+
+    def __init__(self, num_envs: int, seed: int | None = None) -> None:
+        self.vk = _kernel()
+        rng = np.random.default_rng(seed)
+        self.seeds = np.zeros((num_envs, 21), dtype=np.int64)  # a state's S_RNG slot
+        self.seeds[:, 20] = rng.integers(-(2**63), 2**63 - 1, size=num_envs, dtype=np.int64)
+
+    def __call__(self, mask: npt.NDArray[Any]) -> I64:
+        m = np.ascontiguousarray(mask, dtype=np.int8)
+        out = np.empty(m.shape[0], dtype=np.int64)
+        self.vk.sample_masked(m, self.seeds[: m.shape[0]], out)
+        return out
+
+
 def sample_actions(mask: npt.NDArray[Any], rng: np.random.Generator) -> I64:
-    """A uniformly random allowed action for each row of ``mask``, in compiled code
-    (a random baseline's policy; the benchmark's)."""
-    vk = _kernel()
-    m = np.ascontiguousarray(mask, dtype=np.int8)
-    seeds = np.zeros((m.shape[0], 21), dtype=np.int64)
-    seeds[:, 20] = rng.integers(-(2**63), 2**63 - 1, size=m.shape[0], dtype=np.int64)
-    out = np.zeros(m.shape[0], dtype=np.int64)
-    vk.sample_masked(m, seeds, out)
-    return out
+    """A uniformly random allowed action for each row of ``mask`` (``ActionSampler``
+    seeded from ``rng``, for one call)."""
+    return ActionSampler(len(mask), int(rng.integers(2**63)))(mask)
 
 
 class UnoVectorGymEnv(VectorEnv[Any, Any, Any]):
@@ -510,6 +525,7 @@ class UnoVectorGymEnv(VectorEnv[Any, Any, Any]):
 __all__ = [
     "KERNEL_DECKS",
     "OPPONENTS",
+    "ActionSampler",
     "Batch",
     "UnoVectorEnv",
     "UnoVectorGymEnv",
@@ -517,4 +533,3 @@ __all__ = [
     "sample_actions",
     "unsupported",
 ]
-

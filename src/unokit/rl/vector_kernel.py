@@ -28,6 +28,7 @@ import numpy as np
 from numba import njit
 
 from unokit.compiled.kernel import (
+    CU_DISCCOLOR,
     EVERY_SEAT,
     HCAP,
     O_DISC,
@@ -41,7 +42,6 @@ from unokit.compiled.kernel import (
     P_PLAY,
     P_ROUND_OVER,
     P_START_COLOR,
-    R_BLUFF,
     R_CUSTOM,
     R_FORCE,
     R_JUMPIN,
@@ -53,7 +53,6 @@ from unokit.compiled.kernel import (
     S_CUR,
     S_DIR,
     S_DRAWN,
-    S_GUILTY,
     S_LOGON,
     S_LOGPOS,
     S_N,
@@ -74,10 +73,10 @@ from unokit.compiled.kernel import (
     WILD_DRAW4,
     WILD_SHUFFLE,
     WILD_SWAP,
-    CU_DISCCOLOR,
     accept,
     answers,
     below,
+    best_color,
     call_uno,
     can_play,
     catch,
@@ -98,7 +97,7 @@ from unokit.compiled.kernel import (
     start_round,
     who_acts,
 )
-from unokit.compiled.search import C_DN, best_color, heur_challenges, heur_choose
+from unokit.compiled.search import C_DN, heur_challenges, heur_choose
 from unokit.rl.spec import (
     A_ACCEPT,
     A_CATCH,
@@ -122,12 +121,10 @@ from unokit.rl.spec import (
     O_DRAWN,
     O_HAND,
     O_HAND_SIZE,
-    O_LIVE as OB_LIVE,
     O_ONE_CARD,
     O_PENDING,
     O_PHASE,
     O_RULES,
-    O_SCORES as OB_SCORES,
     O_SEEN,
     O_TO_ACT,
     O_TOP,
@@ -136,6 +133,8 @@ from unokit.rl.spec import (
     OFFSETS,
     SCORE_CAP,
 )
+from unokit.rl.spec import O_LIVE as OB_LIVE
+from unokit.rl.spec import O_SCORES as OB_SCORES
 
 # ---------------------------------------------------------------- per-game control --
 C_AGENT = 0  # the seat whose decision the row's observation is for
@@ -187,15 +186,15 @@ def own_after(st: np.ndarray, R: np.ndarray, seat: int, card: int, color: int) -
         s = (seat + d) % n
         while st[O_LIVE + s] == 0:
             s = (s + d) % n
-        return st[O_HS + s]
+        return int(st[O_HS + s])
     if card == WILD_CUSTOM and R[R_CUSTOM] == CU_DISCCOLOR:
         base = O_HANDS + seat * HCAP
         k = 0
         for i in range(st[O_HS + seat]):
             if ccolor(st[base + i]) == color:
                 k += 1
-        return left - k
-    return left
+        return int(left - k)
+    return int(left)
 
 
 @njit(cache=True)
@@ -226,15 +225,20 @@ def play_actions(st: np.ndarray, R: np.ndarray, seat: int, card: int, m: np.ndar
                     if uno:
                         m[i + A_UNO_PLAYS] = 1
         return
+    # own_after can be 1 only with two cards in hand, or after a seven-zero 0 or a
+    # Wild Customizable's discard_color
+    rare = (R[R_SEVENZERO] != 0 and card < WILD and crank(card) == 0) or (
+        card == WILD_CUSTOM and R[R_CUSTOM] == CU_DISCCOLOR
+    )
     if card < WILD:
         m[card] = 1
-        if own_after(st, R, seat, card, -1) == 1:
+        if (hs == 2 or rare) and own_after(st, R, seat, card, -1) == 1:
             m[card + A_UNO_PLAYS] = 1
         return
     for col in range(4):
         i = A_PLAY_WILD + (card - WILD) * 4 + col
         m[i] = 1
-        if own_after(st, R, seat, card, col) == 1:
+        if (hs == 2 or rare) and own_after(st, R, seat, card, col) == 1:
             m[i + A_UNO_PLAYS] = 1
 
 
@@ -250,12 +254,12 @@ def legal_mask(st: np.ndarray, R: np.ndarray, seat: int, buf: np.ndarray, m: np.
     n = st[S_N]
     if seat == cur:
         if phase == P_PLAY:
-            held = 0  # the distinct playable cards, as a bit mask
+            done = 0  # the playable cards offered so far, as a bit mask (each once)
             k = playable_cards(st, R, seat, buf)
             for i in range(k):
-                held |= 1 << buf[i]
-            for c in range(57):
-                if (held >> c) & 1:
+                c = buf[i]
+                if not (done >> c) & 1:
+                    done |= 1 << c
                     play_actions(st, R, seat, c, m)
             m[A_DRAW] = 1
         elif phase == P_DRAWN:
@@ -356,7 +360,8 @@ def observe(
             o[O_ONE_CARD + j] = 1
         o[OB_LIVE + j] = st[O_LIVE + s]
         raw = st[O_SCORES + (s % 2 if teams else s)]
-        o[OB_SCORES + j] = min(SCORE_CAP, raw * 100 // target)
+        if raw:
+            o[OB_SCORES + j] = min(SCORE_CAP, raw * 100 // target)
         s += 1
         if s == n:
             s = 0
@@ -431,7 +436,7 @@ def round_rewards(st: np.ndarray, R: np.ndarray, V: np.ndarray, out: np.ndarray)
             won = s % 2 == w % 2 if teams else s == w
             out[s] = 1.0 if won else -1.0
         return
-    if scoring == SC_LOW or scoring == SC_ELIM:  # noqa: PLR1714 (numba: plain comparisons)
+    if scoring == SC_LOW or scoring == SC_ELIM:  # noqa: SIM109 (numba: plain comparisons)
         for s in range(n):
             out[s] = -(hand_points(st, R, s) / 100)
         return
@@ -740,7 +745,7 @@ def learner_reward(st: np.ndarray, R: np.ndarray, V: np.ndarray, seat: int) -> f
     """The learner's share of ``round_rewards``."""
     out = np.zeros(st[S_N])
     round_rewards(st, R, V, out)
-    return out[seat]
+    return float(out[seat])
 
 
 @njit(cache=True)
@@ -754,9 +759,10 @@ def sample_masked(MASK: np.ndarray, seeds: np.ndarray, out: np.ndarray) -> None:
         for a in range(row.shape[0]):
             k += row[a]
         j = below(seeds[i], k)
-        for a in range(row.shape[0]):
-            if row[a]:
-                if j == 0:
-                    out[i] = a
-                    break
-                j -= 1
+        a = 0
+        while True:
+            j -= row[a]
+            if j < 0:
+                break
+            a += 1
+        out[i] = a
