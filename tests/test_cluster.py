@@ -188,6 +188,35 @@ async def test_a_rooms_lease_follows_its_player_to_another_server() -> None:
         await ana.close()
 
 
+async def test_a_player_who_reconnects_to_a_server_behind_never_sees_the_game_go_back() -> None:
+    """Ana plays through A while B, which holds the room too, hears nothing (its bus
+    message is late).  Ana's tab reconnects through B with what it saw (game, last
+    sequence number): B reads the room from the store before answering, so her first
+    view there is not older than her last one on A."""
+    async with cluster(2, timing=FAST) as ((a, b), store):
+        r = await a.room(seats=2, bots=["normal"])
+        code = r["code"]
+        ana = await Client(f"{a.ws}/{code}", r["token"]).connect()
+        await ana.send({"type": "start"})
+        await ana.wait(lambda: ana.state is not None)
+        watcher = await Client(f"{b.ws}/{code}").connect()  # B holds the room
+        await watcher.wait(lambda: watcher.state is not None)
+        b.server.bus.up = False  # B hears nothing more for now
+        await play_out([ana], lambda: len(store.log(code, 1)) > 8, limit=20)
+        await asyncio.sleep(0.1)
+        last = ana.state
+        assert last is not None
+        assert b.server.rooms[code].log_len < len(store.log(code, 1))  # B is behind
+        await ana.close()
+        again = await Client(f"{b.ws}/{code}", r["token"]).connect(
+            last_seq=last["seq"], game=last["game"]
+        )
+        await again.wait(lambda: again.state is not None)
+        assert again.state is not None and again.state["version"] >= last["version"]
+        await again.close()
+        await watcher.close()
+
+
 async def test_a_bus_outage_delays_views_and_the_return_brings_them_up_to_date() -> None:
     """Server B hears nothing for a while (Redis down): its spectator's view waits,
     never goes back and is never a wrong one; when the bus is back B reads the room

@@ -1395,6 +1395,16 @@ def create_app(
             if seat is None:
                 await _refuse(websocket, "bad_token", "this seat token is not valid here")
                 return
+        if server.cluster and hello.last_seq is not None and behind(room, hello):
+            # the client saw more of this room (on a server that just died) than this
+            # server has applied yet: read it from the store first, so the client's
+            # view never goes back
+            try:
+                async with server.locks[room.code]:
+                    room = await server.refresh(server.rooms.get(room.code, room))
+            except StoreError:
+                await _refuse(websocket, "storage_unavailable", STORE_DOWN)
+                return
         conn = Conn(websocket, room, seat, addr, queue=asyncio.Queue(limits.send_queue))
         conn.bucket = Bucket(limits.messages_per_second)
         if hello.last_seq is not None:
@@ -1567,6 +1577,16 @@ STORE_DOWN = "the server cannot store moves right now, so nothing was changed; t
 
 class _TooBig(ValueError):
     pass
+
+
+def behind(room: Room, hello: m.Hello) -> bool:
+    """Whether a reconnecting client has seen a later game, or more of this game's
+    events, than ``room`` holds."""
+    game = hello.game if hello.game is not None else room.game_no
+    if game != room.game_no:
+        return game > room.game_no
+    events = room.match.game.events if room.match is not None else None
+    return (hello.last_seq or 0) > len(events or [])
 
 
 def _text(frame: Any, limit: int) -> str | bytes:
