@@ -800,3 +800,46 @@ async def test_an_idle_room_the_store_cannot_expire_stays_and_is_tried_again() -
     server.expire(room)
     assert room.code not in server.rooms
     assert [r.data["status"] for r in store.load_rooms()] == ["expired"]
+
+
+async def test_end_on_a_finished_game_goes_back_to_the_lobby_and_clocks_are_told() -> None:
+    """Issue 36: ``state`` tells the turn timer's seat and seconds left (a person's own
+    decision only, not a bot's nor the autopilot's) and, after a round, the seconds
+    before the next one; ``end`` on a game already over takes the room back to the
+    lobby, where a player whose seat went to a bot can sit again."""
+    from unokit.server.room import Room, RoomError
+    from unokit.server.store import MemoryStore
+
+    room, _ = Room.create(MemoryStore(), "Ana", "classic", {}, 3, [None, "normal"], 30)
+    assert room.join("Ben")[0] == 1
+    room.start(0)
+    room.kick(0, 1)  # Ben left for good: a bot plays his seat
+    ana = room.seats[0]
+    assert room.match is not None and ana is not None
+    ana.connected = 1
+    with pytest.raises(RoomError):
+        room.to_lobby(0)  # the game is on
+    told_clock = False
+    while not room.match.game.round_over:
+        seat = room.match.next_to_ask()
+        msg = room.state_for(None, 0)[0]
+        if seat == 0 and 0 not in room.autopilot:
+            assert msg["clock"]["seat"] == 0 and 29 <= msg["clock"]["left"] <= 30
+            told_clock = True
+            room.set_autopilot(0, True)  # from now on the autopilot decides for Ana
+            continue
+        assert "clock" not in msg, (seat, msg.get("clock"))  # a bot's decision
+        room.bot_step()
+    assert told_clock
+    assert 29 <= room.state_for(0, 0)[0]["next_round_in"] <= 30
+    room.end(0)  # the host ends the game
+    assert room.status == "over" and "next_round_in" not in room.state_for(0, 0)[0]
+    with pytest.raises(RoomError):
+        room.end(1)  # only the host
+    room.end(0)  # once over: back to the lobby, seats as they were
+    assert room.status == "lobby"
+    assert [s.kind if s else None for s in room.seats] == ["person", "bot", "bot"]
+    room.kick(0, 1)  # the host removes the bot...
+    assert room.join("Ben")[0] == 1  # ...and Ben sits again
+    room.start(0)
+    assert room.status == "playing" and room.game_no == 2

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -95,7 +96,7 @@ def test_a_late_visitor_can_watch_and_the_timer_counts(browser: Any, tmp_path: A
             ana.page.click("#start-btn")
             # with a turn timer the banner counts down
             ana.page.wait_for_selector("#turn-timer")
-            assert ana.page.locator("#turn-timer").inner_text().endswith(" s")
+            assert re.fullmatch(r"\d+\s+s", ana.page.locator("#turn-timer").inner_text())
             eve.page.goto(f"{url}/r/{code}")
             assert eve.page.locator("#join-btn").count() == 0  # the game has started
             eve.page.click("#watch-btn")
@@ -142,11 +143,12 @@ def test_the_host_gives_a_players_seat_to_a_bot_and_play_goes_on(
             join_room(ben, url, code, by_code=True)
             ana.page.click("#start-btn")
             ben.page.wait_for_selector(".table .hand .card")
-            ana.page.wait_for_selector(".opp[data-seat='1'] .to-bot")
+            ana.page.click("#host-tools summary")  # the host's seat controls, by the log
+            ana.page.wait_for_selector("#host-tools .to-bot[data-key='to-bot:1']")
             assert ben.page.locator(".to-bot").count() == 0  # only the host has it
             shot(ana.page, "host-table.png")
             ana.page.once("dialog", lambda d: d.accept())
-            ana.page.click(".opp[data-seat='1'] .to-bot")
+            ana.page.click("#host-tools .to-bot[data-key='to-bot:1']")
             ana.page.wait_for_selector(".opp[data-seat='1'] .badge.bot")
             ben.page.wait_for_selector("#watch-btn")  # the room's page, without a seat
             assert "gave your seat to a bot" in ben.page.locator("#toast").inner_text()

@@ -567,12 +567,30 @@ class Room:
         self.start(by)
 
     def end(self, by: int | None) -> None:
-        """The host ends the game; the record stays downloadable."""
+        """The host ends the game; the record stays downloadable.  On a game already
+        over, the room goes back to the lobby (``to_lobby``)."""
         self._host_only(by)
+        if self.status == "over":
+            self.to_lobby(by)
+            return
         if self.status != "playing":
             raise RoomError("there is no game to end", code="game_over")
         with self._all_or_nothing():
             self._finish()
+
+    def to_lobby(self, by: int | None) -> None:
+        """The host takes a finished game's room back to the lobby: the seats stay as
+        they are, and the host may remove a bot (a player whose seat went to a bot can
+        then take a seat again), add bots, and start the next game.  The finished
+        game's record stays downloadable."""
+        self._host_only(by)
+        if self.status != "over":
+            raise RoomError("the game is not over", code="round_not_over")
+        with self._all_or_nothing():
+            self.status = "lobby"
+            self.autopilot = set()
+            self.save()
+        self.touch()
 
     def _finish(self) -> None:
         self.status = "over"
@@ -746,12 +764,38 @@ class Room:
             "events": out,
             "outcome": game.outcome().to_json(),
         }
+        clock = self.clock()
+        if clock is not None:
+            msg["clock"] = clock
+        if game.round_over and self.status == "playing":
+            msg["next_round_in"] = self.next_round_in()
         if game.round_over:
             msg["hands"] = [
                 [_code(c) for c in h] for h in shown_hands(game)
             ]  # every hand is shown when the round ends (R-SCORE-1 counts them)
             msg["points"] = [game.hand_points(s) for s in range(game.n)]
         return msg, len(events)
+
+    def clock(self) -> dict[str, Any] | None:
+        """The turn timer of the decision the room waits for, if a person (not a bot,
+        not the autopilot) makes it: ``{"seat", "left"}``, seconds left as the server's
+        driver counts them (``Server.due``: from the last change of the game)."""
+        match = self.match
+        timer = self.timing.turn_timer
+        if not timer or match is None or self.status != "playing" or match.game.round_over:
+            return None
+        seat = match.next_to_ask()
+        if seat is None or match.bots[seat] is not None:
+            return None
+        left = max(0.0, self.changed_at + timer - time.monotonic())
+        return {"seat": seat, "left": round(left, 1)}
+
+    def next_round_in(self) -> float:
+        """Seconds before a finished round's next one starts by itself (``Server.due``:
+        ``timing.next_round`` while a person is connected, else 1 s)."""
+        anyone = any(s is not None and s.kind == "person" and s.connected for s in self.seats)
+        wait = self.timing.next_round if anyone else 1.0
+        return round(max(0.0, self.changed_at + wait - time.monotonic()), 1)
 
     def history_start(self) -> int:
         events = self.match.game.events if self.match else None

@@ -4,7 +4,7 @@
 // only ever goes in through textContent.
 
 import { api, Connection, forgetSeat, saveName, saveSeat, savedName, savedSeat, tabSeat } from "./net.js";
-import { cardBack, cardFace, cardName, colorName, COLOR_KEYS, COLORS, parseCard } from "./cards.js";
+import { cardBack, cardFace, cardName, colorName, COLOR_KEYS, COLORS, icon, parseCard } from "./cards.js";
 import { describe } from "./log.js";
 
 // ---------------------------------------------------------------- tiny DOM helper ---
@@ -19,7 +19,7 @@ function h(tag, attrs, ...kids) {
     else if (v === true) el.setAttribute(k, "");
     else el.setAttribute(k, String(v));
   }
-  for (const kid of kids.flat()) {
+  for (const kid of kids.flat(Infinity)) {
     if (kid === null || kid === undefined || kid === false) continue;
     el.append(typeof kid === "string" ? document.createTextNode(kid) : kid);
   }
@@ -33,11 +33,24 @@ const toastEl = document.getElementById("toast");
 let toastTimer = null;
 
 function toast(text, kind = "error") {
+  placeToast();
   toastEl.textContent = text;
   toastEl.className = `toast show ${kind}`;
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => (toastEl.className = "toast"), 4000);
+  toastTimer = setTimeout(hideToast, 4000);
 }
+
+function hideToast() {
+  clearTimeout(toastTimer);
+  toastEl.className = "toast";
+}
+
+// toasts appear just under the top bar, never over its buttons (End game, Keys)
+const topbar = document.querySelector(".topbar");
+function placeToast() {
+  document.documentElement.style.setProperty("--topbar-h", `${Math.max(0, Math.ceil(topbar.getBoundingClientRect().bottom))}px`);
+}
+if (window.ResizeObserver) new ResizeObserver(placeToast).observe(topbar);
 
 // ---------------------------------------------------------------- the app state -----
 const S = {
@@ -239,7 +252,7 @@ async function openRoom(code) {
   });
   document.title = `unokit: room ${code}`;
   drawRoombar();
-  if (!S.rules) api("/api/rules").then((r) => (S.rules = r)).catch(() => {});
+  if (!S.rules) api("/api/rules").then((r) => { S.rules = r; render(); }).catch(() => {});
   const mine = tabSeat(code);
   if (mine && mine.token) {
     S.token = mine.token;
@@ -294,15 +307,43 @@ function joinView(room) {
           S.token = saved.token;
           connect();
         } }),
-        h("p", { class: "hint", text: "This browser sat here before. Someone else on it? Take a new seat below." }))
+        h("p", { class: "hint", text: open
+          ? "This browser sat here before. Someone else on it? Take a new seat below."
+          : "This browser sat here before. Someone else on it? Every seat is taken: they can just watch." }))
     : null;
   return h("section", { class: "panel joinroom" },
     h("h1", { text: `Room ${room.code}` }),
     resume,
     h("p", { text: who.length ? `At the table: ${who.join(", ")}.` : "The table is empty." }),
-    h("p", { class: "hint", text: `Rules: ${room.rules.preset}. ${room.seats.length} seats.` }),
+    h("p", { class: "hint", id: "join-rules", text: `${rulesLine(room)} ${room.seats.length} seats.` }),
     open ? form : h("p", { text: room.status === "lobby" ? "Every seat is taken: you can watch." : "The game has started: you can watch." }),
     watch);
+}
+
+// A watcher in the lobby (back from a finished game, say) may take an open seat.
+function lobbySeatForm() {
+  const input = h("input", { id: "lobby-name", maxlength: 20, required: true, value: savedName(), autocomplete: "nickname" });
+  const err = h("p", { class: "form-error", role: "alert" });
+  const form = h("form", { class: "join-form", id: "lobby-join" },
+    h("div", { class: "field" }, h("label", { for: "lobby-name", text: "A seat is open: your name" }), input),
+    err,
+    h("button", { class: "btn primary", type: "submit", id: "lobby-join-btn", text: "Take a seat" }));
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const name = input.value.trim();
+    if (!name) return;
+    try {
+      saveName(name);
+      const res = await api(`/api/rooms/${S.code}/join`, { name });
+      saveSeat(res.code, { token: res.token, seat: res.seat, name });
+      S.conn.stop();
+      S.token = res.token;
+      connect();
+    } catch (ex) {
+      err.textContent = ex.message;
+    }
+  });
+  return form;
 }
 
 function connect() {
@@ -408,10 +449,10 @@ function onState(msg) {
   if (before && before.text !== beforeText) S.fresh.unshift(before.text);
   S.state = msg;
   if (prev && prev.view.round !== msg.view.round) S.summaryHidden = false;
-  if (!prev || prev.version !== msg.version) {
-    S.choice = null;
-    S.turnSince = Date.now(); // the turn timer counts from the last change
-  }
+  if (!prev || prev.version !== msg.version) S.choice = null;
+  // the server's clocks, as seconds left when it sent this state
+  S.clockDeadline = msg.clock ? Date.now() + msg.clock.left * 1000 : null;
+  S.nextRoundAt = msg.next_round_in !== undefined && msg.next_round_in !== null ? Date.now() + msg.next_round_in * 1000 : null;
   if (!canArmUno(msg.view)) S.unoArmed = false;
   render(prev);
 }
@@ -441,11 +482,14 @@ function drawRoombar() {
   roombar.replaceChildren(...[
     h("span", { class: "roomcode" }, h("span", { class: "rc-word", text: "Room " }), h("b", { text: S.code })),
     copy,
-    h("button", { class: "btn small ghost", type: "button", id: "help-btn", "aria-expanded": String(S.help), text: "Keys ?", onclick: toggleHelp }),
+    S.room && S.room.status !== "lobby"
+      ? h("button", { class: "btn small ghost", type: "button", id: "rules-btn", "aria-expanded": String(!!S.rulesOpen), "aria-controls": "rules", onclick: toggleRules }, icon("rules"), h("span", { class: "phone-hidden", text: "Rules" }))
+      : null,
+    h("button", { class: "btn small ghost", type: "button", id: "help-btn", "aria-expanded": String(S.help), "aria-controls": "help", text: "Keys ?", onclick: toggleHelp }),
     S.room && S.room.status === "playing" && S.seat !== null && S.seat === S.room.host
-      ? h("button", { class: "btn small ghost", type: "button", id: "end-btn", text: "End game", onclick: () => {
+      ? h("button", { class: "btn small ghost", type: "button", id: "end-btn", "aria-label": "End game", onclick: () => {
           if (window.confirm("End the game for everyone? The record stays downloadable.")) S.conn.send({ type: "end" });
-        } })
+        } }, "End", h("span", { class: "phone-hidden", text: " game" }))
       : null,
   ].filter(Boolean));
 }
@@ -463,7 +507,10 @@ function render(prev) {
   if (S.room.status === "lobby") {
     main.replaceChildren(waitingView());
   } else if (S.state) {
+    const oldRow = main.querySelector(".opponents");
+    const keep = oldRow ? oldRow.scrollLeft : 0;
     main.replaceChildren(tableView(prev));
+    showWhoPlays(keep);
   } else {
     main.replaceChildren(h("p", { class: "panel loading", text: "Dealing…" }));
   }
@@ -471,6 +518,33 @@ function render(prev) {
     const el = main.querySelector(`[data-key="${CSS.escape(focusKey)}"]`) || (focusKey.startsWith("card:") ? main.querySelector(".hand .card") : null);
     if (el) el.focus({ preventScroll: true });
   }
+}
+
+/** "Rules: party, with hand size 5 and target score 100. Turn timer: off." */
+function rulesLine(room) {
+  const opts = Object.entries(room.rules.options || {}).map(([k, v]) => `${k.replaceAll("_", " ")} ${optionText(v)}`);
+  const house = opts.length ? `, with ${opts.length > 1 ? opts.slice(0, -1).join(", ") + " and " + opts[opts.length - 1] : opts[0]}` : " (no house rules)";
+  return `Rules: ${room.rules.preset}${house}. Turn timer: ${room.timer ? room.timer + " s" : "off"}.`;
+}
+
+function optionText(v) {
+  if (v === true) return "on";
+  if (v === false) return "off";
+  if (Array.isArray(v)) return v.join("/");
+  return String(v);
+}
+
+// On a narrow screen the opponents' row scrolls sideways: keep whoever is to play in
+// view (the row alone scrolls, never the page).
+function showWhoPlays(keep) {
+  const row = main.querySelector(".opponents");
+  if (!row) return;
+  row.scrollLeft = keep;
+  const turn = row.querySelector(".opp.turn");
+  if (!turn || row.scrollWidth <= row.clientWidth) return;
+  const left = turn.offsetLeft; // the row is positioned: its own coordinates
+  if (left < row.scrollLeft) row.scrollLeft = left - 4;
+  else if (left + turn.offsetWidth > row.scrollLeft + row.clientWidth) row.scrollLeft = left + turn.offsetWidth - row.clientWidth + 4;
 }
 
 function seatName(i) {
@@ -503,18 +577,18 @@ function waitingView() {
     list.append(li);
   });
   const link = `${location.origin}/r/${room.code}`;
-  const opts = Object.entries(room.rules.options || {});
   return h("section", { class: "panel waiting" },
     h("h1", { text: `Room ${room.code}` }),
     h("p", { class: "share" }, "Send this link to your friends: ",
       h("a", { href: link, class: "share-link", text: link })),
-    h("p", { class: "hint", text: `Rules: ${room.rules.preset}${opts.length ? " with " + opts.map(([k, v]) => `${k.replaceAll("_", " ")} ${v}`).join(", ") : ""}. Turn timer: ${room.timer ? room.timer + " s" : "off"}.` }),
+    h("p", { class: "hint", id: "lobby-rules", text: rulesLine(room) }),
     list,
     host
       ? h("div", { class: "actions" },
           h("button", { class: "btn primary big", type: "button", id: "start-btn", text: "Start the game", onclick: () => S.conn.send({ type: "start" }) }),
           h("p", { class: "hint", text: "Open seats get a bot when you start." }))
       : h("p", { class: "waiting-note", text: S.seat === null ? "You are watching. The game starts when the host says so." : "Waiting for the host to start the game…" }),
+    S.seat === null && room.seats.some((x) => x === null) ? lobbySeatForm() : null,
     S.help ? helpPanel() : null);
 }
 
@@ -572,14 +646,16 @@ function tableView(prev) {
         h("span", { class: "force-text" }, h("small", { text: "colour" }), h("b", { text: colorName(v.color).toUpperCase() })))
     : h("div", { class: "force-chip fc-none", id: "color-in-force", text: "colour: to be chosen" });
   const dir = h("div", { class: "direction", id: "direction", "aria-label": v.direction > 0 ? "Play goes clockwise, to higher seats" : "Play goes counter-clockwise" },
-    h("span", { class: `dir-arrow ${v.direction > 0 ? "cw" : "ccw"}`, "aria-hidden": "true", text: v.direction > 0 ? "↻" : "↺" }),
+    h("span", { class: `dir-arrow ${v.direction > 0 ? "cw" : "ccw"}`, "aria-hidden": "true" }, icon(v.direction > 0 ? "cw" : "ccw")),
     h("span", { class: "dir-text", text: v.direction > 0 ? "clockwise" : "counter-clockwise" }));
   const center = h("div", { class: "center" }, pile, discard, h("div", { class: "center-side" }, force, dir));
 
   const bannerText = turnText(v, myTurn);
-  const banner = h("div", { class: `turn-banner${myTurn ? " mine" : ""}`, id: "turn" }, bannerText);
-  if (S.room?.timer && !["round_over", "game_over"].includes(v.phase)) {
-    banner.append(" ", h("span", { class: "turn-timer", id: "turn-timer", "aria-hidden": "true", text: timerText() }));
+  const banner = h("div", { class: `turn-banner${myTurn ? " mine" : ""}`, id: "turn" }, h("span", { class: "turn-text", text: bannerText }));
+  // the turn timer counts down a person's decision, as the server times it (its
+  // ``clock``): not a bot's, and not for spectators, who cannot act
+  if (clockShown(st)) {
+    banner.append(" ", h("span", { class: "turn-timer", id: "turn-timer", "aria-hidden": "true" }, icon("clock"), h("span", { class: "tt-left", text: timerText() })));
   }
   announce([...(S.fresh || []).slice(-4), bannerText].join(" "));
   S.fresh = [];
@@ -587,27 +663,42 @@ function tableView(prev) {
   const mine = me === null ? spectatorBar(v) : myArea(v, myTurn, prev);
 
   const stage = h("div", { class: "stage" }, center, prompt);
-  const table = h("section", { class: "table", "aria-label": "The table" }, opps, banner, stage, mine);
+  const table = h("section", { class: "table", "aria-labelledby": "table-h" },
+    h("h1", { class: "visually-hidden", id: "table-h", text: `Room ${S.code}: the table` }), opps, banner, stage, mine);
   const side = sideView();
   wrap.append(table, side);
-  document.title = myTurn ? `▶ Your turn · room ${S.code}` : `unokit: room ${S.code}`;
+  document.title = myTurn ? `Your turn · room ${S.code}` : `unokit: room ${S.code}`;
   const ended = S.room?.status === "over" && v.phase !== "game_over";
   if (ended && !S.summaryHidden) wrap.append(summaryView(st, true));
   else if (["round_over", "game_over"].includes(v.phase) && !S.summaryHidden) wrap.append(summaryView(st));
   else if (["round_over", "game_over"].includes(v.phase)) table.append(h("button", { class: "btn", type: "button", id: "show-summary", text: "Show the scores", onclick: () => { S.summaryHidden = false; render(); } }));
-  if (S.help) wrap.append(helpPanel());
+  if (wrap.querySelector("#summary") && !(prev && ["round_over", "game_over"].includes(prev.view.phase))) hideToast(); // the dialog comes first
   return wrap;
 }
 
-// the turn timer (off, 15, 30 or 60 s): the autopilot decides when it runs out
+// the turn timer (off, 15, 30 or 60 s): the autopilot decides when it runs out.  The
+// server says how long is left (``clock``) with each state; the page counts from there.
+function clockShown(st) {
+  const c = st.clock;
+  if (!c || S.seat === null || ["round_over", "game_over"].includes(st.view.phase)) return false;
+  const seat = S.room?.seats[c.seat];
+  return !!seat && seat.kind === "person" && !seat.autopilot;
+}
+
+function secondsLeft(deadline) {
+  return Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+}
+
 function timerText() {
-  const left = Math.max(0, Math.ceil(S.room.timer - (Date.now() - (S.turnSince || Date.now())) / 1000));
-  return left > 0 ? `⏱ ${left} s` : "⏱ autopilot";
+  const left = secondsLeft(S.clockDeadline || Date.now());
+  return left > 0 ? `${left}\u00a0s` : "autopilot";
 }
 setInterval(() => {
-  const el = document.getElementById("turn-timer");
-  if (el && S.room?.timer) el.textContent = timerText();
-}, 1000);
+  const el = document.querySelector("#turn-timer .tt-left");
+  if (el) el.textContent = timerText();
+  const nr = document.getElementById("next-round-in");
+  if (nr) nr.textContent = nextRoundText();
+}, 250);
 
 // one live region that stays in the page (a redrawn one is not reliably read out)
 let announced = "";
@@ -668,21 +759,11 @@ function opponentView(s, v, prev) {
   if (count === 1) badges.append(h("span", { class: `badge uno${v.vulnerable === s ? " uncalled" : ""}`, text: v.vulnerable === s ? "1 card, no UNO!" : "UNO!" }));
   li.append(
     h("div", { class: "opp-head" },
-      isTurn ? h("span", { class: "turn-mark", "aria-hidden": "true", text: "▶" }) : null,
+      isTurn ? h("span", { class: "turn-mark", "aria-hidden": "true" }, icon("turn")) : null,
       h("span", { class: "opp-name", text: v.names[s] }),
       h("span", { class: "opp-score", text: `${v.scores[s]} pts` })),
     h("div", { class: "opp-cards" }, fan, h("span", { class: "opp-count", text: `${count}` }, )),
     badges);
-  // the host can hand a person's seat to a bot (someone left for good): a bot plays on
-  if (S.room && S.seat !== null && S.seat === S.room.host && seat?.kind === "person" && s !== S.seat) {
-    li.append(h("button", {
-      class: "btn small ghost to-bot", type: "button", dataset: { key: `to-bot:${s}` },
-      "aria-label": `Give ${v.names[s]}'s seat to a bot`, text: "Give seat to a bot",
-      onclick: () => {
-        if (window.confirm(`Give ${v.names[s]}'s seat to a bot? They can still watch.`)) S.conn.send({ type: "kick", seat: s });
-      },
-    }));
-  }
   const catchA = legal().find((a) => a.catch === s);
   if (catchA) {
     li.append(h("button", {
@@ -692,6 +773,27 @@ function opponentView(s, v, prev) {
     }));
   }
   return li;
+}
+
+// The host's seat controls, under the chat (after the hand in the Tab order): hand a
+// person's seat to a bot when they left for good; a bot plays on.
+function hostTools() {
+  const v = S.state?.view;
+  if (!v || !S.room || S.seat === null || S.seat !== S.room.host || S.room.status !== "playing") return null;
+  const people = v.names.map((name, s) => [name, s]).filter(([, s]) => s !== S.seat && S.room.seats[s]?.kind === "person");
+  if (!people.length) return null;
+  const box = h("details", { class: "host-tools", id: "host-tools", open: S.toolsOpen ? true : null },
+    h("summary", { text: "Seats (host)" }),
+    h("p", { class: "hint", text: "Someone left for good? A bot takes their seat; they can still watch." }),
+    h("div", { class: "tool-row" }, people.map(([name, s]) => h("button", {
+      class: "btn small ghost to-bot", type: "button", dataset: { key: `to-bot:${s}` },
+      "aria-label": `Give ${name}'s seat to a bot`, text: `${name}: give to a bot`,
+      onclick: () => {
+        if (window.confirm(`Give ${name}'s seat to a bot? They can still watch.`)) S.conn.send({ type: "kick", seat: s });
+      },
+    }))));
+  box.addEventListener("toggle", () => (S.toolsOpen = box.open));
+  return box;
 }
 
 function spectatorBar(v) {
@@ -790,7 +892,7 @@ function clickCard(code, index) {
     const v = S.state.view;
     if (!v.legal.length || v.phase === "round_over" || v.phase === "game_over") toast(v.current === v.seat ? "Nothing to play now." : `It is ${v.names[v.current]}'s turn.`, "info");
     else if (v.phase === "drawn") toast("You may only play the card you drew, or keep it.", "info");
-    else toast(`${cardName(code)} does not match: play a ${colorName(v.color)} card, a ${parseCard(v.top).corner}, or a Wild.`, "info");
+    else toast(`${cardName(code)} does not match: play a ${colorName(v.color)} card, a ${parseCard(v.top).short}, or a Wild.`, "info");
     return;
   }
   S.choice = { card: code, index, options: opts, stage: null };
@@ -926,7 +1028,9 @@ function promptView(v, myTurn) {
 
 // ---- the side: log and chat -----------------------------------------------------------
 function sideView() {
-  const log = h("ol", { class: "log", id: "log", "aria-label": "What happened", "aria-live": "polite", "aria-relevant": "additions" });
+  // focusable: it scrolls, and a keyboard user must be able to scroll it (axe's
+  // scrollable-region-focusable)
+  const log = h("ol", { class: "log", id: "log", tabindex: 0, "aria-label": "What happened", "aria-live": "polite", "aria-relevant": "additions" });
   fillLog(log);
   const side = h("aside", { class: "side", "aria-label": "Log and chat" });
   if (S.revealed && S.state) {
@@ -936,8 +1040,12 @@ function sideView() {
       h("div", { class: "reveal-cards" }, S.revealed.cards.map((code) => cardFace(code, { size: "sm" }))),
       h("button", { class: "btn ghost small", type: "button", text: "Hide", onclick: () => { S.revealed = null; render(); } })));
   }
+  if (S.help) side.append(helpPanel());
+  if (S.rulesOpen) side.append(rulesPanel());
   side.append(h("h2", { class: "side-h", text: "Log" }), log);
   if (S.seat !== null) side.append(chatForm());
+  const tools = hostTools();
+  if (tools) side.append(tools);
   queueMicrotask(() => (log.scrollTop = log.scrollHeight));
   return side;
 }
@@ -976,14 +1084,21 @@ function summaryView(st, ended = false) {
   const target = ruleValue("target_score") ?? 500;
   const rows = v.names.map((name, s) => h("tr", { class: s === v.round_winner ? "winner" : "" },
     h("th", { scope: "row", text: name + (s === v.seat ? " (you)" : "") }),
-    h("td", {}, h("div", { class: "sum-hand" }, (st.hands?.[s] || []).map((code) => cardFace(code, { size: "xs" })))),
+    h("td", {}, (st.hands?.[s] || []).length
+      ? h("div", { class: "sum-hand" }, st.hands[s].map((code) => cardFace(code, { size: "xs" })))
+      : h("span", { class: "went-out", text: s === v.round_winner ? "none: went out" : "none" })),
     h("td", { class: "num", text: String(st.points?.[s] ?? 0) }),
     h("td", { class: "num", text: String(v.scores[s]) })));
   const seated = v.seat !== null;
   const host = S.seat !== null && S.seat === S.room?.host;
   const buttons = h("div", { class: "choice-row" });
   if (!over && seated) buttons.append(h("button", { class: "btn primary", type: "button", id: "next-round-btn", text: "Next round (N)", onclick: () => S.conn.send({ type: "next_round" }) }));
-  if (over && host) buttons.append(h("button", { class: "btn primary", type: "button", id: "rematch-btn", text: "Play again", onclick: () => S.conn.send({ type: "rematch" }) }));
+  if (over && host) {
+    buttons.append(h("button", { class: "btn primary", type: "button", id: "rematch-btn", text: "Play again", onclick: () => S.conn.send({ type: "rematch" }) }));
+    // "end" on a finished game: the room goes back to the lobby (seats, bots, a player
+    // whose seat went to a bot may take a seat again), then Start the game
+    buttons.append(h("button", { class: "btn", type: "button", id: "lobby-btn", text: "Back to the lobby", onclick: () => S.conn.send({ type: "end" }) }));
+  }
   if (over) buttons.append(h("a", { class: "btn", id: "record-link", href: `/api/rooms/${S.code}/record?game=${st.game}`, download: `uno-${S.code}-${st.game}.json`, text: "Download the record" }));
   buttons.append(h("button", { class: "btn ghost", type: "button", id: "hide-summary", text: "See the table", onclick: () => { S.summaryHidden = true; render(); } }));
   let title = v.round_winner !== null ? `${v.round_winner === v.seat ? "You" : v.names[v.round_winner]} went out!` : "Round over";
@@ -991,11 +1106,19 @@ function summaryView(st, ended = false) {
   if (ended) title = "The host ended the game";
   return h("section", { class: "summary", id: "summary", role: "dialog", "aria-modal": "false", "aria-labelledby": "summary-h" },
     h("h2", { id: "summary-h", text: title }),
-    h("p", { class: "hint", text: over ? `The game is over (the target was ${target} point${target === 1 ? "" : "s"}).` + (host ? "" : " The host can start another.") : `Round ${v.round + 1} is over. First to ${target} point${target === 1 ? "" : "s"} wins.${seated ? " The next round starts when someone presses Next round (or by itself in half a minute)." : ""}` }),
+    h("p", { class: "hint", text: over
+      ? `The game is over (the target was ${target} point${target === 1 ? "" : "s"}).` + (host ? " Play again with the same seats, or go back to the lobby to change them." : " The host can start another.")
+      : `Round ${v.round + 1} is over. First to ${target} point${target === 1 ? "" : "s"} wins.${seated ? " The next round starts when someone presses Next round, or by itself." : ""}` }),
+    !over && S.nextRoundAt ? h("p", { class: "next-round-in", id: "next-round-in", role: "timer", text: nextRoundText() }) : null,
     h("table", { class: "scores" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Player" }), h("th", { scope: "col", text: "Cards left" }), h("th", { scope: "col", text: "Points" }), h("th", { scope: "col", text: "Score" }))),
       h("tbody", {}, rows)),
     buttons);
+}
+
+function nextRoundText() {
+  const left = secondsLeft(S.nextRoundAt || Date.now());
+  return left > 0 ? `Next round in ${left}\u00a0s` : "Next round: dealing…";
 }
 
 /** An option of this room's rules: its own options, else its preset's, else the default. */
@@ -1007,17 +1130,111 @@ function ruleValue(name) {
   return S.rules?.options.find((o) => o.name === name)?.default;
 }
 
+// ---- the rules in force ------------------------------------------------------------------
+const CUSTOM = {
+  none: "Wild Customizable cards act as plain Wilds.",
+  next_draws_3: "A Wild Customizable makes the next player draw 3 (they still play).",
+  others_draw_2: "A Wild Customizable makes everyone else draw 2.",
+  others_discard_wilds: "A Wild Customizable makes everyone else put down their wilds.",
+  extra_turn: "A Wild Customizable gives its player another turn.",
+  discard_color: "A Wild Customizable lets its player put down every card of the colour named.",
+};
+const DECKS = {
+  classic: "The classic deck of 108 cards.",
+  "mattel-2018-swap": "The 2018 deck of 112 cards, with Wild Swap Hands and Wild Customizable cards.",
+  "mattel-2018-shuffle": "The 2018 deck of 112 cards, with Wild Shuffle Hands and Wild Customizable cards.",
+  "my-first-uno": "The children's deck of 36 cards.",
+};
+const SCORING = {
+  standard: "Whoever goes out scores the points left in the other hands.",
+  low: "Everyone scores the points left in their own hand; at the target, the fewest points wins.",
+  elimination: "Everyone scores their own hand; reaching the target puts a player out, and the last one left wins.",
+  teams: "Partners sitting opposite score together.",
+  "first-out": "The first player to go out wins the game; no points are counted.",
+};
+const STACKING = {
+  off: "Draw cards do not stack: the next player draws and is skipped.",
+  pass: "A Draw Two or Wild Draw Four may be passed on with a matching card.",
+  progressive: "Draw cards stack: answer with another and the penalties add up for the next player.",
+};
+
+/** One sentence for an option's value (the rule as it plays at this table). */
+function ruleSentence(name, v) {
+  const n = Number(v);
+  switch (name) {
+    case "deck": return DECKS[v] || `The ${v} deck.`;
+    case "custom_rule": return CUSTOM[v] || `Wild Customizable: ${v}.`;
+    case "custom_cards": return `${n} Wild Customizable card${n === 1 ? " is" : "s are"} in the deck.`;
+    case "hand_size": return `Each player is dealt ${n} card${n === 1 ? "" : "s"}.`;
+    case "target_score": return `The game ends when someone reaches ${n} point${n === 1 ? "" : "s"}.`;
+    case "scoring": return SCORING[v] || `Scoring: ${v}.`;
+    case "wild_points": return `A plain Wild left in a hand counts ${n} points.`;
+    case "uno_penalty": return `Caught not calling UNO: draw ${n} card${n === 1 ? "" : "s"}.`;
+    case "false_uno_penalty": return n ? `Calling UNO without having one card left costs ${n} card${n === 1 ? "" : "s"}.` : "Calling UNO too early costs nothing.";
+    case "wd4_bluffing": return v ? "A Wild Draw Four may be played while holding the colour in force, at the risk of a challenge." : "A Wild Draw Four may only be played without a card of the colour in force.";
+    case "wd4_guilty": return v === "retract" ? "A Wild Draw Four found guilty is taken back, and its player draws 4." : "A Wild Draw Four found guilty makes its player draw 4.";
+    case "draw_until_playable": return v ? "You keep drawing until a playable card comes." : "You draw one card; if it can be played, you may play it at once.";
+    case "force_play_drawn": return v ? "A playable card you drew must be played." : "A playable card you drew may be kept.";
+    case "stacking": return STACKING[v] || `Stacking: ${v}.`;
+    case "stack_draw4_on_draw2": return v ? "A Wild Draw Four may answer a Draw Two." : "A Draw Two is answered only with a Draw Two.";
+    case "multi_play": return v ? "Several cards of the same number may be played together." : "One card is played at a time.";
+    case "jump_in": return v ? "Anyone holding the very card on top may play it out of turn (jump in)." : "Nobody plays out of turn.";
+    case "seven_zero": return v ? "A 7 swaps hands with a player of your choice; a 0 passes every hand on." : "A 7 and a 0 are plain numbers.";
+    case "attack_launcher": return v ? "Instead of drawing you press the launcher: it fires 0 to 12 cards at you." : "You draw from the pile.";
+    default: return `${name.replaceAll("_", " ")}: ${optionText(v)}.`;
+  }
+}
+
+/** The rules of this room: the preset's description, then one sentence per rule that
+ * differs from the official rules, then the target and the penalties. */
+function rulesInForce() {
+  const room = S.room;
+  const preset = S.rules?.presets.find((p) => p.name === room.rules.preset);
+  const defaults = {};
+  for (const o of S.rules?.options || []) defaults[o.name] = o.default;
+  const house = [];
+  const names = Object.keys(defaults).filter((k) => k !== "launcher_weights");
+  for (const k of names) {
+    const v = ruleValue(k);
+    if (JSON.stringify(v) !== JSON.stringify(defaults[k])) house.push([k, v]);
+  }
+  const always = ["target_score", "uno_penalty", "stacking"].filter((k) => !house.some(([n]) => n === k)).map((k) => [k, ruleValue(k)]);
+  return { preset: room.rules.preset, description: preset?.description || "", house, always };
+}
+
+function rulesPanel() {
+  if (!S.rules) return h("section", { class: "help rules", id: "rules" }, h("p", { text: "Loading the rules…" }));
+  const r = rulesInForce();
+  const item = ([k, v]) => h("li", { dataset: { rule: k } }, h("b", { text: k.replaceAll("_", " ") + ": " }), ruleSentence(k, v));
+  return h("section", { class: "help rules", id: "rules", "aria-labelledby": "rules-h" },
+    h("h2", { id: "rules-h", text: `Rules: ${r.preset}` }),
+    r.description ? h("p", { class: "hint", text: r.description.charAt(0).toUpperCase() + r.description.slice(1) + "." }) : null,
+    h("h3", { text: r.house.length ? "House rules" : "No house rules: the official rules" }),
+    r.house.length ? h("ul", { class: "rule-list", id: "house-rules" }, r.house.map(item)) : null,
+    h("ul", { class: "rule-list" }, r.always.map(item),
+      h("li", {}, h("b", { text: "turn timer: " }), S.room.timer ? `${S.room.timer} s, then the autopilot decides.` : "off.")),
+    h("button", { class: "btn small", type: "button", id: "rules-close", text: "Close", onclick: toggleRules }));
+}
+
+function toggleRules() {
+  S.rulesOpen = !S.rulesOpen;
+  render();
+}
+
 // ---- help ---------------------------------------------------------------------------------
+// key names as words: an arrow glyph may be missing from the reader's fonts
+const KEYS = [
+  ["Left, Right", "move along your hand (Home, End: its ends)"], ["Enter, Space", "play the focused card"],
+  ["D", "draw"], ["K", "keep the drawn card"], ["P", "play the drawn card"], ["U", "UNO"],
+  ["C", "catch (or challenge)"], ["A", "accept the penalty"], ["R, Y, G, B", "pick a colour"],
+  ["1-9", "pick a player or a choice"], ["N", "next round"], ["Esc", "cancel a choice, close this"], ["?", "show or hide the keys"],
+];
+
 function helpPanel() {
-  const keys = [
-    ["← →", "move along your hand"], ["Enter", "play the card"], ["D", "draw"], ["K", "keep the drawn card"],
-    ["P", "play the drawn card"], ["U", "UNO"], ["C", "catch (or challenge)"], ["A", "accept"],
-    ["R Y G B", "pick a colour"], ["1-9", "pick a player or a choice"], ["N", "next round"], ["Esc", "cancel"], ["?", "this help"],
-  ];
-  return h("section", { class: "help panel", id: "help", "aria-labelledby": "help-h" },
+  return h("section", { class: "help", id: "help", "aria-labelledby": "help-h" },
     h("h2", { id: "help-h", text: "Keys" }),
-    h("dl", {}, keys.map(([k, d]) => [h("dt", { text: k }), h("dd", { text: d })])),
-    h("button", { class: "btn small", type: "button", text: "Close", onclick: toggleHelp }));
+    h("dl", {}, KEYS.map(([k, d]) => [h("dt", { text: k }), h("dd", { text: d })])),
+    h("button", { class: "btn small", type: "button", id: "help-close", text: "Close", onclick: toggleHelp }));
 }
 
 // ---------------------------------------------------------------- keys -------------------
@@ -1031,6 +1248,11 @@ document.addEventListener("keydown", (e) => {
     e.preventDefault();
     return;
   }
+  if (key === "Escape" && (S.help || S.rulesOpen) && !S.choice) {
+    if (S.help) toggleHelp();
+    else toggleRules();
+    return;
+  }
   if (!S.state || S.room?.status === "lobby") return;
   const v = S.state.view;
   const L = legal();
@@ -1039,6 +1261,7 @@ document.addEventListener("keydown", (e) => {
   if (key === "Escape") {
     if (c) cancelChoice();
     else if (S.help) toggleHelp();
+    else if (S.rulesOpen) toggleRules();
     return;
   }
   if (c && c.stage === "color" && "rygb".includes(lower) && lower.length === 1) {
