@@ -26,6 +26,8 @@ import pytest
 
 pytest.importorskip("numba")
 
+from gymnasium.vector import AutoresetMode
+
 from unokit.engine import Game
 from unokit.record import loads
 from unokit.rl import uno_v1
@@ -292,3 +294,29 @@ def test_seeds_reproduce() -> None:
         ra = a.step(sample_actions(ra.mask, rng_a))
         rb = b.step(sample_actions(rb.mask, rng_b))
         assert np.array_equal(ra.rewards, rb.rewards)
+
+
+def test_gymnasium_vector_interface() -> None:
+    env = UnoVectorGymEnv(4, 3, seat=None, max_steps=5)
+    assert env.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
+    obs, info = env.reset(seed=0)
+    assert env.observation_space.contains(obs)
+    assert info["seat"].shape == (4,)
+    rng = np.random.default_rng(0)
+    steps = np.zeros(4, dtype=np.int64)
+    for _ in range(12):
+        obs, reward, term, trunc, info = env.step(sample_actions(env.action_masks(), rng))
+        steps += 1
+        assert env.observation_space.contains(obs)
+        assert np.array_equal(obs["action_mask"].astype(bool), env.action_masks())
+        ended = term | trunc
+        stalled = info.get("stalled", np.zeros(4, dtype=bool))
+        assert np.array_equal(trunc & ~stalled, (steps == 5) & ~term)  # max_steps=5
+        assert not (reward[~term] != 0).any()
+        if ended.any():
+            assert np.array_equal(info["_final_obs"], ended)
+            assert (info["round_winner"][term] >= 0).all()
+        steps[ended] = 0
+    array_env = UnoVectorGymEnv(2, 2, observation="array")
+    obs, _info = array_env.reset(seed=1)
+    assert obs.shape == (2, 330) and array_env.observation_space.contains(obs)
