@@ -29,7 +29,7 @@ pytest.importorskip("numba")
 from gymnasium.vector import AutoresetMode
 
 from unokit.engine import Game
-from unokit.record import loads
+from unokit.record import loads, replay
 from unokit.rl import uno_v1
 from unokit.rl.core import IllegalTableAction
 from unokit.rl.spec import A_PASS, NUM_PLAYS, O_PHASE, action_index
@@ -124,6 +124,7 @@ def aec_on(rules: RuleSet, n: int, record: dict[str, Any], **kwargs: Any) -> Any
 
 
 def replay_in_aec(rules: RuleSet, n: int, ep: Episode, reward: str, max_steps: int | None) -> int:
+    assert replay(loads(json.dumps(ep.record))).ok  # the reference engine accepts every move
     env = aec_on(rules, n, ep.record, reward=reward, max_steps=max_steps)
     agents = env.possible_agents
     for k, (agent, obs, mask, action, rewards, term, trunc) in enumerate(ep.steps):
