@@ -805,8 +805,9 @@ async def test_an_idle_room_the_store_cannot_expire_stays_and_is_tried_again() -
 async def test_end_on_a_finished_game_goes_back_to_the_lobby_and_clocks_are_told() -> None:
     """Issue 36: ``state`` tells the turn timer's seat and seconds left (a person's own
     decision only, not a bot's nor the autopilot's) and, after a round, the seconds
-    before the next one; ``end`` on a game already over takes the room back to the
-    lobby, where a player whose seat went to a bot can sit again."""
+    before the next one and the scores after each round; ``end`` on a game already
+    over takes the room back to the lobby, where a player whose seat went to a bot can
+    sit again."""
     from unokit.server.room import Room, RoomError
     from unokit.server.store import MemoryStore
 
@@ -831,7 +832,11 @@ async def test_end_on_a_finished_game_goes_back_to_the_lobby_and_clocks_are_told
         assert "clock" not in msg, (seat, msg.get("clock"))  # a bot's decision
         room.bot_step()
     assert told_clock
-    assert 29 <= room.state_for(0, 0)[0]["next_round_in"] <= 30
+    msg = room.state_for(0, 0)[0]
+    assert 29 <= msg["next_round_in"] <= 30
+    assert msg["totals"] == [list(room.match.game.scores)]  # the scores by round
+    assert room.store is not None  # a room read again from its log has them too
+    assert Room.restore(room.to_row(), room.store).totals == msg["totals"]
     room.end(0)  # the host ends the game
     assert room.status == "over" and "next_round_in" not in room.state_for(0, 0)[0]
     with pytest.raises(RoomError):

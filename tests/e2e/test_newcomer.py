@@ -31,7 +31,7 @@ from unokit.cards import WILD, WILD_DRAW4
 
 axe_mod = pytest.importorskip("axe_playwright_python.sync_playwright")
 
-TIMING = {"bot_delay": 0.35, "catch_window": 0.6}
+TIMING = {"bot_delay": 0.2, "catch_window": 0.5}
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 PHONE = {
     "viewport": {"width": 390, "height": 844},
@@ -42,6 +42,8 @@ PHONE = {
 # the first room on the desktop server: Ana (host), Ben (a friend), a bot; house rules
 FIRST_OPTIONS: dict[str, Any] = {"uno_penalty": 4, "stacking": "progressive"}
 PHONE_OPTIONS = {"hand_size": 3}
+# rounds that end in seconds: one card each, and eight players, so someone goes out soon
+QUICK = {"hand_size": 1}
 KEY_NAMES = ["Left, Right", "Enter, Space", "D", "K", "P", "U", "C", "A", "R, Y, G, B",
              "1-9", "N", "Esc", "?"]  # fmt: skip
 
@@ -157,7 +159,6 @@ def play_until(players: list[Player], done: Callable[[], bool], limit: float = 3
     end = time.monotonic() + limit
     while not done():
         if time.monotonic() > end:
-            shot(players[0].page, "stuck.png")
             raise AssertionError(f"the game did not get there: {players[0].last_state()}")
         if not any(take_turn(p) for p in players):
             players[0].page.wait_for_timeout(60)
@@ -352,6 +353,8 @@ def test_rules_in_force_are_one_click_away_each_house_rule_a_sentence(
             assert sentence.endswith(".") and len(sentence.split()) >= 5, sentence
         assert "target score" in page.locator("#rules").inner_text()
         assert not overlap(box(page, "#rules"), box(page, "#log"))
+        if p is t["ana"]:
+            shot(page, "table-rules.png")
         page.click("#rules-close")
         assert page.locator("#rules").count() == 0
 
@@ -405,7 +408,7 @@ def test_the_countdown_is_a_persons_own_not_a_bots_nor_a_spectators(
 def test_round_summary_shows_the_winner_went_out_and_counts_down(browser: Any, desk: str) -> None:
     ana = Player.open(browser, "Ana", **DESKTOP)
     try:
-        create_room(ana, desk, options={"hand_size": 1}, players=2, seats=["normal"])
+        create_room(ana, desk, options=QUICK, players=8, seats=["easy"] * 7)
         ana.page.click("#start-btn")
         play_until([ana], lambda: ana.page.locator("#summary").count() > 0)
         page = ana.page
@@ -414,12 +417,47 @@ def test_round_summary_shows_the_winner_went_out_and_counts_down(browser: Any, d
         first = page.locator("#next-round-in").inner_text()
         m = re.fullmatch(r"Next round in (\d+)\s+s", first)
         assert m and 25 <= int(m.group(1)) <= 30, first
-        page.wait_for_timeout(1600)
+        page.wait_for_timeout(1300)
         later = re.fullmatch(
             r"Next round in (\d+)\s+s", page.locator("#next-round-in").inner_text()
         )
         assert later and int(later.group(1)) < int(m.group(1))
         shot(page, "summary.png")
+        assert serious_or(page) == []
+        assert not ana.errors and not ana.console
+    finally:
+        ana.close()
+
+
+# ---------------------------------------------------------------- item 15 ----------
+def test_scores_by_round_table_and_chart_of_the_totals(browser: Any, desk: str) -> None:
+    ana = Player.open(browser, "Ana", **DESKTOP)
+    try:
+        create_room(ana, desk, options=QUICK, players=8, seats=["easy"] * 7)
+        page = ana.page
+        page.click("#start-btn")
+        for rounds in (1, 2):
+            play_until([ana], lambda: page.locator("#summary #by-round").count() > 0)
+            body = page.locator("#by-round tbody tr")
+            assert body.count() == rounds
+            cells = [[int(c) for c in r.locator("td").all_inner_texts()] for r in body.all()]
+            totals = [int(c) for c in page.locator("#by-round tfoot td").all_inner_texts()]
+            assert [sum(col) for col in zip(*cells, strict=True)] == totals
+            scores = page.locator("#summary table.scores:not(.by-round) tbody tr td:last-child")
+            assert [int(x) for x in scores.all_inner_texts()] == totals
+            lines = page.locator("#totals-chart polyline")
+            assert lines.count() == 8  # one per player, from 0 before the first round
+            for i in range(8):
+                pts = (lines.nth(i).get_attribute("points") or "").split()
+                assert len(pts) == rounds + 1
+                ys = [float(p.split(",")[1]) for p in pts]
+                assert (ys[-1] < ys[0]) == (totals[i] > 0)  # higher total, higher point
+            assert page.locator("#totals-chart").get_attribute("aria-label")
+            if rounds == 1:
+                page.keyboard.press("n")
+                page.wait_for_selector("#summary", state="detached")
+        page.locator("#totals-chart").scroll_into_view_if_needed()
+        shot(page, "scores.png")
         assert serious_or(page) == []
         assert not ana.errors and not ana.console
     finally:
@@ -432,8 +470,8 @@ def test_toasts_stay_under_the_bar_and_the_dialog_and_the_lobby_lets_a_player_ba
 ) -> None:
     ana, ben = Player.open(browser, "Ana", **DESKTOP), Player.open(browser, "Ben", **DESKTOP)
     try:
-        code = create_room(ana, desk, options={"hand_size": 1, "target_score": 1},
-                           players=3, seats=["", "normal"])  # fmt: skip
+        code = create_room(ana, desk, options={**QUICK, "target_score": 1},
+                           players=8, seats=["", *["easy"] * 6])  # fmt: skip
         join_room(ben, desk, code)
         page = ana.page
         page.click("#start-btn")

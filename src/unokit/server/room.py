@@ -155,6 +155,9 @@ class Room:
     last_active: float = field(default_factory=time.monotonic)
     changed_at: float = field(default_factory=time.monotonic)  # monotonic, last version
     autopilot: set[int] = field(default_factory=set)  # person seats played by the bot
+    # the scores after each finished round of the current game (the table's scores by
+    # round); kept as rounds end, and again when a game is rebuilt from its log
+    totals: list[list[int]] = field(default_factory=list)
     # the stored room's revision (``put_room``: a save must find the one it read) and
     # how many entries the current game's log has (an entry is stored at that index)
     rev: int = 0
@@ -285,6 +288,7 @@ class Room:
             elif kind == "act":
                 seat, action = Action.from_json(entry["a"])
                 game.apply(seat, action)
+                self._count_round()
             elif kind == "seat":  # a seat changed hands during the game
                 self._set_seat_kind(entry["seat"], entry["kind"])
         for rs in self.rounds[:-1]:
@@ -320,6 +324,7 @@ class Room:
                     self.autopilot.discard(entry["seat"])
                 self._set_seat_kind(entry["seat"], entry["kind"])
             self.log_len += 1
+            self._count_round()
             game = match.game
             if game.round_over and self.rounds:
                 self.rounds[-1].revealed = True
@@ -348,6 +353,7 @@ class Room:
             set(self.autopilot),
             dict(self._bots),
             self.log_len,
+            [list(t) for t in self.totals],
         )
         kinds = (list(self.match.kinds), list(self.match.bots)) if self.match else None
         try:
@@ -357,6 +363,7 @@ class Room:
             (
                 seats, self.status, self.game_no, self.game_seed, self.dealer,
                 self.match, self.rounds, self.autopilot, self._bots, self.log_len,
+                self.totals,
             ) = saved  # fmt: skip
             for i, old in enumerate(seats):  # keep connection counts, restore the rest
                 cur = self.seats[i] if i < len(self.seats) else None
@@ -510,6 +517,7 @@ class Room:
         self.match = Match(game, bots, kinds, self.timing)
         self.log_len = 0
         self.rounds = []
+        self.totals = []
         self.autopilot = set()
         return game
 
@@ -692,8 +700,15 @@ class Room:
         match.submit(seat, action, checked=True)
         self._after_change()
 
+    def _count_round(self) -> None:
+        """Keep the scores once a round has ended (once per round)."""
+        game = self.match.game if self.match is not None else None
+        if game is not None and game.round_over and len(self.totals) == game.round_index:
+            self.totals.append(list(game.scores))
+
     def _after_change(self) -> None:
         assert self.match is not None
+        self._count_round()
         self.changed_at = time.monotonic()
         game = self.match.game
         if game.round_over and self.rounds:
@@ -774,6 +789,7 @@ class Room:
                 [_code(c) for c in h] for h in shown_hands(game)
             ]  # every hand is shown when the round ends (R-SCORE-1 counts them)
             msg["points"] = [game.hand_points(s) for s in range(game.n)]
+            msg["totals"] = [list(t) for t in self.totals]
         return msg, len(events)
 
     def clock(self) -> dict[str, Any] | None:

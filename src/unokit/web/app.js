@@ -1088,7 +1088,7 @@ function summaryView(st, ended = false) {
       ? h("div", { class: "sum-hand" }, st.hands[s].map((code) => cardFace(code, { size: "xs" })))
       : h("span", { class: "went-out", text: s === v.round_winner ? "none: went out" : "none" })),
     h("td", { class: "num", text: String(st.points?.[s] ?? 0) }),
-    h("td", { class: "num", text: String(v.scores[s]) })));
+    h("td", { class: "num", text: String(v.scores[teamScoring(v) ? S.room?.seats[s]?.team ?? s % 2 : s]) })));
   const seated = v.seat !== null;
   const host = S.seat !== null && S.seat === S.room?.host;
   const buttons = h("div", { class: "choice-row" });
@@ -1113,7 +1113,76 @@ function summaryView(st, ended = false) {
     h("table", { class: "scores" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Player" }), h("th", { scope: "col", text: "Cards left" }), h("th", { scope: "col", text: "Points" }), h("th", { scope: "col", text: "Score" }))),
       h("tbody", {}, rows)),
+    roundsView(st),
     buttons);
+}
+
+function teamScoring(v) {
+  return v.scores.length !== v.names.length;
+}
+
+// ---- scores by round: a table of every round's points, and the totals as a chart --------
+const LINE_COLORS = ["#ffdd57", "#7cc4ff", "#ff8a80", "#8ef0a8", "#d7a6ff", "#ffb74d", "#80deea", "#f48fb1", "#c5e1a5", "#e0e0e0"];
+
+function roundsView(st) {
+  const totals = st.totals || [];
+  const v = st.view;
+  if (!totals.length) return null;
+  const labels = teamScoring(v) ? totals[0].map((_, i) => `Team ${i + 1}`) : v.names.map((n, s) => (s === v.seat ? "You" : n));
+  const points = totals.map((t, r) => t.map((x, i) => x - (r ? totals[r - 1][i] : 0)));
+  const table = h("table", { class: "scores by-round", id: "by-round" },
+    h("caption", { text: "Scores by round" }),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Round" }), labels.map((l) => h("th", { scope: "col", class: "num", text: l })))),
+    h("tbody", {}, points.map((row, r) => h("tr", {},
+      h("th", { scope: "row", text: String(r + 1) }),
+      row.map((x) => h("td", { class: "num", text: x ? `+${x}` : "0" }))))),
+    h("tfoot", {}, h("tr", {}, h("th", { scope: "row", text: "Total" }),
+      totals[totals.length - 1].map((x) => h("td", { class: "num", text: String(x) })))));
+  return h("div", { class: "rounds" }, h("div", { class: "rounds-table", tabindex: 0, role: "region", "aria-label": "Scores by round" }, table), totalsChart(totals, labels));
+}
+
+function svg(tag, attrs) {
+  const el = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, val] of Object.entries(attrs)) el.setAttribute(k, String(val));
+  return el;
+}
+
+/** The totals after each round, one line per player (or team), from 0 before round 1. */
+function totalsChart(totals, labels) {
+  const W = 320, H = 140, L = 34, R = 8, T = 8, B = 22;
+  const target = Number(ruleValue("target_score") ?? 0);
+  const top = Math.max(1, ...totals.flat());
+  const yMax = target && target <= top * 1.6 ? Math.max(top, target) : top;
+  const x = (r) => L + (r * (W - L - R)) / totals.length;
+  const y = (val) => T + (H - T - B) * (1 - val / yMax);
+  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", id: "totals-chart", role: "img",
+    "aria-label": `Totals after each round: ${labels.map((l, i) => `${l} ${totals.map((t) => t[i]).join(", ")}`).join("; ")}` });
+  chart.append(svg("line", { x1: L, y1: y(0), x2: W - R, y2: y(0), class: "axis" }));
+  chart.append(svg("line", { x1: L, y1: T, x2: L, y2: y(0), class: "axis" }));
+  if (yMax === target) {
+    chart.append(svg("line", { x1: L, y1: y(target), x2: W - R, y2: y(target), class: "target" }));
+  }
+  const tick = (val) => {
+    const t = svg("text", { x: L - 4, y: y(val) + 4, "text-anchor": "end", class: "tick" });
+    t.textContent = String(val);
+    chart.append(t);
+  };
+  tick(0);
+  tick(yMax);
+  totals.forEach((_, r) => {
+    const t = svg("text", { x: x(r + 1), y: H - 6, "text-anchor": "middle", class: "tick" });
+    t.textContent = String(r + 1);
+    chart.append(t);
+  });
+  labels.forEach((_, i) => {
+    const pts = [[x(0), y(0)], ...totals.map((t, r) => [x(r + 1), y(t[i])])];
+    const color = LINE_COLORS[i % LINE_COLORS.length];
+    chart.append(svg("polyline", { points: pts.map((p) => p.join(",")).join(" "), fill: "none", stroke: color, "stroke-width": 2.5, class: "line", "data-seat": i }));
+    for (const [px, py] of pts.slice(1)) chart.append(svg("circle", { cx: px, cy: py, r: 3, fill: color }));
+  });
+  const legend = h("ul", { class: "legend", "aria-hidden": "true" }, labels.map((l, i) => h("li", {},
+    h("span", { class: `swatch-line sw-${i % LINE_COLORS.length}` }), l)));
+  return h("figure", { class: "totals" }, chart, legend);
 }
 
 function nextRoundText() {

@@ -19,7 +19,7 @@ export function describe(ev, names, me, prev = null) {
     case "round_start":
       return { text: `Round ${ev.round + 1}: ${who(ev.dealer)} ${verb(ev.dealer, "deal", "deals")}.`, cls: "round" };
     case "deal":
-      if (ev.cards) return { text: `You were dealt ${ev.count} cards.` };
+      if (ev.cards) return { text: `You were dealt ${ev.count === 1 ? "1 card" : ev.count + " cards"}.` };
       return null;
     case "start_card":
       return { text: `The first card is ${cardName(ev.card)}.`, cls: "play" };  // its effect joins it
@@ -72,7 +72,7 @@ export function describe(ev, names, me, prev = null) {
     case "hit":
       return { text: `${who(ev.seat)} must answer ${cardName(ev.card)} or draw ${ev.total}.` };
     case "hand":
-      return ev.cards ? { text: `Your hand is now ${list(ev.cards)}.` } : { text: `${who(ev.seat)} now ${verb(ev.seat, "have", "has")} ${ev.count} cards.` };
+      return ev.cards ? { text: `Your hand is now ${list(ev.cards)}.` } : { text: `${who(ev.seat)} now ${verb(ev.seat, "have", "has")} ${ev.count === 1 ? "1 card" : ev.count + " cards"}.` };
     case "swap":
       return { text: `${who(ev.seat)} swapped hands with ${whom(ev.with)}.` };
     case "rotate":
