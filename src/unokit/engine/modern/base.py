@@ -532,6 +532,13 @@ class ModernGame(Game):
             raise ActionParseError(f"{text!r}: {e}") from None
 
     def action_text(self, action: Action) -> str:
+        """The short text of an action; never fails (it words refusals of bad input)."""
+        try:
+            return self._action_text(action)
+        except (TypeError, IndexError, KeyError, ValueError):
+            return "Action(" + ", ".join(repr(x)[:20] for x in action) + ")"
+
+    def _action_text(self, action: Action) -> str:
         k = action.kind
         if k == PLAY:
             parts = [self.face_code(action.card)]
