@@ -422,7 +422,7 @@ def test_round_summary_shows_the_winner_went_out_and_counts_down(browser: Any, d
             r"Next round in (\d+)\s+s", page.locator("#next-round-in").inner_text()
         )
         assert later and int(later.group(1)) < int(m.group(1))
-        shot(page, "summary.png")
+        shot(page, "summary-round.png")
         assert serious_or(page) == []
         assert not ana.errors and not ana.console
     finally:
@@ -599,7 +599,7 @@ def test_phone_banner_picker_and_opponents_fit_and_follow_the_turn(
             ".opp", "els => els.map(e => e.getBoundingClientRect().toJSON())"
         )
         assert len(opps) == 4 and all(o["left"] >= 0 and o["right"] <= 390 for o in opps), opps
-        shot(page, "table-phone.png")
+        shot(page, "table-phone-390.png")
         page.locator('.hand .card.playable[data-card^="W"]').first.tap()
         page.wait_for_selector(".prompt .color-pick")
         assert not overlap(box(page, ".prompt.active"), box(page, "#turn")), (
@@ -607,7 +607,7 @@ def test_phone_banner_picker_and_opponents_fit_and_follow_the_turn(
         )
         bg = page.locator(".prompt.active").evaluate("e => getComputedStyle(e).backgroundColor")
         assert alpha(bg) == 1.0, bg
-        shot(page, "colour-phone.png")
+        shot(page, "colour-phone-390.png")
         page.locator(".colorbtn.cb-G").tap()
         # six opponents do not fit: the row scrolls to whoever is to play
         page.goto(phone + "/")
