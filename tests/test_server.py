@@ -848,3 +848,35 @@ async def test_end_on_a_finished_game_goes_back_to_the_lobby_and_clocks_are_told
     assert room.join("Ben")[0] == 1  # ...and Ben sits again
     room.start(0)
     assert room.status == "playing" and room.game_no == 2
+
+
+async def test_the_host_changes_the_rules_in_the_lobby_only() -> None:
+    """Issue 36: back in the lobby the host may change the rules and the timer for the
+    next game (``Room.set_rules``, and its message ``messages.SetRules``)."""
+    from unokit.rules import RulesError
+    from unokit.server.messages import SetRules
+    from unokit.server.room import Room, RoomError
+    from unokit.server.store import MemoryStore
+
+    room, _ = Room.create(MemoryStore(), "Ana", "classic", {}, 3, [None, "normal"], 0)
+    with pytest.raises(RoomError):
+        room.set_rules(1, "party", {}, 15)  # not the host
+    msg = SetRules.model_validate(
+        {"type": "rules", "preset": "party", "options": {"hand_size": 5}, "timer": 15}
+    )
+    room.set_rules(0, msg.preset, msg.options, msg.timer)
+    public = room.public(0)
+    assert (
+        public["rules"] == {"preset": "party", "options": {"hand_size": 5}}
+        and public["timer"] == 15
+    )
+    assert room.timing.turn_timer == 15.0 and room.rules.hand_size == 5
+    with pytest.raises(RulesError):
+        room.set_rules(0, "classic", {"custom_rule": "extra_turn"}, 0)  # needs a 2018 deck
+    with pytest.raises(RulesError):
+        room.set_rules(0, "classic", {"no_such_rule": True}, 0)
+    assert room.preset == "party" and room.timer == 15  # a refusal changes nothing
+    room.start(0)
+    assert room.match is not None and all(len(h) == 5 for h in room.match.game.hands)
+    with pytest.raises(RoomError):
+        room.set_rules(0, "classic", {}, 0)  # the game is on

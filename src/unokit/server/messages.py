@@ -215,6 +215,23 @@ class Ping(Strict):
     type: Literal["ping"]
 
 
+class SetRules(Strict):
+    """Host, in the lobby: new rules and turn timer for the next game (issue 36).
+
+    Not yet in ``ClientMessage``: the server's dispatch (``server.app``) does not call
+    ``Room.set_rules`` yet, and a message it accepted would change nothing."""
+
+    type: Literal["rules"]
+    preset: Annotated[str, Field(max_length=40)] = "classic"
+    options: dict[str, bool | int | str | list[int]] = Field(default_factory=dict)
+    timer: Literal[0, 15, 30, 60] = 0
+
+    @field_validator("options")
+    @classmethod
+    def _options(cls, v: dict[str, Any]) -> dict[str, Any]:
+        return check_options(v)
+
+
 ClientMessage = Annotated[
     Hello | Act | Chat | Start | AddBot | Kick | End | NextRound | Rematch | Ping,
     Field(discriminator="type"),
@@ -239,14 +256,19 @@ class CreateRoom(Strict):
     @field_validator("options")
     @classmethod
     def _options(cls, v: dict[str, Any]) -> dict[str, Any]:
-        if len(v) > 30:
-            raise ValueError("too many options")
-        for value in v.values():
-            if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**6:
-                raise ValueError("an option value is out of range")
-            if isinstance(value, list) and (len(value) > 20 or any(abs(x) > 10**6 for x in value)):
-                raise ValueError("an option list is out of range")
-        return v
+        return check_options(v)
+
+
+def check_options(v: dict[str, Any]) -> dict[str, Any]:
+    """House rule values within bounds (the rules themselves check their names)."""
+    if len(v) > 30:
+        raise ValueError("too many options")
+    for value in v.values():
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**6:
+            raise ValueError("an option value is out of range")
+        if isinstance(value, list) and (len(value) > 20 or any(abs(x) > 10**6 for x in value)):
+            raise ValueError("an option list is out of range")
+    return v
 
 
 class JoinRoom(Strict):

@@ -586,6 +586,25 @@ class Room:
         with self._all_or_nothing():
             self._finish()
 
+    def set_rules(self, by: int | None, preset: str, options: dict[str, Any], timer: int) -> None:
+        """The host changes the rules and the turn timer in the lobby (before the first
+        game, or back from a finished one); ``RulesError`` for rules that cannot be, or
+        that do not allow this many seats."""
+        self._host_only(by)
+        if self.status != "lobby":
+            raise RoomError("the rules change in the lobby only", code="room_started")
+        rules = from_preset(preset, options)
+        rules.check_players(len(self.seats))
+        before = (self.preset, self.options, self.rules, self.timer, self.timing)
+        self.preset, self.options, self.rules, self.timer = preset, dict(options), rules, timer
+        self.timing = dataclasses.replace(self.timing, turn_timer=float(timer) if timer else None)
+        try:
+            self.save()
+        except BaseException:
+            self.preset, self.options, self.rules, self.timer, self.timing = before
+            raise
+        self.touch()
+
     def to_lobby(self, by: int | None) -> None:
         """The host takes a finished game's room back to the lobby: the seats stay as
         they are, and the host may remove a bot (a player whose seat went to a bot can
