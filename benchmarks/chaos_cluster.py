@@ -235,6 +235,20 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     if when > killed and code in s and s[code][0] != dead
                 ]
                 takeover.append((min(later) if later else float("inf")) - killed)
+            stuck = []  # rooms whose bots did not move again in time: what they wait on
+            for code, b in zip(orphaned, bots_s, strict=True):
+                if b == float("inf"):
+                    rows = await asyncio.to_thread(
+                        pg_query,
+                        c,
+                        "SELECT r.data->>'status', l.holder, count(g.idx), "
+                        "max(g.idx) FILTER (WHERE g.entry->>'t' = 'act') FROM rooms r "
+                        "LEFT JOIN leases l ON l.code = r.code LEFT JOIN log g ON "
+                        "g.code = r.code AND g.game = 1 WHERE r.code = %s "
+                        "GROUP BY r.data, l.holder",
+                        (code,),
+                    )
+                    stuck.append({"code": code, "left": left.get(code, 0), "store": rows})
             out["kills"].append(
                 {
                     "process": i,
@@ -244,13 +258,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     "rooms_orphaned": len(orphaned),
                     "bots_s": bots_s,
                     "lease_s": takeover,
+                    "stuck": stuck,
                 }
             )
             print(
                 f"kill {k + 1}: process {i}, {len(affected)} clients cut, back in "
                 f"max {max(back_s, default=0):.2f} s; {len(orphaned)} rooms' bots moved "
                 f"again in max {max(bots_s, default=0):.2f} s (lease taken in max "
-                f"{max(takeover, default=0):.2f} s)",
+                f"{max(takeover, default=0):.2f} s)" + (f"; not moving: {stuck}" if stuck else ""),
                 flush=True,
             )
             await asyncio.to_thread(c.restart, i)

@@ -217,6 +217,89 @@ async def test_a_player_who_reconnects_to_a_server_behind_never_sees_the_game_go
         await watcher.close()
 
 
+async def test_a_move_whose_server_died_before_telling_reaches_the_other_servers() -> None:
+    """Ana on A, Ben on B, a bot, and C besides.  One of A and B drives the bot; the
+    other stores its player's move and dies before its bus message goes out: the
+    driver and its player are left behind.  The mover's tab comes back through C with
+    what it saw; C reads the room from the store and tells the others, so the driver
+    catches up and its player sees the move: nobody waits for a move already made."""
+    async with cluster(3, timing=FAST) as ((a, b, c), store):
+        r = await a.room(seats=3, bots=[None, "normal"])
+        code = r["code"]
+        ben_seat = await b.join(code, "Ben")
+        ana = await Client(f"{a.ws}/{code}", r["token"]).connect()
+        ben = await Client(f"{b.ws}/{code}", ben_seat["token"]).connect()
+        await ana.wait(lambda: ana.room is not None and ana.room["seats"][1] is not None)
+        await ana.send({"type": "start"})
+        await ana.wait(lambda: code in a.server.held or code in b.server.held)
+        driver, dying = (a, b) if code in a.server.held else (b, a)
+        mover, other = (ben, ana) if dying is b else (ana, ben)
+        token = ben_seat["token"] if dying is b else r["token"]
+        spectator = await Client(f"{c.ws}/{code}").connect()  # C holds the room too
+        await mover.wait(lambda: mover.state is not None)
+        await play_out(
+            [ana, ben],
+            lambda: (
+                mover.state["view"]["current"] == mover.seat
+                and mover.state["view"]["phase"] not in ("round_over", "game_over")
+            ),
+            limit=20,
+        )
+        dying.server.bus.up = False  # its news will never go out
+        before = len(store.log(code, 1))
+        await play_out([mover], lambda: len(store.log(code, 1)) > before, limit=10)
+        await asyncio.sleep(0.1)
+        seen = mover.state
+        assert seen is not None
+        assert driver.server.rooms[code].log_len < len(store.log(code, 1))  # behind
+        await mover.close()  # its server is gone
+        back = await Client(f"{c.ws}/{code}", token).connect(
+            last_seq=seen["seq"], game=seen["game"]
+        )
+        await other.wait(lambda: driver.server.rooms[code].log_len > before, 5)
+        await other.wait(
+            lambda: other.state is not None and other.state["version"] >= seen["version"]
+        )
+        for x in (back, other, spectator):
+            await x.close()
+
+
+async def test_a_server_that_reads_news_from_the_store_passes_it_on() -> None:
+    """A stores Ana's move and dies before its bus message goes out; B and C hold the
+    room and are behind.  When B reads the room again (it took the dead server's
+    lease), it tells the cluster, so C's players are not left looking at a turn that
+    is over (C had no reason of its own to look)."""
+    async with cluster(3, timing=FAST) as ((a, b, c), store):
+        r = await a.room(seats=2, bots=[None])
+        code = r["code"]
+        ben_seat = await b.join(code, "Ben")
+        ana = await Client(f"{a.ws}/{code}", r["token"]).connect()
+        ben = await Client(f"{c.ws}/{code}", ben_seat["token"]).connect()
+        watcher = await Client(f"{b.ws}/{code}").connect()
+        await ana.wait(lambda: ana.room is not None and ana.room["seats"][1] is not None)
+        await ana.send({"type": "start"})
+        await ben.wait(lambda: ben.state is not None and watcher.state is not None)
+        await play_out(
+            [ana, ben],
+            lambda: ana.state["view"]["current"] == 0 and ana.state["view"]["phase"] == "play",
+            limit=20,
+        )
+        await asyncio.sleep(0.1)
+        a.server.bus.up = False  # A's news will never go out
+        before = len(store.log(code, 1))
+        await play_out([ana], lambda: len(store.log(code, 1)) > before, limit=10)
+        await asyncio.sleep(0.1)
+        assert b.server.rooms[code].log_len == c.server.rooms[code].log_len == before
+        async with b.server.locks[code]:
+            await b.server.refresh(b.server.rooms[code])  # as on taking a lease
+        await ben.wait(lambda: c.server.rooms[code].log_len > before, 2)
+        await ben.wait(
+            lambda: ben.state is not None and ben.state["version"] >= ana.state["version"]
+        )
+        for x in (ana, ben, watcher):
+            await x.close()
+
+
 async def test_a_bus_outage_delays_views_and_the_return_brings_them_up_to_date() -> None:
     """Server B hears nothing for a while (Redis down): its spectator's view waits,
     never goes back and is never a wrong one; when the bus is back B reads the room

@@ -585,12 +585,16 @@ class Server:
             try:
                 room.catch_up(entries)
                 self.broadcast(room, local=False)
+                self.announce(room)  # others who missed the same news catch up too
                 return room
             except Exception:
                 log.warning("room %s: its stored entries did not apply; reading it again", code)
         new: Room = await self.io(Room.restore, row, self.store, self.timing)
         self.replace(room, new)
         self.broadcast(new, local=False)
+        # a server that died between its commit and its message left every other server
+        # behind; whoever finds out tells them (each reads the store once, then ignores)
+        self.announce(new)
         return new
 
     def drop(self, room: Room) -> None:
