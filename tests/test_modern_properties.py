@@ -349,3 +349,18 @@ def test_a_dealt_flip_round_starts_on_the_light_side_each_round() -> None:
             continue
         s = rng.choice(g.actors())
         g.apply(s, choose(rng, g.legal_actions(s)))
+
+
+def test_rl_environments_refuse_the_modern_games_clearly() -> None:
+    """The RL tables have no observation or action table for these games: a clear
+    refusal (``bad_rules``), not an error from deep inside."""
+    from unokit.rl.core import Table
+    from unokit.rules import RulesError
+
+    for preset in ("flip", "no-mercy"):
+        try:
+            Table(from_preset(preset), 3)
+        except RulesError as e:
+            assert e.code == "bad_rules" and "classic decks only" in e.message
+        else:
+            raise AssertionError(f"the RL table took {preset}")

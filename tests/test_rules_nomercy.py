@@ -285,6 +285,10 @@ def test_nm_stack_deflect_option() -> None:
            pending=["R+2"])  # fmt: skip
     g.apply(1, Action.play(c("RS")))
     assert g.current == 3 and g.pend_total == 2
+    h = nm(rules, hands=[["R1", "G7"], ["RR", "B1"]], discard=["R+2"], current=1,
+           pending=["R+2"])  # fmt: skip
+    h.apply(1, Action.play(c("RR")))  # two players: back to the opponent
+    assert h.current == 0 and h.phase == P_ANSWER and h.pend_total == 2
 
 
 def test_nm_end_2_N15_a_final_seven_wins_without_a_swap() -> None:

@@ -250,7 +250,7 @@ class Table:
             raise RulesError(
                 f"the RL environments play the classic decks only: deck={rules.deck!r} "
                 "(UNO Flip!, No Mercy) has no observation and action table yet "
-                "(docs/rl.md, issue 38)",
+                "(docs/rules.md, issue 38)",
                 code="bad_rules",
             )
         rules.check_players(num_players)

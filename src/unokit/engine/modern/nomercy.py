@@ -389,11 +389,11 @@ class NoMercyGame(ModernGame):
             self._emit(Event(EventKind.HIT, target, (c,), self.pend_total))
             return
         if answering:  # nm_stack_deflect: a Skip or Reverse passes the stack on
-            if r == N_REVERSE:
+            if r == N_REVERSE:  # back the other way (to the opponent with two players)
                 self.direction = -self.direction
-                target = seat if self.n_live == 2 else self._next(seat)
-            else:
-                target = self._next(seat, 2)
+                target = self._next(seat)
+            else:  # over the next player (to the opponent with two players)
+                target = self._next(seat, 1 if self.n_live == 2 else 2)
             self.phase = P_ANSWER
             self.current = target
             self._emit(Event(EventKind.HIT, target, (self.pend_card,), self.pend_total))
@@ -457,8 +457,10 @@ class NoMercyGame(ModernGame):
         """NM-UNO-1 (§C 23): a one-card hand received by a swap or pass must be called."""
         if self.vulnerable >= 0:
             return
-        for s in seats:
-            if s != seat and len(self.hands[s]) == 1:
+        n = self.n
+        for k in range(1, n):  # the first in seat order from the player
+            s = (seat + k) % n
+            if s in seats and len(self.hands[s]) == 1:
                 self.vulnerable = s
                 return
 
