@@ -364,3 +364,22 @@ def test_rl_environments_refuse_the_modern_games_clearly() -> None:
             assert e.code == "bad_rules" and "classic decks only" in e.message
         else:
             raise AssertionError(f"the RL table took {preset}")
+
+
+def test_events_of_the_modern_games_have_a_wire_form_with_their_codes() -> None:
+    """Every event a modern game emits words itself with that game's codes
+    (``ModernGame.event_json``): a flip names the new side and top face, a knock-out
+    the seat and count, a private draw is redacted for the others."""
+    for preset, n in (("flip", 3), ("no-mercy", 5)):
+        g = Game(from_preset(preset), n, seed=6)
+        assert isinstance(g, ModernGame)
+        play_game(g, [RandomBot(i) for i in range(n)])
+        kinds = set()
+        for e in g.events or []:
+            j = g.event_json(e)
+            kinds.add(j["kind"])
+            for v in j.values():
+                assert v is None or isinstance(v, (str, int, list))
+            if j["kind"] == "draw" and e.hide >= 0:
+                assert "cards" not in j
+        assert ("flip" if preset == "flip" else "knockout") in kinds, kinds

@@ -79,6 +79,17 @@ def _rules_from_args(preset: str, options: Sequence[str]) -> RuleSet:
     return from_preset(preset, opts)
 
 
+def _classic_rules(rules: RuleSet, command: str) -> RuleSet:
+    """Refuse the modern games where the front end does not draw or play them yet."""
+    if rules.modern:
+        raise RulesError(
+            f"unokit {command} plays the classic decks only so far: deck={rules.deck!r} "
+            "(UNO Flip!, No Mercy) plays in the engine, `unokit demo` and `unokit replay` "
+            "(issue 38)"
+        )
+    return rules
+
+
 def _players(args: argparse.Namespace, default: int) -> int:
     """``--players``, or what the preset is made for, or the command's default."""
     fixed = PRESET_PLAYERS.get(args.rules)
@@ -217,7 +228,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     args.players = _players(args, 4)
     if args.record is not None:
         check_output_file(args.record, "--record")
-    rules = _rules_from_args(args.rules, args.option)
+    rules = _classic_rules(_rules_from_args(args.rules, args.option), "play")
     status: int = run_play(args, rules)
     return status
 
@@ -235,7 +246,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     spec = t.Spec(
         tuple(t.parse_entrants(args.bots)),
         _players(args, 2),
-        _rules_from_args(args.rules, args.option),
+        _classic_rules(_rules_from_args(args.rules, args.option), "tournament"),
         args.seed,
         full_games=args.full_games,
     )

@@ -77,6 +77,12 @@ class SimConfig:
         for name in self.seats:
             check_player(name)
         rules = self.rules()  # raises RulesError for a bad preset or option
+        if rules.modern:
+            raise SimError(
+                f"the simulator plays the classic decks only so far: deck={rules.deck!r} "
+                "(UNO Flip!, No Mercy) plays in the engine, `unokit demo` and `unokit "
+                "replay` (issue 38)"
+            )
         rules.check_players(len(self.seats))
         if self.dealer is not None and not 0 <= self.dealer < len(self.seats):
             raise SimError(f"--dealer must be a seat from 0 to {len(self.seats) - 1}")

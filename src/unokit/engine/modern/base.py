@@ -34,7 +34,7 @@ from unokit.engine.actions import (
 )
 from unokit.engine.dealing import RoundLog, shuffle
 from unokit.engine.errors import ActionParseError, IllegalAction, ShuffleError
-from unokit.engine.events import Event, EventKind
+from unokit.engine.events import FIELDS, Event, EventKind
 from unokit.engine.game import VARIANTS, Game
 from unokit.engine.phases import P_GAME_OVER, P_PLAY, P_ROUND_OVER, PHASE_NAMES
 from unokit.rules import RuleSet, from_preset
@@ -556,6 +556,26 @@ class ModernGame(Game):
         return ("play", "draw", "keep", "uno", "catch", "challenge", "accept", "color")[k]
 
     # -------------------------------------------------------------- output --------
+    def event_json(self, event: Event) -> dict[str, Any]:
+        """An event's wire form with this game's codes (``Event.to_json`` knows only the
+        classic cards): the fields of docs/protocol.md, cards as the faces they showed."""
+        kind = EventKind(event.kind)
+        out: dict[str, Any] = {"kind": kind.value}
+        for name, slot, conv, _ in FIELDS[kind]:
+            value = getattr(event, slot)
+            if slot == "cards":
+                if name == "cards":
+                    if not value:
+                        continue  # redacted: the count says how many
+                    out[name] = [self.face_code(f) for f in value]
+                else:
+                    out[name] = self.face_code(value[0]) if value else None
+            elif slot == "color":
+                out[name] = self.color_code(value) if value >= 0 else None
+            else:  # seats, counts, flags: the same as for the classic game
+                out[name] = conv(value)
+        return out
+
     def card_count(self) -> int:
         return (
             len(self.pile)
