@@ -383,3 +383,15 @@ def test_events_of_the_modern_games_have_a_wire_form_with_their_codes() -> None:
             if j["kind"] == "draw" and e.hide >= 0:
                 assert "cards" not in j
         assert ("flip" if preset == "flip" else "knockout") in kinds, kinds
+
+
+def test_a_classic_position_of_a_modern_game_is_refused() -> None:
+    """engine.position builds classic games only; it names the modern builder."""
+    from unokit.engine import PositionError, position
+
+    try:
+        position(from_preset("flip"), hands=[["R1"], ["R2"]], discard=["R5"])
+    except PositionError as e:
+        assert "modern_position" in e.message
+    else:
+        raise AssertionError("a Flip game built as a classic position")

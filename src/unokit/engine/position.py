@@ -117,6 +117,11 @@ def position(
     seat before ``current``, as if ``current`` were the round's first player.
     """
     rules = rules or RuleSet()
+    if rules.modern:
+        raise PositionError(
+            f"position builds classic games; a deck={rules.deck!r} position comes from "
+            "unokit.engine.modern.position.modern_position"
+        )
     n = len(hands)
     if names is None:
         names = [f"Player {i}" for i in range(n)]
