@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from unokit.engine import Action, FlipGame, IllegalAction, view_of
-from unokit.engine.actions import ACCEPT, CHALLENGE, COLOR, DRAW
+from unokit.engine.actions import ACCEPT, CATCH, CHALLENGE, COLOR, DRAW
 from unokit.engine.events import EventKind
 from unokit.engine.modern.cards import DARK, FACE_CODE, LIGHT, parse_face, parse_flip_color
 from unokit.engine.modern.position import modern_position
@@ -354,3 +354,14 @@ def test_flip_draw_until_playable_option() -> None:
     g.apply(0, Action(DRAW))
     assert [FACE_CODE[g.face(c)] for c in g.hands[0]] == ["Y3", "B1", "G2", "R4"]  # type: ignore[attr-defined]
     assert g.phase == 1
+
+
+def test_flip_uno_1_a_flipper_naming_a_colour_can_still_be_caught() -> None:
+    """FLIP-UNO-1, FLIP-FLIP-5: down to one card by a Flip without calling, the player
+    stays catchable while naming the exposed wild's colour, until the next player acts."""
+    g = flip_game(hands=[["BF", "R3"], ["G4", "G5"], ["Y5"], ["R6"]], discard=["BR|W", "B7"])
+    play(g, 0, "BF")
+    g.apply(0, Action(COLOR, color=TEAL))
+    assert g.vulnerable == 0
+    g.apply(2, Action(CATCH, target=0))
+    assert len(g.hands[0]) == 3 and g.vulnerable == -1

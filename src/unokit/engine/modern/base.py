@@ -381,7 +381,10 @@ class ModernGame(Game):
         if k == CATCH:
             self._catch(seat, action.target)
             return
-        self.vulnerable = -1  # the next decision began: too late to catch (R-UNO-2)
+        if k != COLOR or seat != self.vulnerable:
+            # the next decision began: too late to catch (R-UNO-2); a colour the
+            # catchable player names for the card just played is still that play
+            self.vulnerable = -1
         self._do(seat, action)
 
     def _catch(self, seat: int, target: int) -> None:
