@@ -600,6 +600,7 @@ def test_phone_banner_picker_and_opponents_fit_and_follow_the_turn(
         )
         assert len(opps) == 4 and all(o["left"] >= 0 and o["right"] <= 390 for o in opps), opps
         shot(page, "table-phone-390.png")
+        assert serious_or(page) == []
         page.locator('.hand .card.playable[data-card^="W"]').first.tap()
         page.wait_for_selector(".prompt .color-pick")
         assert not overlap(box(page, ".prompt.active"), box(page, "#turn")), (

@@ -645,7 +645,7 @@ function tableView(prev) {
         h("span", { class: "swatch", "aria-hidden": "true", text: v.color }),
         h("span", { class: "force-text" }, h("small", { text: "colour" }), h("b", { text: colorName(v.color).toUpperCase() })))
     : h("div", { class: "force-chip fc-none", id: "color-in-force", text: "colour: to be chosen" });
-  const dir = h("div", { class: "direction", id: "direction", "aria-label": v.direction > 0 ? "Play goes clockwise, to higher seats" : "Play goes counter-clockwise" },
+  const dir = h("div", { class: "direction", id: "direction", role: "img", "aria-label": v.direction > 0 ? "Play goes clockwise, to higher seats" : "Play goes counter-clockwise" },
     h("span", { class: `dir-arrow ${v.direction > 0 ? "cw" : "ccw"}`, "aria-hidden": "true" }, icon(v.direction > 0 ? "cw" : "ccw")),
     h("span", { class: "dir-text", text: v.direction > 0 ? "clockwise" : "counter-clockwise" }));
   const center = h("div", { class: "center" }, pile, discard, h("div", { class: "center-side" }, force, dir));
