@@ -226,7 +226,7 @@ def _flip_hidden_dealt_again(g: FlipGame, seat: int, rng: random.Random) -> Flip
 
 
 def _nm_hidden_dealt_again(g: NoMercyGame, seat: int, rng: random.Random) -> NoMercyGame:
-    """Other hands' cards exchanged among them (sizes kept), the draw pile reordered."""
+    """Other hands' cards exchanged among them (sizes kept), the hidden piles dealt again."""
     h = clone(g)
     assert isinstance(h, NoMercyGame)
     others = [s for s in range(h.n) if s != seat]
@@ -235,8 +235,12 @@ def _nm_hidden_dealt_again(g: NoMercyGame, seat: int, rng: random.Random) -> NoM
     for s in others:
         k = len(h.hands[s])
         h.hands[s], cards = cards[:k], cards[k:]
-    rng.shuffle(h.pile)
-    rng.shuffle(h.aside)
+    # the draw pile, the set-aside hands and cards face down under the discard pile
+    # (discard_bottom) are all hidden: deal them again among the three, sizes kept
+    k, a = h.face_down, len(h.aside)
+    hidden = h.discard[:k] + h.aside + h.pile
+    rng.shuffle(hidden)
+    h.discard[:k], h.aside, h.pile = hidden[:k], hidden[k : k + a], hidden[k + a :]
     return h
 
 

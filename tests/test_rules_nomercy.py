@@ -197,6 +197,8 @@ def test_nm_knockout_cards_discard_bottom_option() -> None:
     g.apply(0, Action.play(c("W+6"), R))
     g.apply(1, Action(ACCEPT))
     assert not g.live[1] and g.aside == [] and len(g.discard) == 27
+    v = view_of(g, 2)
+    assert v.discard == tuple(g.discard[25:]) and v.discard_size == 27  # face down
 
 
 # ------------------------------------------------------------------- turns --------

@@ -53,11 +53,13 @@ class NoMercyGame(ModernGame):
         self.aside: list[int] = []  # NM-MERCY-2: knocked-out hands, until a reshuffle
         self.knockouts = 0  # knocked out this hand (NM-SCORE-2)
         self.roulette_by = -1  # the player of a Roulette whose victim names a colour
+        self.face_down = 0  # discard_bottom: knocked-out cards face down under the pile
 
     def _reset_round(self) -> None:
         self.aside = []
         self.knockouts = 0
         self.roulette_by = -1
+        self.face_down = 0
 
     # ------------------------------------------------------------ cards -----------
     def full_deck(self) -> list[int]:
@@ -112,6 +114,7 @@ class NoMercyGame(ModernGame):
         """NM-TURN-6: the discards under the top card and every set-aside hand."""
         cards = super()._refill_cards() + self.aside
         self.aside = []
+        self.face_down = 0
         return cards
 
     # ------------------------------------------------------------ legality --------
@@ -280,8 +283,9 @@ class NoMercyGame(ModernGame):
         count = len(hand)
         if self.rules.nm_knockout_cards == "set_aside":
             self.aside.extend(hand)
-        else:
+        else:  # face down, so nobody sees them (the view leaves them out)
             self.discard[0:0] = hand
+            self.face_down += count
         self.hands[seat] = []
         self.live[seat] = False
         self.n_live -= 1
@@ -499,7 +503,7 @@ class NoMercyGame(ModernGame):
             "discard": [NM_CODE[c] for c in self.discard],
         }
 
-    _FIELDS = (*ModernGame._FIELDS, "aside", "knockouts", "roulette_by")
+    _FIELDS = (*ModernGame._FIELDS, "aside", "knockouts", "roulette_by", "face_down")
 
 
 VARIANTS["no-mercy"] = NoMercyGame

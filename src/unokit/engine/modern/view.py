@@ -161,7 +161,7 @@ def nomercy_view(game: NoMercyGame, seat: int | None) -> ModernView:
     return ModernView(
         **c,
         hand=tuple(sorted(game.hands[seat])) if seat is not None else (),
-        discard=tuple(game.discard),
+        discard=tuple(game.discard[game.face_down :]),
         drawn=game.drawn if mine and game.phase == P_DRAWN else -1,
         pending=game.pend_card if answer else -1,
         pending_total=game.pend_total if answer else 0,
