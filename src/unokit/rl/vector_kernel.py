@@ -31,6 +31,7 @@ from unokit.compiled.kernel import (
     CU_DISCCOLOR,
     EVERY_SEAT,
     HCAP,
+    NMAX,
     O_DISC,
     O_HANDS,
     O_HS,
@@ -95,6 +96,7 @@ from unokit.compiled.kernel import (
     random_other,
     seed_game,
     start_round,
+    unowned,
     who_acts,
 )
 from unokit.compiled.search import C_DN, heur_challenges, heur_choose
@@ -163,14 +165,14 @@ STALLED = 2
 
 
 # ================================================================ observation ======
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def rel(s: int, seat: int, n: int) -> int:
     """The seat ``s`` as an offset clockwise from ``seat`` (``(s - seat) % n``)."""
     d = s - seat
     return d + n if d < 0 else d
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def own_after(st: np.ndarray, R: np.ndarray, seat: int, card: int, color: int) -> int:
     """``Game._own_after`` for a one-card play without a target: the cards ``seat``
     holds after it and its effect, -1 if chance decides (a Wild Shuffle Hands)."""
@@ -197,7 +199,7 @@ def own_after(st: np.ndarray, R: np.ndarray, seat: int, card: int, color: int) -
     return int(left)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_actions(st: np.ndarray, R: np.ndarray, seat: int, card: int, m: np.ndarray) -> None:
     """``Game._play_actions`` for one card, as table indices set in ``m``: every colour
     of a wild, every target of a Swap Hands or a seven-zero 7 (unless it is the last
@@ -242,7 +244,7 @@ def play_actions(st: np.ndarray, R: np.ndarray, seat: int, card: int, m: np.ndar
             m[i + A_UNO_PLAYS] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_mask(st: np.ndarray, R: np.ndarray, seat: int, buf: np.ndarray, m: np.ndarray) -> None:
     """The mask of ``seat`` (``m`` all zero on entry): ``Game.legal_actions`` of one
     card each, through ``spec.action_index``, and PASS for an out-of-turn chance
@@ -309,7 +311,7 @@ def legal_mask(st: np.ndarray, R: np.ndarray, seat: int, buf: np.ndarray, m: np.
             m[A_CATCH + rel(v, seat, n) - 1] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def observe(
     st: np.ndarray, R: np.ndarray, V: np.ndarray, seat: int, buf: np.ndarray,
     o: np.ndarray, m: np.ndarray,
@@ -377,7 +379,7 @@ def observe(
 # ``kernel.play`` and ``kernel.draw`` are inlined into their callers; called through
 # these two, they are compiled once here instead of at every call site (the first
 # compilation of this module takes a third of the time).
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def do_play(
     st: np.ndarray, R: np.ndarray, seat: int, card: int, color: int, uno: bool,
     target: int, lg: np.ndarray,
@@ -385,12 +387,12 @@ def do_play(
     play(st, R, seat, card, color, uno, target, lg)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def do_draw(st: np.ndarray, R: np.ndarray, seat: int, lg: np.ndarray) -> None:
     draw(st, R, seat, lg)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_index(st: np.ndarray, R: np.ndarray, seat: int, a: int, lg: np.ndarray) -> bool:
     """Table index ``a`` for ``seat`` with the kernel's trusted moves (the mask allowed
     it); False for PASS, which changes nothing but the pass set."""
@@ -435,7 +437,7 @@ def apply_index(st: np.ndarray, R: np.ndarray, seat: int, a: int, lg: np.ndarray
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def round_rewards(st: np.ndarray, R: np.ndarray, V: np.ndarray, out: np.ndarray) -> None:
     """``Table.round_rewards``: each seat's reward for the round just over, in ``out``
     (the same float operations in the same order, so the values are identical)."""
@@ -466,7 +468,7 @@ def round_rewards(st: np.ndarray, R: np.ndarray, V: np.ndarray, out: np.ndarray)
         out[s] = gained if won else -(hand_points(st, R, s) / 100)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def new_episode(st: np.ndarray, R: np.ndarray, ct: np.ndarray, lg: np.ndarray) -> None:
     """A new game and its first round (the dealer drawn at random), the table's state
     cleared; the game's random generator goes on."""
@@ -478,7 +480,7 @@ def new_episode(st: np.ndarray, R: np.ndarray, ct: np.ndarray, lg: np.ndarray) -
 
 
 # ================================================================ opponents ========
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def random_play(st: np.ndarray, R: np.ndarray, s: int, card: int, lg: np.ndarray) -> None:
     """The fast ``random`` player's play of ``card`` (``kernel.play_round``): a random
     colour for a wild, a random target, UNO called with the play; after a card whose
@@ -495,7 +497,7 @@ def random_play(st: np.ndarray, R: np.ndarray, s: int, card: int, lg: np.ndarray
         do_play(st, R, s, card, color, st[O_HS + s] == 2, np.int64(-1), lg)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def bot_act(
     st: np.ndarray, R: np.ndarray, V: np.ndarray, P: np.ndarray, s: int, buf: np.ndarray,
     deck_col: np.ndarray, cnt: np.ndarray, unseen: np.ndarray, sc: np.ndarray,
@@ -569,7 +571,7 @@ def bot_act(
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def run_bots(
     st: np.ndarray, R: np.ndarray, V: np.ndarray, P: np.ndarray, ct: np.ndarray,
     buf: np.ndarray, deck_col: np.ndarray, cnt: np.ndarray, unseen: np.ndarray,
@@ -594,7 +596,7 @@ def run_bots(
     return STALLED
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def first_learner_decision(
     st: np.ndarray, R: np.ndarray, V: np.ndarray, P: np.ndarray, ct: np.ndarray,
     buf: np.ndarray, deck_col: np.ndarray, cnt: np.ndarray, unseen: np.ndarray,
@@ -628,8 +630,8 @@ def first_illegal(mask: np.ndarray, actions: np.ndarray) -> int:
     return -1
 
 
-@njit(cache=True)
-def ma_reset(
+@njit(cache=True, _nrt=False)
+def ma_reset_in(
     ST: np.ndarray, CT: np.ndarray, R: np.ndarray, V: np.ndarray, LG: np.ndarray,
     buf: np.ndarray, OBS: np.ndarray, MASK: np.ndarray,
 ) -> None:  # fmt: skip
@@ -643,8 +645,8 @@ def ma_reset(
         observe(st, R, V, s, buf, OBS[i], MASK[i])
 
 
-@njit(cache=True)
-def ma_step(
+@njit(cache=True, _nrt=False)
+def ma_step_in(
     ST: np.ndarray, CT: np.ndarray, R: np.ndarray, V: np.ndarray, LG: np.ndarray,
     LAST: np.ndarray, buf: np.ndarray, actions: np.ndarray, OBS: np.ndarray,
     MASK: np.ndarray, REW: np.ndarray, TERM: np.ndarray, TRUNC: np.ndarray,
@@ -681,15 +683,16 @@ def ma_step(
             if st[S_LOGON]:
                 k = st[S_LOGPOS]
                 LAST[i, 0] = k
-                LAST[i, 1 : 1 + k] = lg[:k]
+                for j in range(k):
+                    LAST[i, 1 + j] = lg[j]
             new_episode(st, R, ct, lg)
             nxt = who_acts(st, R, 0, EVERY_SEAT)
         ct[C_AGENT] = nxt
         observe(st, R, V, nxt, buf, OBS[i], MASK[i])
 
 
-@njit(cache=True)
-def sa_reset(
+@njit(cache=True, _nrt=False)
+def sa_reset_in(
     ST: np.ndarray, CT: np.ndarray, R: np.ndarray, V: np.ndarray, P: np.ndarray,
     LG: np.ndarray, buf: np.ndarray, deck_col: np.ndarray, cnt: np.ndarray,
     unseen: np.ndarray, sc: np.ndarray, OBS: np.ndarray, MASK: np.ndarray,
@@ -703,14 +706,14 @@ def sa_reset(
         observe(st, R, V, ct[C_SEAT], buf, OBS[i], MASK[i])
 
 
-@njit(cache=True)
-def sa_step(
+@njit(cache=True, _nrt=False)
+def sa_step_in(
     ST: np.ndarray, CT: np.ndarray, R: np.ndarray, V: np.ndarray, P: np.ndarray,
     LG: np.ndarray, LAST: np.ndarray, buf: np.ndarray, deck_col: np.ndarray,
     cnt: np.ndarray, unseen: np.ndarray, sc: np.ndarray, actions: np.ndarray,
     OBS: np.ndarray, MASK: np.ndarray, REW: np.ndarray, TERM: np.ndarray,
     TRUNC: np.ndarray, STALL: np.ndarray, FINAL: np.ndarray, FMASK: np.ndarray,
-    WINNER: np.ndarray,
+    WINNER: np.ndarray, fb: np.ndarray,
 ) -> None:  # fmt: skip
     """The learner's actions (masks checked by the caller), the opponents until the
     learner's next decision; its reward, the ends (``FINAL``/``FMASK``: the last
@@ -734,7 +737,8 @@ def sa_step(
         status = run_bots(st, R, V, P, ct, buf, deck_col, cnt, unseen, sc, lg)
         ended = True
         if status == ROUND_OVER:
-            REW[i] = learner_reward(st, R, V, seat)
+            round_rewards(st, R, V, fb)
+            REW[i] = fb[seat]
             TERM[i] = True
             WINNER[i] = st[S_RWIN]
         elif status == STALLED:
@@ -750,22 +754,15 @@ def sa_step(
             if st[S_LOGON]:
                 k = st[S_LOGPOS]
                 LAST[i, 0] = k
-                LAST[i, 1 : 1 + k] = lg[:k]
+                for j in range(k):
+                    LAST[i, 1 + j] = lg[j]
             first_learner_decision(st, R, V, P, ct, buf, deck_col, cnt, unseen, sc, lg)
         ct[C_AGENT] = ct[C_SEAT]
         observe(st, R, V, ct[C_SEAT], buf, OBS[i], MASK[i])
 
 
-@njit(cache=True)
-def learner_reward(st: np.ndarray, R: np.ndarray, V: np.ndarray, seat: int) -> float:
-    """The learner's share of ``round_rewards``."""
-    out = np.zeros(st[S_N])
-    round_rewards(st, R, V, out)
-    return float(out[seat])
-
-
-@njit(cache=True)
-def sample_masked(MASK: np.ndarray, seeds: np.ndarray, out: np.ndarray) -> None:
+@njit(cache=True, _nrt=False)
+def sample_masked_in(MASK: np.ndarray, seeds: np.ndarray, out: np.ndarray) -> None:
     """A uniformly random allowed action per row of ``MASK`` (for baselines and the
     benchmark); ``seeds[i]`` is a generator as in a kernel state (SplitMix64 at
     ``S_RNG``), which moves on."""
@@ -782,3 +779,64 @@ def sample_masked(MASK: np.ndarray, seeds: np.ndarray, out: np.ndarray) -> None:
                 break
             a += 1
         out[i] = a
+
+
+# ================================================================ entry points =====
+# Called from Python.  The arrays go down as views without their reference counts
+# (``kernel.unowned``, as the kernel's own entry points do), so that no count is taken
+# on the way down: the functions above are compiled without numba's runtime.  The
+# caller's arrays outlive the call.
+@njit(cache=True)
+def ma_reset(
+    ST: np.ndarray, CT: np.ndarray, R: np.ndarray, V: np.ndarray, LG: np.ndarray,
+    buf: np.ndarray, OBS: np.ndarray, MASK: np.ndarray,
+) -> None:  # fmt: skip
+    ma_reset_in(unowned(ST), unowned(CT), unowned(R), unowned(V), unowned(LG),
+                unowned(buf), unowned(OBS), unowned(MASK))  # fmt: skip
+
+
+@njit(cache=True)
+def ma_step(
+    ST: np.ndarray, CT: np.ndarray, R: np.ndarray, V: np.ndarray, LG: np.ndarray,
+    LAST: np.ndarray, buf: np.ndarray, actions: np.ndarray, OBS: np.ndarray,
+    MASK: np.ndarray, REW: np.ndarray, TERM: np.ndarray, TRUNC: np.ndarray,
+) -> None:  # fmt: skip
+    ma_step_in(unowned(ST), unowned(CT), unowned(R), unowned(V), unowned(LG),
+               unowned(LAST), unowned(buf), unowned(actions), unowned(OBS),
+               unowned(MASK), unowned(REW), unowned(TERM), unowned(TRUNC))  # fmt: skip
+
+
+@njit(cache=True)
+def sa_reset(
+    ST: np.ndarray, CT: np.ndarray, R: np.ndarray, V: np.ndarray, P: np.ndarray,
+    LG: np.ndarray, buf: np.ndarray, deck_col: np.ndarray, cnt: np.ndarray,
+    unseen: np.ndarray, sc: np.ndarray, OBS: np.ndarray, MASK: np.ndarray,
+) -> None:  # fmt: skip
+    sa_reset_in(unowned(ST), unowned(CT), unowned(R), unowned(V), unowned(P),
+                unowned(LG), unowned(buf), unowned(deck_col), unowned(cnt),
+                unowned(unseen), unowned(sc), unowned(OBS), unowned(MASK))  # fmt: skip
+
+
+@njit(cache=True)
+def sa_step(
+    ST: np.ndarray, CT: np.ndarray, R: np.ndarray, V: np.ndarray, P: np.ndarray,
+    LG: np.ndarray, LAST: np.ndarray, buf: np.ndarray, deck_col: np.ndarray,
+    cnt: np.ndarray, unseen: np.ndarray, sc: np.ndarray, actions: np.ndarray,
+    OBS: np.ndarray, MASK: np.ndarray, REW: np.ndarray, TERM: np.ndarray,
+    TRUNC: np.ndarray, STALL: np.ndarray, FINAL: np.ndarray, FMASK: np.ndarray,
+    WINNER: np.ndarray,
+) -> float:  # fmt: skip
+    fb = np.zeros(NMAX)  # a round's rewards, every seat's
+    sa_step_in(unowned(ST), unowned(CT), unowned(R), unowned(V), unowned(P),
+               unowned(LG), unowned(LAST), unowned(buf), unowned(deck_col),
+               unowned(cnt), unowned(unseen), unowned(sc), unowned(actions),
+               unowned(OBS), unowned(MASK), unowned(REW), unowned(TERM),
+               unowned(TRUNC), unowned(STALL), unowned(FINAL), unowned(FMASK),
+               unowned(WINNER), unowned(fb))  # fmt: skip
+    return 0.0 * fb[0]  # the owner of the view above lives to here
+
+
+@njit(cache=True)
+def sample_masked(MASK: np.ndarray, seeds: np.ndarray, out: np.ndarray) -> None:
+    """A uniformly random allowed action per row of ``MASK`` (``sample_masked_in``)."""
+    sample_masked_in(unowned(MASK), unowned(seeds), unowned(out))
