@@ -399,3 +399,30 @@ def test_a_classic_position_of_a_modern_game_is_refused() -> None:
         assert "modern_position" in e.message
     else:
         raise AssertionError("a Flip game built as a classic position")
+
+
+def test_a_damaged_modern_match_state_is_refused() -> None:
+    """uno-match/1 of a modern game: a card twice, a pairing that is not the deck's, a
+    wrong type: ``StateError``, never a wrong game."""
+    from unokit.engine.state import StateError, to_json
+
+    for preset in ("flip", "no-mercy"):
+        state = new_match(Game(from_preset(preset), 3, seed=1))
+        good = to_json(state)
+        assert loads(json.dumps(good)).game.card_count() == state.game.card_count()
+        twice = json.loads(json.dumps(good))
+        twice["game"]["hands"][0][0] = twice["game"]["hands"][1][0]
+        wrong_type = json.loads(json.dumps(good))
+        wrong_type["game"]["current"] = "1"
+        damaged = [twice, wrong_type]
+        if preset == "flip":
+            pairs = json.loads(json.dumps(good))
+            pairs["game"]["pairs"][0] = [pairs["game"]["pairs"][1][0], 0]
+            damaged.append(pairs)
+        for obj in damaged:
+            try:
+                loads(json.dumps(obj))
+            except StateError as e:
+                assert e.code == "bad_state"
+            else:
+                raise AssertionError(f"a damaged {preset} state was loaded")

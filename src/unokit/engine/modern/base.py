@@ -661,6 +661,8 @@ class ModernGame(Game):
         spec = obj["rules"]
         rules = from_preset(spec["preset"], spec["options"])
         game_cls = VARIANTS[rules.deck]
+        if game_cls is not cls and issubclass(game_cls, ModernGame):
+            return game_cls.from_json_obj(obj)  # the game's own fields too
         g = game_cls(rules, obj["names"], seed=0, events=obj["events"] is not None,
                      record=obj["recording"], start=False)  # fmt: skip
         assert isinstance(g, ModernGame)
