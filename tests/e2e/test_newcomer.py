@@ -504,6 +504,8 @@ def test_toasts_stay_under_the_bar_and_the_dialog_and_the_lobby_lets_a_player_ba
         toast_clear_of("#summary")
         page.click("#lobby-btn")
         page.wait_for_selector(".waiting")
+        # the finished game's record is still one click away
+        assert (page.locator("#last-game a").get_attribute("href") or "").endswith("game=1")
         ben.page.wait_for_selector(".waiting")
         page.click(f".seat-row[data-seat='{ben.seat}'] button:has-text('Remove')")
         ben.page.wait_for_selector("#lobby-join")

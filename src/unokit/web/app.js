@@ -582,6 +582,9 @@ function waitingView() {
     h("p", { class: "share" }, "Send this link to your friends: ",
       h("a", { href: link, class: "share-link", text: link })),
     h("p", { class: "hint", id: "lobby-rules", text: rulesLine(room) }),
+    room.game > 0 ? h("p", { class: "hint", id: "last-game" },
+      host ? `Back from game ${room.game}: remove a bot to free its seat for a friend (they open the link), add bots, then start. ` : `Game ${room.game} is over. `,
+      h("a", { href: `/api/rooms/${room.code}/record?game=${room.game}`, download: `uno-${room.code}-${room.game}.json`, text: "Download its record" })) : null,
     list,
     host
       ? h("div", { class: "actions" },
