@@ -426,3 +426,31 @@ def test_a_damaged_modern_match_state_is_refused() -> None:
                 assert e.code == "bad_state"
             else:
                 raise AssertionError(f"a damaged {preset} state was loaded")
+
+
+def test_the_classic_fast_path_methods_play_the_modern_rules() -> None:
+    """``game.play``/``draw``/``accept``... (the classic trusted path) on a modern game
+    do what ``apply_trusted`` does with the same action, never classic code."""
+    for preset in ("flip", "no-mercy"):
+        a = Game(from_preset(preset), 3, seed=9)
+        b = Game(from_preset(preset), 3, seed=9)
+        assert isinstance(a, ModernGame) and isinstance(b, ModernGame)
+        rng = random.Random(9)
+        methods = {0: "play", 1: "draw", 2: "keep", 3: "call_uno", 4: "catch",
+                   5: "challenge", 6: "accept", 7: "choose_color"}  # fmt: skip
+        for _ in range(300):
+            if a.round_over:
+                break
+            s = rng.choice(a.actors())
+            act = choose(rng, a.legal_actions(s))
+            a.apply_trusted(s, act)
+            name = methods[act.kind]
+            if name == "play":
+                b.play(s, act.card, act.color, act.uno, act.target)
+            elif name == "catch":
+                b.catch(s, act.target)
+            elif name == "choose_color":
+                b.choose_color(s, act.color)
+            else:
+                getattr(b, name)(s)
+            assert json.dumps(a.to_json_obj()) == json.dumps(b.to_json_obj())

@@ -387,6 +387,40 @@ class ModernGame(Game):
             self.vulnerable = -1
         self._do(seat, action)
 
+    # The classic fast-path methods, routed through this game's own rules, so that a
+    # caller written for the classic ``Game`` never runs classic code on these cards.
+    def play(
+        self,
+        seat: int,
+        card: int,
+        color: int = -1,
+        uno: bool = False,
+        target: int = -1,
+        extra: tuple[int, ...] = (),
+    ) -> None:
+        self.apply_trusted(seat, Action(PLAY, card, color, target, uno, extra))
+
+    def draw(self, seat: int) -> None:
+        self.apply_trusted(seat, Action(DRAW))
+
+    def keep(self, seat: int) -> None:
+        self.apply_trusted(seat, Action(KEEP))
+
+    def choose_color(self, seat: int, color: int, target: int = -1) -> None:
+        self.apply_trusted(seat, Action(COLOR, color=color, target=target))
+
+    def call_uno(self, seat: int) -> None:
+        self.apply_trusted(seat, Action(UNO))
+
+    def catch(self, seat: int, target: int) -> None:
+        self.apply_trusted(seat, Action(CATCH, target=target))
+
+    def challenge(self, seat: int) -> None:
+        self.apply_trusted(seat, Action(CHALLENGE))
+
+    def accept(self, seat: int) -> None:
+        self.apply_trusted(seat, Action(ACCEPT))
+
     def _catch(self, seat: int, target: int) -> None:
         self.vulnerable = -1
         pen = self.rules.uno_penalty
