@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from unokit.cli import main
+from unokit.rules import RuleSet, from_preset, parse_option
 
 
 def test_rules_lists_both_games_and_their_options(capsys: pytest.CaptureFixture[str]) -> None:
@@ -16,6 +17,20 @@ def test_rules_lists_both_games_and_their_options(capsys: pytest.CaptureFixture[
     out = capsys.readouterr().out
     for text in ("flip ", "no-mercy ", "flip_start", "mercy_limit", "nm_deck", "redraw, flip"):
         assert text in out, text
+    lines = out.splitlines()
+    checked = 0
+    for i, line in enumerate(lines):  # every listed choice is accepted by its game
+        if "choices:" in line and "whole number" not in line:
+            key = lines[i - 1].split()[0]
+            game = "flip" if key.startswith("flip") else "no-mercy"
+            listed = line.split("choices:")[1].split(";")[0]
+            values = ["true", "false"] if "true or false" in listed else listed.split(",")
+            for v in values:
+                k, value = parse_option(f"{key}={v.strip()}")
+                assert from_preset(game, {k: value}).options()[key] == value
+                checked += 1
+    assert checked >= 25
+    assert "flip_start" not in RuleSet().options()  # classic rules read as before
 
 
 @pytest.mark.parametrize("preset", ["flip", "no-mercy"])

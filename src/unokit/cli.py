@@ -23,6 +23,7 @@ from unokit.rules import (
     CUSTOM_RULES,
     MODERN_CHOICES,
     MODERN_DECKS,
+    MODERN_OPTION_HELP,
     MODERN_PRESETS,
     OPTION_HELP,
     PRESET_PLAYERS,
@@ -188,6 +189,12 @@ def cmd_rules(args: argparse.Namespace) -> int:
         if key == "custom_rule":
             for rule in CUSTOM_RULES:
                 print(f"  {'':<22}     {rule:<21} {CUSTOM_RULE_TEXT[rule]}")
+    print("\nThe modern games' options (with --rules flip or --rules no-mercy):")
+    fields = RuleSet.__dataclass_fields__
+    for key, text in MODERN_OPTION_HELP.items():
+        print(f"  {key:<22} {text}")
+        default = json.dumps(fields[key].default)
+        print(f"  {'':<22}   choices: {allowed_values(key)}; default {default}")
     return 0
 
 

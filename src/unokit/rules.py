@@ -328,10 +328,16 @@ class RuleSet:
 
     # --- (de)serialisation --------------------------------------------------------
     def options(self) -> dict[str, Any]:
-        """Every option by its RULES.md §9 name, as JSON values."""
+        """Every option by its RULES.md §9 name, as JSON values; a modern game's own
+        options (RULES-MODERN.md) only for its deck, so classic rules read as before."""
         out: dict[str, Any] = {}
+        skip = {"preset"}
+        if self.deck != "flip":
+            skip.update(FLIP_OPTIONS)
+        if self.deck != "no-mercy":
+            skip.update(NM_OPTIONS)
         for f in dataclasses.fields(self):
-            if f.name == "preset":
+            if f.name in skip:
                 continue
             v = getattr(self, f.name)
             out[f.name] = list(v) if isinstance(v, tuple) else v
@@ -341,7 +347,8 @@ class RuleSet:
         """``{"preset", "options"}`` as a record carries it: only what differs from the preset."""
         base = from_preset(self.preset).options()
         mine = self.options()
-        opts = {k: v for k, v in mine.items() if base.get(k) != v}
+        fields = RuleSet.__dataclass_fields__
+        opts = {k: v for k, v in mine.items() if base.get(k, fields[k].default) != v}
         if from_preset(self.preset, opts) != self:  # hand_size's default follows the deck
             opts["hand_size"] = self.hand_size
         return {"preset": self.preset, "options": opts}
@@ -431,8 +438,8 @@ def preset_description(name: str) -> tuple[str, dict[str, Any]]:
 PRESET_PLAYERS: dict[str, int] = {"two-player": 2}
 
 OPTION_HELP: dict[str, str] = {
-    "deck": "which deck: classic, mattel-2018-swap, mattel-2018-shuffle, my-first-uno, "
-    "flip, no-mercy",
+    "deck": "which deck: classic, mattel-2018-swap, mattel-2018-shuffle, my-first-uno "
+    "(flip, no-mercy: the modern games)",
     "custom_rule": "the house rule of Wild Customizable cards",
     "custom_cards": "how many Wild Customizable cards are in a 112-card deck (0-3)",
     "hand_size": "cards dealt to each player (7; 5 for my-first-uno)",
@@ -452,6 +459,11 @@ OPTION_HELP: dict[str, str] = {
     "seven_zero": "a 7 swaps hands with a chosen player, a 0 passes all hands on",
     "attack_launcher": "UNO Attack's launcher fires 0-12 cards instead of a draw",
     "launcher_weights": "13 weights: how likely the launcher fires 0..12 cards",
+}
+
+# The modern games' options, apart: the classic front ends (the web lobby) list
+# OPTION_HELP and play only classic cards so far; `unokit rules` lists both.
+MODERN_OPTION_HELP: dict[str, str] = {
     "flip_pairing": "flip: how light faces pair with dark faces (a seeded random pairing)",
     "flip_start": "flip: a Flip start card is redrawn, or flips the round at once",
     "flip_inverts_discard": "flip: a flip turns the whole discard pile over (the sheet)",
