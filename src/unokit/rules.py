@@ -122,23 +122,21 @@ class RuleSet:
 
     def __post_init__(self) -> None:
         _check_choice("deck", self.deck, DECKS + MODERN_DECKS)
-        if self.flip_pairing == "physical":
-            raise RulesError(
-                "flip_pairing='physical' needs a verified table of the printed deck's "
-                "light/dark pairs, which unokit does not have yet (RULES-MODERN.md §C 1); "
-                "use 'random'",
-                code="bad_option",
-            )
-        for name, allowed in MODERN_CHOICES.items():
-            _check_choice(name, getattr(self, name), allowed)
-        for name in (
-            "flip_inverts_discard", "flip_exposed_action", "nm_voluntary_draw",
-            "nm_stack_match_color", "nm_stack_deflect", "nm_last_card_effect",
-        ):  # fmt: skip
-            if not isinstance(getattr(self, name), bool):
-                raise RulesError(f"option {name} must be true or false")
-        _check_int("mercy_limit", self.mercy_limit, 0, 200)
-        self._check_modern()
+        mine = (
+            self.flip_pairing, self.flip_start, self.flip_inverts_discard,
+            self.flip_exposed_action, self.flip_wild_color, self.flip_last_card, self.nm_deck,
+            self.nm_voluntary_draw, self.nm_stack_threshold, self.nm_stack_match_color,
+            self.nm_stack_deflect, self.mercy_limit, self.nm_knockout_cards,
+            self.nm_last_card_effect, self.nm_roulette_color,
+        )  # fmt: skip
+        # classic rules with the modern options untouched (every simulated game builds
+        # one) skip their checks: a tuple compare, types included (1 is not True)
+        if (
+            self.deck in MODERN_DECKS
+            or mine != _MODERN_DEFAULTS
+            or tuple(map(type, mine)) != _MODERN_TYPES
+        ):
+            self._check_modern_options()
         _check_choice("custom_rule", self.custom_rule, CUSTOM_RULES)
         _check_choice("scoring", self.scoring, SCORINGS)
         _check_choice("stacking", self.stacking, STACKINGS)
@@ -204,6 +202,26 @@ class RuleSet:
                 f"{self._deal_problem(lo)}",
                 code="bad_hand_size",
             )
+
+    def _check_modern_options(self) -> None:
+        """The modern games' options: their values, and where they apply."""
+        if self.flip_pairing == "physical":
+            raise RulesError(
+                "flip_pairing='physical' needs a verified table of the printed deck's "
+                "light/dark pairs, which unokit does not have yet (RULES-MODERN.md §C 1); "
+                "use 'random'",
+                code="bad_option",
+            )
+        for name, allowed in MODERN_CHOICES.items():
+            _check_choice(name, getattr(self, name), allowed)
+        for name in (
+            "flip_inverts_discard", "flip_exposed_action", "nm_voluntary_draw",
+            "nm_stack_match_color", "nm_stack_deflect", "nm_last_card_effect",
+        ):  # fmt: skip
+            if not isinstance(getattr(self, name), bool):
+                raise RulesError(f"option {name} must be true or false")
+        _check_int("mercy_limit", self.mercy_limit, 0, 200)
+        self._check_modern()
 
     def _check_modern(self) -> None:
         """Options of one game refused in another, with the reason (never ignored silently)."""
@@ -357,6 +375,12 @@ class RuleSet:
         spec = self.to_spec()
         extra = ", ".join(f"{k}={v}" for k, v in spec["options"].items())
         return self.preset + (f" ({extra})" if extra else "")
+
+
+_MODERN_DEFAULTS: tuple[Any, ...] = tuple(
+    RuleSet.__dataclass_fields__[name].default for name in FLIP_OPTIONS + NM_OPTIONS
+)
+_MODERN_TYPES: tuple[type, ...] = tuple(map(type, _MODERN_DEFAULTS))
 
 
 @lru_cache(maxsize=32)
