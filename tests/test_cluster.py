@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
+import time
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
 import pytest
+import websockets
 
 from server_helpers import FAST, Client, Harness, running
 from test_server import play_out
@@ -365,4 +368,122 @@ async def test_readyz_says_when_the_bus_is_down_and_metrics_count_actions() -> N
         text = (await a.get("/metrics")).text
         assert actions(text) - before >= 5
         assert "unokit_rooms " in text and "unokit_commit_seconds_bucket" in text
+        await ana.close()
+
+
+async def test_a_finished_games_lapsed_lease_does_not_keep_the_lease_loop_awake() -> None:
+    """A game ends; its lease row lapses and stays.  The other server's lease loop must
+    not take that for a lease about to lapse and wake over and over (it did: every
+    50 ms, asking the store each time)."""
+    async with cluster(2, timing=FAST) as ((a, b), store):
+        calls: dict[str, int] = {}
+        asked = store.soonest_lapse
+
+        def counting(holder: str) -> float | None:
+            calls[holder] = calls.get(holder, 0) + 1
+            return asked(holder)
+
+        store.soonest_lapse = counting  # type: ignore[method-assign]
+        r = await a.room(seats=2, bots=["normal"])
+        code = r["code"]
+        ana = await Client(f"{a.ws}/{code}", r["token"]).connect()
+        await ana.send({"type": "start"})
+        await ana.wait(lambda: code in a.server.held)
+        await ana.send({"type": "end"})  # the host ends the game
+        await ana.wait(lambda: ana.room is not None and ana.room["status"] == "over")
+        await asyncio.sleep(2 * LEASE)  # its lease lapses, and stays
+        calls.clear()
+        await asyncio.sleep(2.0)
+        # idle, a loop wakes every LEASE / 3 = 0.2 s: about 10 times in 2 s
+        assert calls.get(b.server.origin, 0) <= 13, calls
+        await ana.close()
+
+
+async def test_a_player_who_connects_while_the_room_is_read_again_sits_in_the_live_room() -> None:
+    """A websocket reaches B, then the room is read again on B (someone joined through
+    A) before the player's hello arrives: the player is seated in the room B holds
+    now, not in the copy it replaced, and can start the game."""
+    async with cluster(2, timing=FAST) as ((a, b), _store):
+        r = await a.room(seats=3, bots=[])
+        code = r["code"]
+        assert (await b.get(f"/api/rooms/{code}")).status_code == 200
+        before = b.server.rooms[code]
+        raw = await websockets.connect(f"{b.ws}/{code}")  # B looked the room up
+        await asyncio.sleep(0.1)
+        await a.join(code, "Ben")  # B hears a new revision and reads the room again
+        for _ in range(100):
+            if b.server.rooms[code] is not before:
+                break
+            await asyncio.sleep(0.02)
+        assert b.server.rooms[code] is not before
+        await raw.send(json.dumps({"type": "hello", "token": r["token"]}))
+        await raw.send(json.dumps({"type": "start"}))
+        frames: list[dict[str, Any]] = []
+        while not any(f["type"] == "state" or f.get("code") == "no_room" for f in frames):
+            frames.append(json.loads(await asyncio.wait_for(raw.recv(), 5)))
+        assert not [f for f in frames if f["type"] == "error"], frames
+        assert b.server.rooms[code].seats[0].connected == 1
+        assert b.server.rooms[code].status == "playing"
+        await raw.close()
+
+
+async def test_a_room_no_server_can_read_stops_no_other_rooms_bots() -> None:
+    """A room in play that this unokit cannot restore (a newer version's preset, during
+    a rolling upgrade), whose server died: every server fails to read it, and goes on
+    driving its own rooms (it used to drop every lease it held)."""
+    async with cluster(2, timing=FAST) as ((a, b), store):
+        r = await a.room(seats=2, bots=["normal"])
+        code = r["code"]
+        ana = await Client(f"{a.ws}/{code}", r["token"]).connect()
+        await ana.send({"type": "start"})
+        await ana.wait(lambda: code in a.server.held)
+        bad = json.loads(json.dumps(store.rooms[code]))
+        bad["preset"] = "from-the-future"
+        store.rooms["ZZZZZZ"] = bad
+        store.logs[("ZZZZZZ", 1)] = store.log(code, 1)
+        before = len(store.log(code, 1))
+        await play_out([ana], lambda: len(store.log(code, 1)) > before + 6, limit=20)
+        assert code in a.server.held
+        assert "ZZZZZZ" not in a.server.held and "ZZZZZZ" not in b.server.held
+        await ana.close()
+
+
+async def test_a_graceful_stop_waits_for_a_renewal_under_way_then_hands_over() -> None:
+    """SIGTERM while a lease renewal is still in its worker thread: the farewell waits
+    for it, then releases, so the stopping server does not keep the room it handed
+    over (its bots would stand still until the lease lapsed)."""
+
+    class SlowLeases(MemoryStore):
+        sync = "full"  # calls run in worker threads, as with PostgreSQL
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.slow = False
+            self.inflight = threading.Event()
+
+        def take_leases(self, holder: str, codes: list[str], seconds: float) -> set[str]:
+            if self.slow and codes:
+                self.inflight.set()
+                time.sleep(0.3)  # a round trip to a busy database
+            return super().take_leases(holder, codes, seconds)
+
+    store = SlowLeases()
+    hub = Hub()
+    async with AsyncExitStack() as stack:
+        a, _b = [
+            await stack.enter_async_context(
+                running(store, bus=HubBus(hub), lease_seconds=3.0, timing=FAST)
+            )
+            for _ in range(2)
+        ]
+        r = await a.room(seats=2, bots=["normal"])
+        code = r["code"]
+        ana = await Client(f"{a.ws}/{code}", r["token"]).connect()
+        await ana.send({"type": "start"})
+        await ana.wait(lambda: code in a.server.held)
+        store.slow = True
+        await asyncio.to_thread(store.inflight.wait, 5)
+        await a.server.farewell(drain=0.0)  # SIGTERM now
+        await asyncio.sleep(0.5)
+        assert store._leases.get(code, ("nobody", 0.0))[0] != a.server.origin
         await ana.close()

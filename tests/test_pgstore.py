@@ -635,3 +635,90 @@ def test_a_commit_whose_answer_is_lost_is_undone_on_reconnecting(pg: Cluster, pg
     finally:
         store.close()
         proxy.close()
+
+
+class DroppingProxy(CuttingProxy):
+    """Once armed, the next ``COMMIT`` never reaches PostgreSQL: the connection is cut
+    first, so the transaction is rolled back (the store cannot tell it from a commit
+    whose answer was lost)."""
+
+    def _pump(self, src: socket.socket, dst: socket.socket, pair: tuple[socket.socket, ...],
+              upstream: bool) -> None:  # fmt: skip
+        with contextlib.suppress(OSError):
+            while data := src.recv(65536):
+                if upstream and self.armed and b"COMMIT" in data:
+                    self.armed = False
+                    self.cuts += 1
+                    for s in pair:
+                        s.shutdown(socket.SHUT_RDWR)
+                        s.close()
+                    return
+                dst.sendall(data)
+        for s in pair:
+            with contextlib.suppress(OSError):
+                s.shutdown(socket.SHUT_RDWR)
+
+
+def _by(url: str) -> list[tuple[int, str]]:
+    with psycopg.connect(url) as conn:
+        rows = conn.execute("SELECT idx, entry->>'by' FROM log ORDER BY idx").fetchall()
+    return [(int(i), str(b)) for i, b in rows]
+
+
+@pytest.mark.parametrize("proxy_kind", [DroppingProxy, CuttingProxy])
+def test_shared_an_unconfirmed_commit_never_deletes_what_another_server_stored(
+    pg: Cluster, pg_url: str, proxy_kind: type[CuttingProxy]
+) -> None:
+    """Two servers on one database (``shared``).  A's commit of index 1 fails in doubt:
+    either it was not made and B then stored and acknowledged its own move at index 1,
+    or it was made and B built index 2 on it.  Either way the log stays as the
+    servers saw it, gap-free: A deletes nothing (alone it would, since nobody else could
+    have seen the entry)."""
+    proxy = proxy_kind(pg.port)
+    a = PostgresStore(pg_url.replace(f":{pg.port}/", f":{proxy.port}/"), shared=True)
+    b = PostgresStore(pg_url, shared=True)
+    try:
+        assert a.append_at([("AAAAAA", 1, 0, {"t": "round", "by": "A"})]) == [True]
+        proxy.armed = True
+        with pytest.raises(StoreError):
+            a.append_at([("AAAAAA", 1, 1, {"t": "act", "by": "A"})])
+        assert proxy.cuts == 1
+        made = len(b.log_since("AAAAAA", 1, 0)) == 2
+        if made:
+            assert b.append_at([("AAAAAA", 1, 2, {"t": "act", "by": "B"})]) == [True]
+            want = [(0, "A"), (1, "A"), (2, "B")]
+        else:
+            assert b.append_at([("AAAAAA", 1, 1, {"t": "act", "by": "B"})]) == [True]
+            want = [(0, "A"), (1, "B")]
+        a.take_leases("A", ["AAAAAA"], 5.0)  # A uses the store again
+        a.log_since("AAAAAA", 1, 0)
+        assert _by(pg_url) == want
+    finally:
+        a.close()
+        b.close()
+        proxy.close()
+
+
+def test_alone_a_lost_lock_session_is_noticed_and_writes_stop(pg_url: str) -> None:
+    """The one-server lock's session dies by itself (terminated, an idle timeout, a NAT
+    dropping it) and a second server opens the database: the first notices at its next
+    use of the store and refuses to write, rather than both writing."""
+    a = PostgresStore(pg_url)
+    b = None
+    try:
+        a.append("AAAAAA", 1, {"t": "round"})
+        with psycopg.connect(pg_url, autocommit=True) as conn:
+            killed = conn.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' "
+                "AND objid = 2 AND granted"
+            ).fetchall()
+        assert killed == [(True,)]
+        time.sleep(1.2)  # LOCK_CHECK: the first server asks its session again after this
+        b = PostgresStore(pg_url)  # the lock was free: a second server opens
+        with pytest.raises(StoreError, match="in use by another unokit server"):
+            a.append("AAAAAA", 1, {"t": "act", "by": "A"})
+        assert b.log("AAAAAA", 1) == [{"t": "round"}]
+    finally:
+        a.close()
+        if b is not None:
+            b.close()

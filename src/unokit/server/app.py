@@ -319,7 +319,8 @@ class GroupCommit:
 # A cluster's leases: a room's bots and clocks move again at most this long (plus a
 # third of it, the renewal period) after their server died.
 LEASE_SECONDS = 5.0
-PATIENCE = 0.5  # an unheld room with no player here waits this long for its players' server
+PATIENCE = 1.5  # an unheld room with no player here waits this long for its players' server
+ORPHANS_A_TICK = 20  # rooms a lease loop's turn reads from the store to take them over
 PRESENCE_EVERY = 5.0  # seconds between a server's reports of who is connected to it
 PRESENCE_TTL = 12.0  # a server not heard from for this long has no one connected
 
@@ -357,6 +358,7 @@ class Server:
         self.stopping = False  # ``farewell`` said: leases handed over, clients told
         self.lease_kick = asyncio.Event()  # run the lease loop now (``want_lease``)
         self.lease_asked: set[str] = set()  # rooms that woke it this tick
+        self._lease_calls: set[asyncio.Future[Any]] = set()  # in their threads now
         # code -> other server -> (when heard, seat -> open connections there)
         self.presence: dict[str, dict[str, tuple[float, dict[int, int]]]] = defaultdict(dict)
         self.refreshes = 0  # rooms read again from the store (a cluster)
@@ -714,6 +716,15 @@ class Server:
             self.lease_asked.add(code)
             self.lease_kick.set()
 
+    async def lease_io(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """A lease call in its worker thread, which ``farewell`` waits for: cancelling
+        the lease loop leaves the thread running, and a renewal landing after the
+        farewell's release would take the rooms back."""
+        task = asyncio.ensure_future(self.io(fn, *args))
+        self._lease_calls.add(task)
+        task.add_done_callback(self._lease_calls.discard)
+        return await asyncio.shield(task)
+
     def players_away(self, room: Room) -> bool:
         """No player of ``room`` is connected here, and one is on another server."""
         here = any(s is not None and s.connected for s in room.seats)
@@ -731,6 +742,7 @@ class Server:
         The loop wakes when another server's lease lapses, so a dead server's rooms move
         again within about the lease time of its last renewal."""
         patient: dict[str, float] = {}  # orphan -> when first seen without players here
+        refused: dict[str, float] = {}  # orphan this server failed to read -> retry after
         while True:
             self.lease_asked.clear()
             now = time.monotonic()
@@ -747,27 +759,42 @@ class Server:
             lapse: float | None = None
             try:
                 if away:
-                    await self.io(self.store.release_leases, self.origin, away)
+                    await self.lease_io(self.store.release_leases, self.origin, away)
                     for code in away:
                         self.held.discard(code)
                         self.bus.publish({"t": "lease", "code": code})
+                # its own rooms first: taking over others' must not let these lapse
+                held = await self.lease_io(self.store.take_leases, self.origin, want,
+                                     self.lease_seconds)  # fmt: skip
                 orphans = await self.io(self.store.orphans, 200)
                 late = []
                 for code in orphans:
-                    if code in want:
+                    if code in want or refused.get(code, 0.0) > now:
                         continue
                     if self.conns.get(code) or now - patient.setdefault(code, now) >= PATIENCE:
                         late.append(code)
                 for code in [c for c in patient if c not in orphans]:
                     del patient[code]  # someone took it
-                for code in late:
+                for code in [c for c, until in refused.items() if until <= now]:
+                    del refused[code]
+                loaded = []
+                for code in late[:ORPHANS_A_TICK]:  # each is read from the store
                     if code not in self.rooms:
-                        room = await self.find(code)
+                        try:
+                            room = await self.find(code)
+                        except StoreError:
+                            raise
+                        except Exception:  # one room this server cannot read stops no other
+                            self.errors += 1
+                            refused[code] = now + 30.0
+                            log.exception("room %s: cannot be read to take it over", code)
+                            continue
                         if room is None:
                             continue
-                    want.append(code)
-                held = await self.io(self.store.take_leases, self.origin, want,
-                                     self.lease_seconds)  # fmt: skip
+                    loaded.append(code)
+                if loaded:
+                    held |= await self.lease_io(self.store.take_leases, self.origin, loaded,
+                                          self.lease_seconds)  # fmt: skip
                 for code in held:
                     patient.pop(code, None)
                 lapse = await self.io(self.store.soonest_lapse, self.origin)
@@ -1018,12 +1045,23 @@ class Server:
         rooms at once, and tell every client the server is restarting, waiting up to
         ``drain`` seconds for those notices to leave."""
         self.stopping = True
-        if self.cluster and self.held:
-            for task in self._cluster_tasks:  # no lease loop takes them back meanwhile
-                task.cancel()
-            with contextlib.suppress(Exception):
-                await self.io(self.store.release_leases, self.origin, sorted(self.held))
+        tasks = list(self._cluster_tasks)
+        for task in tasks:  # no lease loop takes them back meanwhile
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        await asyncio.gather(*self._lease_calls, return_exceptions=True)
+        playing = {c for c, r in self.rooms.items() if r.status == "playing"}
+        if self.cluster and (self.held or playing):
+            # every room in play here: a lease the cancelled loop had just taken is not
+            # in ``held`` yet (a release deletes only this server's own leases)
+            released = sorted(self.held | playing)
             self.held.clear()
+            with contextlib.suppress(Exception):
+                await self.io(self.store.release_leases, self.origin, released)
+            for code in released:  # their players' servers take them now
+                self.bus.publish({"t": "lease", "code": code})
         conns = [c for cs in self.conns.values() for c in cs if not c.closed]
         for conn in conns:
             conn.send({"type": "error", "code": "restarting",
@@ -1041,12 +1079,6 @@ class Server:
                 conn.closed = True
                 with contextlib.suppress(asyncio.QueueFull):
                     conn.queue.put_nowait(None)
-        for task in self._cluster_tasks:
-            task.cancel()
-        for task in self._cluster_tasks:
-            with contextlib.suppress(BaseException):
-                await task
-        await self.bus.close()
         own = [t for t in (self._reaper, self._collector) if t is not None]
         for task in [*self.drivers.values(), *own]:
             task.cancel()
@@ -1054,8 +1086,9 @@ class Server:
             with contextlib.suppress(BaseException):
                 await task
         self.drivers.clear()
-        if self.group is not None:  # last: a driver cancelled mid-commit waits for it
+        if self.group is not None:  # a driver cancelled mid-commit waited for it
             await self.group.close()
+        await self.bus.close()  # last: it sends what the others must still hear
 
 
 def _dump(room: Room) -> str:
@@ -1390,6 +1423,13 @@ def create_app(
         if not isinstance(hello, m.Hello):
             await _refuse(websocket, "bad_hello", 'the first message must be {"type": "hello"}')
             return
+        # the room as this server has it now: while the hello was awaited it may have
+        # been read again from the store (replaced) or have left memory
+        current = server.rooms.get(room.code)
+        if current is None:
+            await _refuse(websocket, "no_room", f"there is no room {room.code}")
+            return
+        room = current
         seat: int | None = None
         if hello.token is not None:
             if not server.join_window.allow(addr):
@@ -1399,15 +1439,23 @@ def create_app(
             if seat is None:
                 await _refuse(websocket, "bad_token", "this seat token is not valid here")
                 return
-        if server.cluster and hello.last_seq is not None and behind(room, hello):
-            # the client saw more of this room (on a server that just died) than this
-            # server has applied yet: read it from the store first, so the client's
-            # view never goes back
+        if (
+            server.cluster
+            and seat is not None
+            and hello.last_seq is not None
+            and behind(room, hello)
+        ):
+            # a player (a checked token, counted by join_window) saw more of this room
+            # (on a server that just died) than this server has applied yet: read it
+            # from the store first, so their view never goes back
             try:
                 async with server.locks[room.code]:
                     room = await server.refresh(server.rooms.get(room.code, room))
             except StoreError:
                 await _refuse(websocket, "storage_unavailable", STORE_DOWN)
+                return
+            if server.rooms.get(room.code) is not room:
+                await _refuse(websocket, "no_room", f"there is no room {room.code}")
                 return
         conn = Conn(websocket, room, seat, addr, queue=asyncio.Queue(limits.send_queue))
         conn.bucket = Bucket(limits.messages_per_second)

@@ -102,21 +102,27 @@ class RedisBus:
         while True:
             await self._wake.wait()
             self._wake.clear()
-            batch, self._queue = self._queue, []
-            if not batch:
-                continue
             try:
-                async with self._redis.pipeline(transaction=False) as pipe:
-                    for data in batch:
-                        pipe.publish(CHANNEL, data)
-                    await pipe.execute()
-                self.published += len(batch)
+                await self._flush()
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # Redis is away: the listener notices and retries
-                self.dropped += len(batch)
                 if self._up:
                     log.warning("bus: cannot publish to Redis: %s", e)
+
+    async def _flush(self) -> None:
+        batch, self._queue = self._queue, []
+        if not batch:
+            return
+        try:
+            async with self._redis.pipeline(transaction=False) as pipe:
+                for data in batch:
+                    pipe.publish(CHANNEL, data)
+                await pipe.execute()
+        except BaseException:
+            self.dropped += len(batch)
+            raise
+        self.published += len(batch)
 
     async def _listen(self, on_message: OnMessage, on_reconnect: OnReconnect) -> None:
         first = True
@@ -160,6 +166,9 @@ class RedisBus:
             return False
 
     async def close(self) -> None:
+        if self._queue and self._up:  # the last changes, for the other servers
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._flush(), 2.0)
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:

@@ -95,6 +95,7 @@ _SERVER = 2
 CONNECT_TIMEOUT = 5  # seconds; also how long a vanished server can stall one call
 POOL_SIZE = 4  # connections at most: a commit, a room's load, the leases, one spare
 LOCK_WAIT = 3.0  # seconds to wait at start for a previous server's session to end
+LOCK_CHECK = 1.0  # alone: how often (at most) to ask that the lock's session still holds it
 
 
 def redact(url: str) -> str:
@@ -145,7 +146,9 @@ class PostgresStore:
         self.connect_timeout = connect_timeout
         self._guard = threading.Lock()  # the doubt, the holder, closing
         self._appending = threading.Lock()  # ``append_many`` and its index cache
+        self._leasing = threading.Lock()  # take and release leases one at a time
         self._holder: psycopg.Connection[tuple[Any, ...]] | None = None
+        self._lock_checked = time.monotonic()  # when the lock's session last answered
         self._closed = False
         # room code -> (game, the next log index), as in SQLiteStore
         self._next: dict[str, tuple[int, int]] = {}
@@ -231,7 +234,24 @@ class PostgresStore:
         (``StoreLocked``, a ``StoreError``, if another server has it meanwhile)."""
         conn = self._holder
         if conn is not None and not (conn.closed or conn.broken):
-            return
+            if time.monotonic() - self._lock_checked < LOCK_CHECK:
+                return
+            # psycopg notices a dead session only when it is used: ask it, and that
+            # it still holds the lock (a terminated backend, an idle timeout, a NAT)
+            try:
+                row = conn.execute(
+                    "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' "
+                    "AND classid = %s AND objid = %s AND pid = pg_backend_pid() AND granted",
+                    (_LOCK_CLASS, _SERVER),
+                ).fetchone()
+            except psycopg.Error:
+                row = None
+            if row is not None and row[0]:
+                self._lock_checked = time.monotonic()
+                return
+            log.error("storage: the one-server lock's session was lost; taking it again")
+            with contextlib.suppress(Exception):
+                conn.close()
         self._holder = None
         conn = self._connect()
         try:
@@ -241,6 +261,7 @@ class PostgresStore:
                 conn.close()
             raise
         self._holder = conn
+        self._lock_checked = time.monotonic()
         self._next.clear()  # recounted from the table
         log.warning("storage: reconnected to PostgreSQL at %s", self.where)
 
@@ -363,7 +384,15 @@ class PostgresStore:
         self._next.pop(code, None)
 
     def _unconfirmed(self, entries: list[tuple[str, int, int]]) -> None:
-        """The COMMIT of ``entries`` went out and its answer did not come back."""
+        """The COMMIT of ``entries`` went out and its answer did not come back.
+
+        Alone, they are deleted before the next use (nobody else saw them).  Shared,
+        they stand whether or not they were made: another server may already have read
+        them and built on them, or (if they were not made) stored its own entry at the
+        index, so a delete would remove an acknowledged move.  The log is the truth; this
+        server's copy of the room meets it at its next write (``RoomChanged``)."""
+        if self.shared:
+            return
         with self._guard:
             self._doubt.extend(entries)
 
@@ -473,6 +502,10 @@ class PostgresStore:
         (those another holder has and has not let lapse are left to it)."""
         if not codes:
             return set()
+        with self._leasing:  # one lease call at a time: a release follows a renewal
+            return self._take_leases(holder, codes, seconds)
+
+    def _take_leases(self, holder: str, codes: list[str], seconds: float) -> set[str]:
         rows = self._run(
             "INSERT INTO leases AS l (code, holder, expires) "
             "SELECT c, %s, now() + make_interval(secs => %s) FROM unnest(%s::text[]) AS c "
@@ -489,9 +522,11 @@ class PostgresStore:
         """Give up leases now (a graceful shutdown), so another server takes them at
         once rather than when they lapse."""
         if codes:
-            self._run(
-                "DELETE FROM leases WHERE holder = %s AND code = ANY(%s::text[])", (holder, codes)
-            )
+            with self._leasing:
+                self._run(
+                    "DELETE FROM leases WHERE holder = %s AND code = ANY(%s::text[])",
+                    (holder, codes),
+                )
 
     def orphans(self, limit: int = 100) -> list[str]:
         """Rooms in play whose lease lapsed (their server died) or that never had one."""
@@ -504,9 +539,11 @@ class PostgresStore:
         return [r[0] for r in rows]
 
     def soonest_lapse(self, holder: str) -> float | None:
-        """Seconds until another holder's first lease lapses (None: there is none)."""
+        """Seconds until another holder's next lease lapses (None: there is none; a
+        lapsed one is an orphan's, or a finished game's, and ``orphans`` has those)."""
         rows = self._run(
-            "SELECT EXTRACT(EPOCH FROM MIN(expires) - now()) FROM leases WHERE holder <> %s",
+            "SELECT EXTRACT(EPOCH FROM MIN(expires) - now()) FROM leases "
+            "WHERE holder <> %s AND expires > now()",
             (holder,),
         )
         return None if not rows or rows[0][0] is None else float(rows[0][0])
@@ -531,6 +568,9 @@ class PostgresStore:
         with self._guard:
             if self._closed:
                 return
+            if self._doubt:  # alone: a failed commit that may have been made goes now
+                with contextlib.suppress(StoreError):
+                    self._settle_doubt()
             self._closed = True
             holder, self._holder = self._holder, None
         with contextlib.suppress(Exception):

@@ -152,8 +152,9 @@ class _Leases:
                 del self._leases[code]
 
     def soonest_lapse(self, holder: str) -> float | None:
-        ends = [until for who, until in self._leases.values() if who != holder]
-        return min(ends) - time.monotonic() if ends else None
+        now = time.monotonic()
+        ends = [until for who, until in self._leases.values() if who != holder and until > now]
+        return min(ends) - now if ends else None
 
     def _lapsed(self, codes: list[str], limit: int) -> list[str]:
         now = time.monotonic()
