@@ -36,7 +36,7 @@ from unokit.engine.dealing import RoundLog, shuffle
 from unokit.engine.errors import ActionParseError, IllegalAction, ShuffleError
 from unokit.engine.events import FIELDS, Event, EventKind
 from unokit.engine.game import VARIANTS, Game
-from unokit.engine.phases import P_GAME_OVER, P_PLAY, P_ROUND_OVER, PHASE_NAMES
+from unokit.engine.phases import P_GAME_OVER, P_ROUND_OVER, PHASE_NAMES
 from unokit.rules import RuleSet, from_preset
 
 _SIMPLE = {"draw": DRAW, "keep": KEEP, "challenge": CHALLENGE, "accept": ACCEPT}
@@ -750,4 +750,4 @@ def _quote(obj: Any) -> str:
     return text if len(text) <= 200 else text[:197] + "..."
 
 
-__all__ = ["P_PLAY", "ModernGame"]
+__all__ = ["ModernGame"]

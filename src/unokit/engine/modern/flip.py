@@ -551,4 +551,4 @@ class FlipGame(ModernGame):
 
 
 VARIANTS["flip"] = FlipGame
-__all__ = ["DARK", "LIGHT", "WILD_DC", "FlipGame"]
+__all__ = ["FlipGame"]

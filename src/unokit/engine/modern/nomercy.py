@@ -20,8 +20,6 @@ from unokit.engine.events import Event, EventKind
 from unokit.engine.game import VARIANTS
 from unokit.engine.modern.base import ModernGame
 from unokit.engine.modern.cards import (
-    N_D2,
-    N_D4,
     N_DISCARDALL,
     N_REVERSE,
     N_SKIP,
@@ -334,7 +332,6 @@ class NoMercyGame(ModernGame):
     def _roulette(self, seat: int, color: int) -> None:
         """NM-ACT-ROULETTE: reveal until the colour, keep them all, lose the turn."""
         self._emit(Event(EventKind.COLOR, seat, color=color))
-        by = self.roulette_by
         self.roulette_by = -1
         self.phase = P_PLAY
         if self.rules.nm_roulette_color == "victim":  # NM-ROULETTE-1
@@ -342,7 +339,6 @@ class NoMercyGame(ModernGame):
         self._emit(Event(EventKind.SKIP, seat))
         if self._take(seat, 0, until=color):
             self.current = self._next(seat)
-        del by
 
     def _play(self, seat: int, action: Action) -> None:
         hand = self.hands[seat]
@@ -507,4 +503,4 @@ class NoMercyGame(ModernGame):
 
 
 VARIANTS["no-mercy"] = NoMercyGame
-__all__ = ["N_D2", "N_D4", "NoMercyGame"]
+__all__ = ["NoMercyGame"]

@@ -50,8 +50,12 @@ def modern_position(
     aside: Sequence[str] = (),
     seed: int = 0,
 ) -> ModernGame:
-    """The game in this position, ``current`` to play (``P_PLAY``; with ``pending``, the
-    No Mercy draw cards stacked against ``current``, ``P_ANSWER``)."""
+    """The game in this position, ``current`` to play (``P_PLAY``).
+
+    ``pending`` (No Mercy): the draw cards of a stack against ``current``, which then
+    answers (``P_ANSWER``); they are the top cards of ``discard``, named again here for
+    the total.  ``live``: who is still in the hand; ``aside``: set-aside hands.
+    """
     if not rules.modern:
         raise PositionError("modern_position builds UNO Flip! and No Mercy games; use position")
     n = len(hands)
@@ -76,7 +80,7 @@ def modern_position(
         else:
             assert isinstance(g, NoMercyGame)
             place = _nm_cards(g, [list(h) for h in hands], list(discard), list(draw),
-                              list(pending), list(aside))  # fmt: skip
+                              list(aside))  # fmt: skip
     except CardError as e:
         raise PositionError(str(e)) from None
     hands_ids, discard_ids, draw_ids, rest, aside_ids = place
@@ -173,7 +177,6 @@ def _nm_cards(
     hands: list[list[str]],
     discard: list[str],
     draw: list[str],
-    pending: list[str],
     aside: list[str],
 ) -> tuple[list[list[int]], list[int], list[int], list[int], list[int]]:
     left = Counter(g.full_deck())
@@ -190,7 +193,6 @@ def _nm_cards(
     discard_ids = take(discard, "discard")
     draw_ids = take(draw, "draw")
     aside_ids = take(aside, "aside")
-    del pending
     return hands_ids, discard_ids, draw_ids, sorted(left.elements()), aside_ids
 
 
