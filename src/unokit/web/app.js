@@ -675,7 +675,9 @@ function tableView(prev) {
   if (ended && !S.summaryHidden) wrap.append(summaryView(st, true));
   else if (["round_over", "game_over"].includes(v.phase) && !S.summaryHidden) wrap.append(summaryView(st));
   else if (["round_over", "game_over"].includes(v.phase)) table.append(h("button", { class: "btn", type: "button", id: "show-summary", text: "Show the scores", onclick: () => { S.summaryHidden = false; render(); } }));
-  if (wrap.querySelector("#summary") && !(prev && ["round_over", "game_over"].includes(prev.view.phase))) hideToast(); // the dialog comes first
+  const summary = !!wrap.querySelector("#summary");
+  if (summary && !S.summaryShown) hideToast(); // the dialog comes first
+  S.summaryShown = summary;
   return wrap;
 }
 
