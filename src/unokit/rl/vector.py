@@ -378,8 +378,8 @@ class UnoVectorGymEnv(VectorEnv[Any, Any, Any]):
 
     ``opponents``: ``"random"`` (the simulator's fast random player: a random playable
     card, else a draw; a playable drawn card is played; a random colour and target;
-    UNO always called; a Wild Draw Four challenged half the time; any catchable seat
-    caught) or ``"heuristic"`` (``HeuristicBot``'s plays, exactly, through the compiled
+    UNO called with the play, or after a card that may change its hand when next
+    asked; a Wild Draw Four challenged half the time; any catchable seat caught) or ``"heuristic"`` (``HeuristicBot``'s plays, exactly, through the compiled
     ``heur_choose``, with the search rollouts' rules for the rest: the drawn card
     played, the colour held most, its own challenge rule, every catch; classic rules
     only).  ``seat``: the learner's seat, None for a random one each episode
