@@ -432,8 +432,8 @@ pytestmark = [
 async def test_two_processes_racing_for_one_version_store_exactly_one() -> None:
     """Seat 0 holds two tabs, one on server 0 and one on server 1; at each of its turns
     both send a different move for the same version at once.  Exactly one is stored
-    each time; the other tab is refused (``room_changed``: its server lost at the
-    store; ``stale_version``: the winner's entry reached it first) and then sent the
+    each time; the other tab is refused (``stale_version``: its server lost at the
+    store, or the winner's entry reached it first) and then sent the
     version that includes the winner's move; every server ends with the store's game."""
     rng = random.Random(1)
     async with live_cluster(3) as c:

@@ -41,6 +41,7 @@ from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoin
 
 from unokit.cards import DECKS
 from unokit.engine.actions import Action
+from unokit.engine.state import StaleVersion
 from unokit.errors import UnoError
 from unokit.match import Timing
 from unokit.rules import (
@@ -1584,7 +1585,13 @@ def create_app(
                     server.want_lease(room)  # this server drives the game it started
             except RoomChanged:  # another server stored a change first
                 server.conflicts += 1
-                await server.refresh(room)
+                room = await server.refresh(room)
+                if isinstance(msg, m.Act) and room.match is not None:
+                    # to the player it is a move made on an older state, as when it
+                    # crosses a bot's move on one server: the fresh view follows
+                    raise StaleVersion(
+                        "the game moved on meanwhile; a fresh view follows"
+                    ) from None
                 raise
 
     async def _change(conn: Conn, room: Room, seat: int | None, msg: Any) -> None:
