@@ -113,6 +113,9 @@ def play_through(g: ModernGame, rng: random.Random, max_steps: int = 30_000) -> 
         legal = g.legal_actions(seat)
         for a in legal:
             g.check(seat, a)  # every listed action is accepted
+            # ... and its record form and its text both read back as itself
+            assert g.action_from_json(g.action_json(a, seat)) == (seat, a)
+            assert g.parse_action(g.action_text(a)) == a
         bad = Action(PLAY, rng.randrange(131), rng.randrange(-1, 8), rng.randrange(-1, g.n))
         if bad not in legal and rng.random() < 0.05:
             before = json.dumps(g.to_json_obj())
