@@ -610,6 +610,7 @@ class Server:
             task.cancel()
         for conn in list(self.conns.get(code, ())):
             conn.send(_err("no_room", "this room is gone"))
+        self.forget(code)
 
     def chat(self, code: str, line: dict[str, Any]) -> None:
         for c in list(self.conns.get(code, ())):
@@ -1033,11 +1034,24 @@ class Server:
             log.info("room %s: idle here, in use elsewhere; dropped from memory", code)
         self.rooms.pop(code, None)
         ops.ROOMS.set(len(self.rooms))
-        self.public_text.pop(code, None)
-        self.public_meta.pop(code, None)
         task = self.drivers.pop(code, None)
         if task is not None:
             task.cancel()
+        self.forget(code)
+
+    def forget(self, code: str) -> None:
+        """What this server kept beside a room that left its memory: nothing of it
+        stays (a server that saw many rooms come and go grew by each)."""
+        self.public_text.pop(code, None)
+        self.public_meta.pop(code, None)
+        self.wake.pop(code, None)
+        self.meta.pop(code, None)
+        self.presence.pop(code, None)
+        if not self.conns.get(code):
+            self.conns.pop(code, None)
+        lock = self.locks.get(code)
+        if lock is not None and not lock.locked():
+            del self.locks[code]
 
     async def farewell(self, drain: float = 1.0) -> None:
         """The first step of a graceful stop (SIGTERM, ``serve``), before the server
