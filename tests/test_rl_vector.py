@@ -327,3 +327,11 @@ def test_gymnasium_vector_interface() -> None:
     array_env = UnoVectorGymEnv(2, 2, observation="array")
     obs, _info = array_env.reset(seed=1)
     assert obs.shape == (2, 330) and array_env.observation_space.contains(obs)
+
+
+def test_a_list_of_seeds_seeds_each_game_alone() -> None:
+    both = UnoVectorEnv(2, 3).reset(seed=[5, 9])
+    for i, s in enumerate((5, 9)):
+        alone = UnoVectorEnv(1, 3).reset(seed=s)
+        assert np.array_equal(both.obs[i], alone.obs[0])
+        assert np.array_equal(both.mask[i], alone.mask[0])

@@ -66,7 +66,8 @@ OPPONENTS = ("random", "heuristic")
 # (a new deck in unokit.cards) is refused until the kernel learns it.
 KERNEL_DECKS = ("classic", "mattel-2018-swap", "mattel-2018-shuffle", "my-first-uno")
 OBSERVATION_MODES = ("dict", "array")
-LOG_WORDS = 1 << 16  # a game's log under record=True (a round of random play: ~5,000)
+LOG_WORDS = 1 << 16  # a game's log under record=True (a round of random play: ~10,000),
+# twice over (the episode so far, the last ended one): 1 MB a game
 BOT_DECISIONS = 100_000  # as UnoGymEnv: opponents stuck in a forced loop end the episode
 
 U8 = npt.NDArray[np.uint8]
@@ -250,6 +251,8 @@ class _Games:
         """The record of game ``i``'s last ended episode (``record=True``)."""
         self._need_record()
         k = int(self.LAST[i, 0])
+        if k < 0:
+            raise RuntimeError(f"game {i}'s last log ran out of room ({LOG_WORDS} words)")
         return self._record(self.LAST[i, 1 : 1 + k])
 
     def _need_record(self) -> None:
@@ -272,7 +275,7 @@ class UnoVectorEnv:
     ``obs[i]`` is then already the new episode's first decision.  ``max_steps``
     truncates an episode after that many decisions (set it for deterministic policies,
     docs/rl.md).  ``record=True`` keeps each game's log for ``record(i)`` and
-    ``last_record(i)`` (for tests; it costs memory and time).
+    ``last_record(i)`` (for tests and bug reports: 1 MB a game).
     """
 
     def __init__(
@@ -379,7 +382,8 @@ class UnoVectorGymEnv(VectorEnv[Any, Any, Any]):
     ``opponents``: ``"random"`` (the simulator's fast random player: a random playable
     card, else a draw; a playable drawn card is played; a random colour and target;
     UNO called with the play, or after a card that may change its hand when next
-    asked; a Wild Draw Four challenged half the time; any catchable seat caught) or ``"heuristic"`` (``HeuristicBot``'s plays, exactly, through the compiled
+    asked; a Wild Draw Four challenged half the time; any catchable seat caught) or
+    ``"heuristic"`` (``HeuristicBot``'s plays, exactly, through the compiled
     ``heur_choose``, with the search rollouts' rules for the rest: the drawn card
     played, the colour held most, its own challenge rule, every catch; classic rules
     only).  ``seat``: the learner's seat, None for a random one each episode

@@ -55,6 +55,7 @@ from unokit.compiled.kernel import (
     S_DIR,
     S_DRAWN,
     S_LOGON,
+    S_LOGOVF,
     S_LOGPOS,
     S_N,
     S_NDISC,
@@ -473,6 +474,7 @@ def new_episode(st: np.ndarray, R: np.ndarray, ct: np.ndarray, lg: np.ndarray) -
     """A new game and its first round (the dealer drawn at random), the table's state
     cleared; the game's random generator goes on."""
     st[S_LOGPOS] = 0
+    st[S_LOGOVF] = 0
     new_game(st, R)
     start_round(st, R, below(st, R[R_N]), lg)
     ct[C_PASSED] = 0
@@ -682,7 +684,7 @@ def ma_step_in(
             ct[C_EPISODES] += 1
             if st[S_LOGON]:
                 k = st[S_LOGPOS]
-                LAST[i, 0] = k
+                LAST[i, 0] = -1 if st[S_LOGOVF] else k  # -1: the log ran out of room
                 for j in range(k):
                     LAST[i, 1 + j] = lg[j]
             new_episode(st, R, ct, lg)
@@ -753,7 +755,7 @@ def sa_step_in(
             observe(st, R, V, seat, buf, FINAL[i], FMASK[i])
             if st[S_LOGON]:
                 k = st[S_LOGPOS]
-                LAST[i, 0] = k
+                LAST[i, 0] = -1 if st[S_LOGOVF] else k  # -1: the log ran out of room
                 for j in range(k):
                     LAST[i, 1 + j] = lg[j]
             first_learner_decision(st, R, V, P, ct, buf, deck_col, cnt, unseen, sc, lg)
