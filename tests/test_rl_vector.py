@@ -159,7 +159,7 @@ def test_same_as_aec(preset: str, n: int) -> None:
     assert any(ep.steps[-1][5] for ep in episodes), "no round ended: the rewards untested"
 
 
-# Option families the presets leave out, at a few table sizes.
+# Option families the presets leave out, at a few table sizes (rewards by score).
 FAMILIES: list[tuple[str, dict[str, Any], int]] = [
     ("classic", {"stacking": "progressive", "stack_draw4_on_draw2": True}, 3),
     ("classic", {"jump_in": True}, 4),
@@ -171,6 +171,8 @@ FAMILIES: list[tuple[str, dict[str, Any], int]] = [
     ("classic", {"deck": "mattel-2018-swap", "custom_rule": "extra_turn"}, 2),
     ("classic", {"deck": "mattel-2018-swap", "custom_rule": "next_draws_3"}, 7),
     ("party", {"stacking": "pass"}, 5),
+    ("teams", {}, 8),  # team rewards by score
+    ("classic", {"hand_size": 3, "wild_points": 40, "uno_penalty": 4}, 10),
 ]
 
 
