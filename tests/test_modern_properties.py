@@ -457,3 +457,15 @@ def test_the_classic_fast_path_methods_play_the_modern_rules() -> None:
             else:
                 getattr(b, name)(s)
             assert json.dumps(a.to_json_obj()) == json.dumps(b.to_json_obj())
+
+
+def test_hands_shown_at_the_end_of_a_flip_round_are_faces_of_the_side_in_force() -> None:
+    """FLIP-SCORE-1: hands are laid down and counted on the side the round ended on;
+    ``shown_hands`` gives those faces, never physical cards."""
+    from unokit.engine.modern.position import modern_position
+    from unokit.engine.view import shown_hands
+
+    g = modern_position(from_preset("flip"), hands=[["O3"], ["R7|T+5", "B2|W+C"]],
+                        discard=["O8"], side=DARK)  # fmt: skip
+    g.apply(0, g.parse_action("O3"))
+    assert [sorted(g.face_code(f) for f in h) for h in shown_hands(g)] == [[], ["T+5", "W+C"]]

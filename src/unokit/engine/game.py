@@ -124,6 +124,10 @@ class Game:
         """The view of a modern game (engine/modern); the classic game uses ``view_of``."""
         raise NotImplementedError
 
+    def shown_faces(self, cards: Sequence[int]) -> tuple[int, ...]:
+        """What these cards show face up (a modern game's faces; classic cards as they are)."""
+        return tuple(cards)
+
     def __init__(
         self,
         rules: RuleSet | None = None,

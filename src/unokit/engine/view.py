@@ -182,6 +182,8 @@ def shown_hands(game: Game) -> list[tuple[int, ...]]:
     """
     if game.phase < P_ROUND_OVER:
         raise IllegalAction("hands are shown only when the round is over", code="not_now")
+    if game.MODERN:  # the faces the cards show (a Flip hand holds physical cards)
+        return [game.shown_faces(h) for h in game.hands]
     return [tuple(h) for h in game.hands]
 
 

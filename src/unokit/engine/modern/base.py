@@ -269,6 +269,10 @@ class ModernGame(Game):
         """What the holder sees of these cards (their active faces)."""
         return tuple(cards)
 
+    def shown_faces(self, cards: Sequence[int]) -> tuple[int, ...]:
+        """The faces in force of these cards, as a hand laid down shows them."""
+        return self._faces(cards)
+
     # --------------------------------------------------------------- piles --------
     def _shuffle_pile(self, pile: list[int]) -> None:
         """Shuffle ``pile`` in place, from the record if it says how, else from the RNG."""
