@@ -34,7 +34,7 @@ from unokit.record import dumps as record_dumps
 from unokit.record import replay_text
 from unokit.rules import RuleSet, from_preset
 
-FAST = settings(max_examples=8, deadline=None)
+FAST = settings(max_examples=20, deadline=None)
 
 
 @st.composite
@@ -469,3 +469,51 @@ def test_hands_shown_at_the_end_of_a_flip_round_are_faces_of_the_side_in_force()
                         discard=["O8"], side=DARK)  # fmt: skip
     g.apply(0, g.parse_action("O3"))
     assert [sorted(g.face_code(f) for f in h) for h in shown_hands(g)] == [[], ["T+5", "W+C"]]
+
+
+def test_many_random_rounds_under_random_option_sets_end_and_conserve_cards() -> None:
+    """Beside Hypothesis's examples, 60 option sets drawn by a plain RNG, one round each
+    to its end (a mercy-off No Mercy hand may drift: capped as above), every invariant
+    checked at every decision."""
+    ended = 0
+    for seed in range(60):
+        rng = random.Random(seed)
+        rules = _random_rules(rng)
+        lo, hi = rules.player_range()
+        g = Game(rules, rng.randint(lo, min(hi, 6)), seed=seed)
+        assert isinstance(g, ModernGame)
+        total = g.card_count()
+        for _ in range(3_000):
+            if g.round_over:
+                ended += 1
+                break
+            s = rng.choice(g.actors())
+            g.apply(s, choose(rng, g.legal_actions(s)))
+            invariants(g, total)
+        else:
+            assert isinstance(g, NoMercyGame) and g.rules.mercy_limit == 0
+    assert ended >= 50
+
+
+def _random_rules(rng: random.Random) -> RuleSet:
+    game = rng.choice(["flip", "no-mercy"])
+    opts: dict[str, Any] = {"hand_size": rng.randint(2, 9), "uno_penalty": rng.choice([0, 2, 4])}
+    flip: dict[str, list[Any]] = {
+        "flip_start": ["redraw", "flip"], "flip_inverts_discard": [True, False],
+        "flip_exposed_action": [False, True], "flip_wild_color": ["flipper", "next_player"],
+        "flip_last_card": ["flip", "no_flip"], "wd4_bluffing": [True, False],
+        "draw_until_playable": [False, True], "force_play_drawn": [False, True],
+    }  # fmt: skip
+    nm: dict[str, list[Any]] = {
+        "nm_deck": ["wiki", "alt38", "alt37"], "nm_voluntary_draw": [True, False],
+        "nm_stack_threshold": ["last", "total"], "nm_stack_match_color": [False, True],
+        "nm_stack_deflect": [False, True], "mercy_limit": [25, 0, 12],
+        "nm_knockout_cards": ["set_aside", "discard_bottom"],
+        "nm_last_card_effect": [False, True], "nm_roulette_color": ["victim", "player"],
+    }  # fmt: skip
+    for key, values in (flip if game == "flip" else nm).items():
+        if rng.random() < 0.5:
+            opts[key] = rng.choice(values)
+    if opts.get("mercy_limit", 25) and opts["hand_size"] >= opts.get("mercy_limit", 25):
+        opts["mercy_limit"] = 25
+    return from_preset(game, opts)
