@@ -418,6 +418,10 @@ def test_a_damaged_modern_match_state_is_refused() -> None:
         wrong_type = json.loads(json.dumps(good))
         wrong_type["game"]["current"] = "1"
         damaged = [twice, wrong_type]
+        field = "side" if preset == "flip" else "face_down"
+        out_of_range = json.loads(json.dumps(good))
+        out_of_range["game"][field] = 7
+        damaged.append(out_of_range)
         if preset == "flip":
             pairs = json.loads(json.dumps(good))
             pairs["game"]["pairs"][0] = [pairs["game"]["pairs"][1][0], 0]

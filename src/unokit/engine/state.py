@@ -570,6 +570,31 @@ def _check_modern(g: dict[str, Any], n: int) -> None:
     _int(g.get("current"), "current", 0, n - 1)
     if g.get("direction") not in (1, -1) or isinstance(g.get("direction"), bool):
         raise _fail("direction must be 1 or -1")
+    if not all(isinstance(x, bool) for x in g["live"]):
+        raise _fail("live must be true or false for each seat")
+    _int(g.get("n_live"), "n_live", sum(g["live"]), sum(g["live"]))
+    for x in g["scores"]:
+        _int(x, "a score", 0, 2**62)
+    _int(g.get("color"), "color", -1, 7)
+    for name in ("vulnerable", "wd4_by", "round_winner", "game_winner", "dealer"):
+        _int(g.get(name), name, -1, n - 1)
+    for name in ("drawn", "pend_card"):
+        _int(g.get(name), name, -1, 255)
+    for name in ("pend_total", "reshuffles", "round_index"):
+        _int(g.get(name), name, -1, 2**62)
+    if not isinstance(g.get("wd4_guilty"), bool):
+        raise _fail("wd4_guilty must be true or false")
+    if "side" in g:  # UNO Flip!
+        _int(g.get("side"), "side", 0, 1)
+        _int(g.get("choose"), "choose", 0, 1)
+        if not isinstance(g.get("_after_color"), bool):
+            raise _fail("_after_color must be true or false")
+    if "aside" in g:  # No Mercy
+        for c in _list(g.get("aside"), "aside"):
+            _int(c, "aside", 0, 255)
+        _int(g.get("knockouts"), "knockouts", 0, n)
+        _int(g.get("roulette_by"), "roulette_by", -1, n - 1)
+        _int(g.get("face_down"), "face_down", 0, len(g["discard"]))
     _rng(g.get("rng"), "rng")
     if g.get("round_rng") is not None:
         _rng(g.get("round_rng"), "round_rng")
