@@ -12,7 +12,14 @@ import pytest
 from unokit.engine import Action, FlipGame, IllegalAction, view_of
 from unokit.engine.actions import ACCEPT, CATCH, CHALLENGE, COLOR, DRAW
 from unokit.engine.events import EventKind
-from unokit.engine.modern.cards import DARK, FACE_CODE, LIGHT, parse_face, parse_flip_color
+from unokit.engine.modern.cards import (
+    DARK,
+    FACE_CODE,
+    FACE_COLOR,
+    LIGHT,
+    parse_face,
+    parse_flip_color,
+)
 from unokit.engine.modern.position import modern_position
 from unokit.engine.modern.view import ModernView
 from unokit.engine.phases import P_CHALLENGE, P_PLAY, P_START_COLOR
@@ -365,3 +372,21 @@ def test_flip_uno_1_a_flipper_naming_a_colour_can_still_be_caught() -> None:
     assert g.vulnerable == 0
     g.apply(2, Action(CATCH, target=0))
     assert len(g.hands[0]) == 3 and g.vulnerable == -1
+
+
+def test_flip_exposed_action_an_exposed_wild_draw_hits_once_its_colour_is_named() -> None:
+    """flip_exposed_action=true (FLIP-FLIP-4, -5): a Wild Draw Colour exposed by a flip
+    makes the next player draw until the colour the flipper names; no challenge."""
+    rules = RuleSet(deck="flip", flip_exposed_action=True, preset="flip")
+    g = modern_position(rules, hands=[["BF", "R3"], ["G4"], ["Y5"], ["R6"]],
+                        discard=["B4|W+C", "B7"], draw=["O1", "T2", "P3"])  # fmt: skip
+    assert isinstance(g, FlipGame)
+    expect = []  # the draw pile is turned over: its old bottom card is drawn first
+    for c in g.pile:
+        expect.append(c)
+        if FACE_COLOR[g.pairs[c][DARK]] == PINK:
+            break
+    play(g, 0, "BF")
+    assert g.phase == P_START_COLOR and g.current == 0
+    g.apply(0, Action(COLOR, color=PINK))
+    assert g.hands[1][1:] == expect and g.current == 2 and g.color == PINK
