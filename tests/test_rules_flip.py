@@ -390,3 +390,22 @@ def test_flip_exposed_action_an_exposed_wild_draw_hits_once_its_colour_is_named(
     assert g.phase == P_START_COLOR and g.current == 0
     g.apply(0, Action(COLOR, color=PINK))
     assert g.hands[1][1:] == expect and g.current == 2 and g.color == PINK
+
+
+def test_flip_start_flip_a_wild_dark_face_is_named_by_the_first_player() -> None:
+    """FLIP-START-FLIP, flip_start=flip: a start Flip whose dark face is a Wild: the
+    round flips, and the first player names a dark colour, then plays."""
+    rules = RuleSet(deck="flip", flip_start="flip", preset="flip")
+    g = FlipGame(rules, 3, seed=1, start=False)
+    a = next(c for c in range(112) if FACE_CODE[g.pairs[c][LIGHT]] == "GF")
+    w = next(c for c in range(112) if FACE_CODE[g.pairs[c][DARK]] == "W" and c != a)
+    pairs = list(g.pairs)
+    pairs[a], pairs[w] = (pairs[a][0], pairs[w][1]), (pairs[w][0], pairs[a][1])
+    g.pairs = pairs
+    rest = [c for c in range(112) if c != a]
+    g.start_round(0, [*rest[:21], a, *rest[21:]], seed=1)
+    assert g.side == DARK and g.phase == P_START_COLOR and g.current == 1
+    with pytest.raises(IllegalAction):
+        g.apply(1, Action(COLOR, color=GREEN))
+    g.apply(1, Action(COLOR, color=ORANGE))
+    assert g.current == 1 and g.phase == P_PLAY and g.color == ORANGE
