@@ -487,3 +487,34 @@ async def test_a_graceful_stop_waits_for_a_renewal_under_way_then_hands_over() -
         await asyncio.sleep(0.5)
         assert store._leases.get(code, ("nobody", 0.0))[0] != a.server.origin
         await ana.close()
+
+
+async def test_a_move_on_a_server_that_missed_the_end_of_the_game_is_not_stored() -> None:
+    """Server A hears nothing (Redis away) while the host ends the game through B: the
+    move Ana then makes through A is refused and is not in the log (the end holds its
+    index), and A's copy learns that the game is over."""
+    async with cluster(2, timing=FAST) as ((a, b), store):
+        r = await a.room(seats=3, bots=[None, "normal"])
+        code = r["code"]
+        ben_seat = await b.join(code, "Ben")
+        ana = await Client(f"{a.ws}/{code}", ben_seat["token"]).connect()  # Ben, on A
+        host = await Client(f"{b.ws}/{code}", r["token"]).connect()  # the host, on B
+        await host.wait(lambda: host.room is not None and host.room["seats"][1] is not None)
+        await host.send({"type": "start"})
+        await ana.wait(lambda: ana.state is not None)
+        await play_out(
+            [host],
+            lambda: ana.state["view"]["current"] == 1 and ana.state["view"]["phase"] == "play",
+            limit=20,
+        )
+        a.server.bus.up = False  # A hears nothing more
+        await host.send({"type": "end"})
+        await host.wait(lambda: host.room is not None and host.room["status"] == "over")
+        ended = len(store.log(code, 1))
+        assert store.log(code, 1)[-1] == {"t": "end"}
+        await play_out([ana, host], lambda: bool(ana.errors), limit=10)
+        assert len(store.log(code, 1)) == ended  # nothing after the end
+        assert ana.errors[-1]["code"] in ("stale_version", "game_over")
+        await ana.wait(lambda: a.server.rooms[code].status == "over")
+        await ana.close()
+        await host.close()

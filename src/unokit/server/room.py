@@ -584,6 +584,9 @@ class Room:
         if self.status != "playing":
             raise RoomError("there is no game to end", code="game_over")
         with self._all_or_nothing():
+            # in the log first: a server of the cluster that has not heard of the end
+            # cannot store a move after it (its index is taken: ``RoomChanged``)
+            self._log({"t": "end"})
             self._finish()
 
     def set_rules(self, by: int | None, preset: str, options: dict[str, Any], timer: int) -> None:
