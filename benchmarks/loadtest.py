@@ -154,7 +154,10 @@ def serve(args: argparse.Namespace) -> None:
         def report() -> None:
             while True:
                 time.sleep(2.0)
-                Path(args.collections).write_text(json.dumps(collection_stats(server)))
+                # whole or not at all: the reader may come at any moment
+                part = Path(args.collections + ".part")
+                part.write_text(json.dumps(collection_stats(server)))
+                os.replace(part, args.collections)
 
         threading.Thread(target=report, daemon=True).start()
     uvicorn.run(app, host="127.0.0.1", port=args.port, backlog=4096, **options)
