@@ -366,3 +366,16 @@ def test_nm_view_shows_the_stack_and_knockouts() -> None:
     assert j["game"] == "no-mercy" and j["pending"] == "R+2" and j["pending_total"] == 2
     assert j["live"] == [True, True, False, True] and j["hand"] == ["RS", "WCR"]
     assert j["legal"] == [{"accept": True}]
+
+
+def test_nm_last_card_effect_a_final_draw_card_makes_the_next_player_draw() -> None:
+    """NM-END-2's option nm_last_card_effect=true: a final W+6 makes the next player draw
+    6 (no answer), then the hand ends; a final WR+4 with two players hits the opponent."""
+    rules = RuleSet(deck="no-mercy", scoring="first-out", nm_last_card_effect=True,
+                    preset="no-mercy")  # fmt: skip
+    g = nm(rules, hands=[["W+6"], ["W+10", "B1"], ["G1"]], discard=["R7"])
+    g.apply(0, Action.play(c("W+6"), R))
+    assert g.round_winner == 0 and len(g.hands[1]) == 8
+    h = nm(rules, hands=[["WR+4"], ["B1"]], discard=["R7"])
+    h.apply(0, Action.play(c("WR+4"), R))
+    assert h.round_winner == 0 and h.hands[0] == [] and len(h.hands[1]) == 5

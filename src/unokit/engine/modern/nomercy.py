@@ -376,7 +376,10 @@ class NoMercyGame(ModernGame):
             if c == NM_WR4:
                 self.direction = -self.direction
                 self._emit(Event(EventKind.REVERSE, seat))
-            target = seat if c == NM_WR4 and self.n_live == 2 else self._next(seat)  # NM-2P-WRD4
+            # NM-2P-WRD4: with two players a WR+4 makes its own player the target (but a
+            # final card cannot: the player has gone out)
+            own = c == NM_WR4 and self.n_live == 2 and bool(hand)
+            target = seat if own else self._next(seat)
             if not hand:  # nm_last_card_effect: the target draws, the hand ends
                 self._take(target, self.pend_total)
                 self.pend_total = 0
