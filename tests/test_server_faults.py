@@ -787,3 +787,46 @@ def test_sigterm_tells_every_player_the_server_is_restarting_then_closes_1012(
         assert "Traceback" not in err, err
     finally:
         proc.stop()
+
+
+def test_a_game_whose_end_cannot_be_saved_still_ends_for_everyone() -> None:
+    """The winning move is committed, then saving the finished game fails (the store
+    hiccups at that moment): the move is not refused (it happened), both players are
+    sent the game's end, and the record is saved when the room is read again."""
+    import asyncio
+
+    from server_helpers import FAST, Client, running
+    from test_server import play_out
+    from unokit.server.store import MemoryStore, StoreError
+
+    class FailsOnceAtTheEnd(MemoryStore):
+        failed = False
+
+        def save_record(self, code: str, game: int, text: str) -> None:
+            if not self.failed:
+                self.failed = True
+                raise StoreError("storage failed: connection lost")
+            super().save_record(code, game, text)
+
+    async def run() -> None:
+        store = FailsOnceAtTheEnd()
+        async with running(store, timing=FAST) as h:
+            r = await h.room(seats=2, bots=[None], options={"target_score": 1})
+            code = r["code"]
+            ben = await h.join(code, "Ben")
+            ana = await Client(f"{h.ws}/{code}", r["token"]).connect()
+            bc = await Client(f"{h.ws}/{code}", ben["token"]).connect()
+            await ana.send({"type": "start"})
+            await ana.wait(lambda: ana.state is not None)
+            room = h.server.rooms[code]
+            await play_out([ana, bc], lambda: room.status != "playing", limit=30)
+            for c in (ana, bc):
+                await c.wait(lambda c=c: c.state["view"]["phase"] == "game_over")
+                assert "storage_unavailable" not in [e["code"] for e in c.errors]
+            assert store.failed and store.record(code, 1) is None  # not saved yet
+            restored = type(room).restore(store.load_room(code), store, FAST)  # type: ignore[arg-type]
+            assert restored.status == "over" and store.record(code, 1) is not None
+            await ana.close()
+            await bc.close()
+
+    asyncio.run(run())

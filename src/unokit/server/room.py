@@ -20,6 +20,7 @@ import contextlib
 import dataclasses
 import hashlib
 import hmac
+import logging
 import os
 import random
 import secrets
@@ -38,7 +39,9 @@ from unokit.errors import UnoError
 from unokit.match import Match, SeatKind, Timing
 from unokit.record import dumps
 from unokit.rules import RuleSet, from_preset
-from unokit.server.store import RoomRow, Store
+from unokit.server.store import RoomRow, Store, StoreError
+
+log = logging.getLogger("unokit.server")
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L look-alikes
 CODE_LENGTH = 6
@@ -736,7 +739,15 @@ class Room:
         if game.round_over and self.rounds:
             self.rounds[-1].revealed = True
         if game.game_over:
-            self._finish()
+            try:
+                self._finish()
+            except StoreError as e:
+                # the last move is committed and applied: the game is over whatever
+                # the store says now; a room read again from the log finishes it again
+                # (``restore``) and saves its record then
+                log.warning("room %s: the finished game could not be saved: %s", self.code, e)
+                self.status = "over"
+                self.touch()
             return
         self.touch(meta=game.round_over)  # the round's seed is revealed
 
