@@ -11,7 +11,8 @@ Agent steps per second, observations and masks included, for ``num_envs`` 1 to 4
   opponents' decisions in between are not counted as steps (they are the env's work).
 * ``unokit-aec``: ``uno_v1`` in its standard loop (``bench_rl.measure_unokit``).
 * ``rlcard-env-step``/``rlcard-env``: RLCard 1.2.0's UNO (two players only), through
-  the reference interpreter (``bench_rl.measure_reference``).
+  the reference interpreter (``bench_rl.measure_reference``); ``rlcard-env-step/
+  cpu-timed``: the same ``env.step`` loop timed by its process's CPU time too.
 
 ``--processes 2`` also runs the self-play measurement in two processes at once (one
 batch each, summed): on a machine with two cores shared with other work, expect less
@@ -27,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing as mp
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -142,6 +144,49 @@ def measure_processes(
     }
 
 
+RLCARD_CPU = """
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+import rlcard_ref
+run = rlcard_ref.make_step_runner(2, int(sys.argv[3]))
+for _ in range(20):
+    run()
+decisions = 0
+cpu, start = time.process_time(), time.perf_counter()
+while time.perf_counter() - start < float(sys.argv[2]):
+    try:
+        decisions += run()
+    except (IndexError, ValueError):  # as rlcard_ref.measure: an aborted game
+        pass
+print(json.dumps({"decisions": decisions, "cpu": time.process_time() - cpu,
+                  "wall": time.perf_counter() - start}))
+"""
+
+
+def measure_rlcard_cpu(python: str, seconds: float, seed: int) -> dict[str, Any]:
+    """RLCard's ``env.step`` loop (``rlcard_ref.make_step_runner``) timed by the CPU
+    time of its process too, for a comparison per CPU-second on a loaded machine."""
+    proc = subprocess.run(
+        [python, "-c", RLCARD_CPU, str(HERE), str(seconds), str(seed)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if proc.returncode != 0:
+        sys.exit(f"reference benchmark failed ({proc.returncode}): {proc.stderr.strip()}")
+    r = json.loads(proc.stdout)
+    return {
+        "system": "rlcard-env-step/cpu-timed",
+        "players": 2,
+        "num_envs": 1,
+        "seconds": round(r["wall"], 3),
+        "steps": r["decisions"],
+        "steps_per_s": round(r["decisions"] / r["wall"], 1),
+        "steps_per_cpu_s": round(r["decisions"] / r["cpu"], 1),
+        "us_per_step": round(r["wall"] / r["decisions"] * 1e6, 4),
+    }
+
+
 def best(rows: list[dict[str, Any]], **match: Any) -> dict[str, Any] | None:
     mine = [r for r in rows if all(r.get(k) == v for k, v in match.items())]
     return max(mine, key=lambda r: r["steps_per_s"]) if mine else None
@@ -191,6 +236,8 @@ def main() -> int:
                 r["num_envs"] = 1
                 rows.append(r)
                 say(r)
+            rows.append(measure_rlcard_cpu(args.reference_python, args.seconds, seed))
+            say(rows[-1])
 
     print(f"\n{'system':<34} {'players':>7} {'num_envs':>8} {'procs':>5} {'steps/s':>12} "
           f"{'µs/step':>8} {'steps/CPU-s':>12}")  # fmt: skip
@@ -239,6 +286,16 @@ def main() -> int:
             aec_cpu = max(r["steps_per_cpu_s"] for r in rows if r["system"] == "unokit-aec/classic")
             ratios["unokit-aec/classic per CPU-second"] = round(cpu_best / aec_cpu, 1)
             print(f"  ÷ unokit-aec/classic 2p per CPU-second: {round(cpu_best / aec_cpu, 1)}x")
+        timed = [r for r in rows if r["system"] == "rlcard-env-step/cpu-timed"]
+        if timed:
+            cpu_best = max(r["steps_per_cpu_s"] for r in one_core)
+            ref_cpu = max(r["steps_per_cpu_s"] for r in timed)
+            ratios["rlcard-env-step per CPU-second"] = round(cpu_best / ref_cpu, 1)
+            ok = cpu_best / ref_cpu >= GOAL_RATIO
+            print(
+                f"  ÷ rlcard-env-step 2p per CPU-second: {round(cpu_best / ref_cpu, 1)}x "
+                f"(goal {GOAL_RATIO:g}x: {'met' if ok else 'NOT met'})"
+            )
     if args.json:
         args.json.write_text(json.dumps({"rows": rows, "ratios": ratios}, indent=2))
     return 0
