@@ -49,6 +49,7 @@ def modern_rules(draw: st.DrawFn) -> RuleSet:
             "flip_exposed_action": [False, True], "flip_wild_color": ["flipper", "next_player"],
             "flip_last_card": ["flip", "no_flip"], "wd4_bluffing": [True, False],
             "draw_until_playable": [False, True], "force_play_drawn": [False, True],
+            "jump_in": [False, True],
             "scoring": ["standard", "low", "first-out"], "target_score": [60, 200, 500],
         }  # fmt: skip
     else:
@@ -507,6 +508,7 @@ def _random_rules(rng: random.Random) -> RuleSet:
         "flip_exposed_action": [False, True], "flip_wild_color": ["flipper", "next_player"],
         "flip_last_card": ["flip", "no_flip"], "wd4_bluffing": [True, False],
         "draw_until_playable": [False, True], "force_play_drawn": [False, True],
+        "jump_in": [False, True],
     }  # fmt: skip
     nm: dict[str, list[Any]] = {
         "nm_deck": ["wiki", "alt38", "alt37"], "nm_voluntary_draw": [True, False],

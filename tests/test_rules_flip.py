@@ -23,6 +23,7 @@ from unokit.engine.modern.cards import (
 from unokit.engine.modern.position import modern_position
 from unokit.engine.modern.view import ModernView
 from unokit.engine.phases import P_CHALLENGE, P_PLAY, P_START_COLOR
+from unokit.engine.state import Ask, new_match, to_ask
 from unokit.rules import RulesError, RuleSet, from_preset
 
 FLIP = from_preset("flip")
@@ -347,6 +348,8 @@ def test_flip_opt_1_preset_and_refused_classic_options() -> None:
     assert FLIP.deck == "flip" and FLIP.to_spec() == {"preset": "flip", "options": {}}
     with pytest.raises(RulesError, match="stacking"):
         from_preset("flip", {"stacking": "progressive"})
+    with pytest.raises(RulesError, match="multi_play"):
+        from_preset("flip", {"multi_play": True})
     with pytest.raises(RulesError, match="belongs to deck='flip'"):
         RuleSet(flip_start="flip")
     with pytest.raises(RulesError, match="physical"):
@@ -409,3 +412,22 @@ def test_flip_start_flip_a_wild_dark_face_is_named_by_the_first_player() -> None
         g.apply(1, Action(COLOR, color=GREEN))
     g.apply(1, Action(COLOR, color=ORANGE))
     assert g.current == 1 and g.phase == P_PLAY and g.color == ORANGE
+
+
+def test_flip_opt_1_jump_in_with_the_top_cards_face() -> None:
+    """FLIP-OPT-1, R-VAR-JUMPIN: a seat holding a card showing the top card's face plays
+    it out of turn; play continues from it (p0, whose turn it was, is passed over)."""
+    rules = RuleSet(deck="flip", jump_in=True, preset="flip")
+    g = modern_position(rules, hands=[["G1", "B2"], ["Y3", "Y4"], ["R5", "Y6"]],
+                        discard=["R5"])  # fmt: skip
+    state = new_match(g)
+    assert to_ask(state) == Ask(2, True)  # the jump-in is offered before p0 decides
+    assert Action.play(parse_face("R5")) in g.legal_actions(2)
+    assert g.legal_actions(1) == []
+    with pytest.raises(IllegalAction):
+        g.apply(1, Action.play(parse_face("Y3")))
+    g.apply(2, Action.play(parse_face("R5")))
+    assert g.current == 0 and [len(h) for h in g.hands] == [2, 2, 1]
+    g2 = modern_position(rules, hands=[["G1", "B2"], ["Y3"], ["R5", "Y6"]], discard=["W"],
+                         color="R")  # fmt: skip
+    assert g2.legal_actions(2) == []  # a wild has no twin to jump in with

@@ -326,7 +326,10 @@ class ModernGame(Game):
         """Everything ``seat`` may do now: the one definition ``check`` accepts."""
         if self.phase >= P_ROUND_OVER or not 0 <= seat < self.n or not self.live[seat]:
             return []
-        out = self._turn_actions(seat) if seat == self.current else []
+        if seat == self.current:
+            out = self._turn_actions(seat)
+        else:
+            out = self._jump_actions(seat) if self.rules.jump_in else []
         v = self.vulnerable
         if v >= 0:
             out.append(Action(UNO) if seat == v else Action(CATCH, target=v))
@@ -336,7 +339,12 @@ class ModernGame(Game):
         return [s for s in range(self.n) if self.legal_actions(s)]
 
     def jump_ins(self, seat: int) -> bool:
-        return False
+        """R-VAR-JUMPIN: may ``seat`` play out of turn now?  (``reaction_order`` asks.)"""
+        return bool(self._jump_actions(seat)) if self.rules.jump_in else False
+
+    def _jump_actions(self, seat: int) -> list[Action]:
+        """The out-of-turn plays ``seat`` may make now (none unless the game has them)."""
+        return []
 
     def check(self, seat: int, action: Action) -> None:
         """Raise ``IllegalAction`` (nothing changes) unless ``action`` is legal for ``seat``."""

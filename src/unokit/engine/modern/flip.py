@@ -233,6 +233,19 @@ class FlipGame(ModernGame):
         out.append(Action(DRAW))
         return out
 
+    def _jump_actions(self, seat: int) -> list[Action]:
+        """R-VAR-JUMPIN (FLIP-OPT-1): a card showing the top card's coloured face, while
+        the player to act has not begun (``P_PLAY``)."""
+        if self.phase != P_PLAY or seat == self.current or not self.live[seat]:
+            return []
+        top = self.face(self.discard[-1])
+        hand = self.hands[seat]
+        if FACE_WILD[top] or top not in self._faces(hand):
+            return []
+        out: list[Action] = []
+        self._plays(seat, top, len(hand) - 1, out)
+        return out
+
     def _why(self, seat: int, action: Action) -> str:
         k, ph = action.kind, self.phase
         if ph == P_START_COLOR:
@@ -272,6 +285,8 @@ class FlipGame(ModernGame):
     def _do(self, seat: int, action: Action) -> None:
         k = action.kind
         if k == PLAY:
+            if seat != self.current:  # a jump-in: play continues from the jumper
+                self.current = seat
             self._play(seat, action)
         elif k == DRAW:
             self._draw_turn(seat)
