@@ -497,6 +497,12 @@ function drawRoombar() {
 function toggleHelp() {
   S.help = !S.help;
   render();
+  if (S.help) showPanel("help");
+}
+
+// a panel just opened comes into view (on a phone the side column is below the table)
+function showPanel(id) {
+  document.getElementById(id)?.scrollIntoView({ block: "nearest" });
 }
 
 // ---------------------------------------------------------------- rendering --------
@@ -1293,6 +1299,7 @@ function rulesPanel() {
 function toggleRules() {
   S.rulesOpen = !S.rulesOpen;
   render();
+  if (S.rulesOpen) showPanel("rules");
 }
 
 // ---- help ---------------------------------------------------------------------------------
