@@ -348,8 +348,8 @@ def test_flip_opt_1_preset_and_refused_classic_options() -> None:
     assert FLIP.deck == "flip" and FLIP.to_spec() == {"preset": "flip", "options": {}}
     with pytest.raises(RulesError, match="stacking"):
         from_preset("flip", {"stacking": "progressive"})
-    with pytest.raises(RulesError, match="multi_play"):
-        from_preset("flip", {"multi_play": True})
+    with pytest.raises(RulesError, match="seven_zero"):
+        from_preset("flip", {"seven_zero": True})
     with pytest.raises(RulesError, match="belongs to deck='flip'"):
         RuleSet(flip_start="flip")
     with pytest.raises(RulesError, match="physical"):
@@ -431,3 +431,20 @@ def test_flip_opt_1_jump_in_with_the_top_cards_face() -> None:
     g2 = modern_position(rules, hands=[["G1", "B2"], ["Y3"], ["R5", "Y6"]], discard=["W"],
                          color="R")  # fmt: skip
     assert g2.legal_actions(2) == []  # a wild has no twin to jump in with
+
+
+def test_flip_opt_1_multi_play_of_one_number() -> None:
+    """FLIP-OPT-1, R-VAR-MULTI: several cards of one number, the first matching, the last
+    on top sets the colour; with jump_in, more of the number may follow a jump-in."""
+    rules = RuleSet(deck="flip", multi_play=True, jump_in=True, preset="flip")
+    g = modern_position(rules, hands=[["R5", "B5", "G5", "Y1"], ["Y3", "Y4"], ["R8", "B8"]],
+                        discard=["R8"])  # fmt: skip
+    legal = g.legal_actions(0)
+    r5, g5, b5 = (parse_face(x) for x in ("R5", "G5", "B5"))
+    assert Action.play(r5, extra=(b5, g5)) in legal and Action.play(b5, extra=(r5,)) not in legal
+    assert g.parse_action("R5/B5/G5") == Action.play(r5, extra=(b5, g5))
+    assert Action.play(parse_face("R8"), extra=(parse_face("B8"),)) in g.legal_actions(2)
+    g.apply(0, g.parse_action("R5/G5"))
+    assert FACE_CODE[g.face(g.discard[-1])] == "G5" and g.color == GREEN
+    assert sorted(FACE_CODE[g.face(c)] for c in g.hands[0]) == ["B5", "Y1"]
+    assert g.current == 1

@@ -71,7 +71,7 @@ MODERN_CHOICES: dict[str, tuple[str, ...]] = {
 }
 # classic options a modern game does not play (yet): refused with their defaults kept
 _NOT_IN_FLIP = (
-    "stacking", "stack_draw4_on_draw2", "multi_play", "seven_zero",
+    "stacking", "stack_draw4_on_draw2", "seven_zero",
     "attack_launcher", "false_uno_penalty", "wd4_guilty",
 )  # fmt: skip
 _NOT_IN_NM = ("multi_play", "jump_in", "attack_launcher", "false_uno_penalty", "wd4_guilty")

@@ -277,8 +277,8 @@ class ModernGame(Game):
     def _shuffle_pile(self, pile: list[int]) -> None:
         """Shuffle ``pile`` in place, from the record if it says how, else from the RNG."""
         if self._forced:
-            given = self._forced.pop()
-            if sorted(given) != sorted(pile):
+            given = self._reorder(self._forced.pop(), pile)
+            if given is None:
                 raise ShuffleError(
                     f"a shuffle of round {self.round_index} is not a reordering of the "
                     f"{len(pile)} cards it replaces"
@@ -289,6 +289,10 @@ class ModernGame(Game):
         if self._log is not None:
             self._log.shuffles.append(pile[::-1])
         self._emit(Event(EventKind.RESHUFFLE, -1, amount=len(pile)))
+
+    def _reorder(self, given: list[int], pile: list[int]) -> list[int] | None:
+        """A record's shuffle as this pile's cards, or None if it is not a reordering."""
+        return given if sorted(given) == sorted(pile) else None
 
     def _refill_cards(self) -> list[int]:
         """The cards a reshuffle takes (the discards under the top card)."""
@@ -488,7 +492,10 @@ class ModernGame(Game):
         out: dict[str, Any] = {"seat": seat}
         k = action.kind
         if k == PLAY:
-            out["play"] = self.face_code(action.card)
+            if action.extra:  # multi-play (R-VAR-MULTI): every card, the last on top
+                out["cards"] = [self.face_code(f) for f in action.cards]
+            else:
+                out["play"] = self.face_code(action.card)
             if action.color >= 0:
                 out["color"] = self.color_code(action.color)
             if action.target >= 0:
@@ -513,10 +520,10 @@ class ModernGame(Game):
         seat = obj.get("seat")
         if not isinstance(seat, int) or isinstance(seat, bool):
             raise ActionParseError(f"action {q} has no whole-number 'seat'")
-        unknown = set(obj) - {"seat", "play", "color", "target", "uno", "catch", *_SIMPLE}
+        unknown = set(obj) - {"seat", "play", "cards", "color", "target", "uno", "catch", *_SIMPLE}
         if unknown:
             raise ActionParseError(f"action {q} has unknown keys: {', '.join(sorted(unknown))}")
-        mains = [k for k in ("play", "catch", *_SIMPLE) if k in obj]
+        mains = [k for k in ("play", "cards", "catch", *_SIMPLE) if k in obj]
         if len(mains) > 1:
             raise ActionParseError(f"action {q} mixes {' and '.join(mains)}")
         color = -1
@@ -525,6 +532,13 @@ class ModernGame(Game):
                 color = self.parse_color(obj["color"])
             if mains == ["play"]:
                 card = self.parse_face(obj["play"])
+            extra: tuple[int, ...] = ()
+            if mains == ["cards"]:
+                codes = obj["cards"]
+                if not isinstance(codes, list) or len(codes) < 2:
+                    raise ActionParseError(f"in action {q}, 'cards' must list 2 or more cards")
+                first, *more = (self.parse_face(c) for c in codes)
+                card, extra = first, tuple(more)
         except CardError as e:
             raise ActionParseError(f"in action {q}: {e}") from None
         target = obj.get("target", -1)
@@ -533,8 +547,8 @@ class ModernGame(Game):
         uno = obj.get("uno", False)
         if uno not in (True, False) or ("uno" in obj and uno is not True):
             raise ActionParseError(f"in action {q}, 'uno' must be true")
-        if mains == ["play"]:
-            return seat, Action(PLAY, card, color, target, bool(uno))
+        if mains in (["play"], ["cards"]):
+            return seat, Action(PLAY, card, color, target, bool(uno), extra)
         if mains and (color >= 0 or "target" in obj or uno):
             raise ActionParseError(f"action {q}: only a play takes color, target or uno")
         if mains == ["catch"]:
@@ -567,7 +581,7 @@ class ModernGame(Game):
                 return Action(CATCH, target=int(rest[0]))
             if head == "color" and len(rest) == 1:
                 return Action(COLOR, color=self.parse_color(rest[0]))
-            card = self.parse_face(words[0])
+            card, *more = (self.parse_face(w) for w in words[0].split("/"))
             color, target, uno = -1, -1, False
             for w in rest:
                 if w.lower() == "uno":
@@ -576,7 +590,7 @@ class ModernGame(Game):
                     target = int(w)
                 else:
                     color = self.parse_color(w)
-            return Action(PLAY, card, color, target, uno)
+            return Action(PLAY, card, color, target, uno, tuple(more))
         except CardError as e:
             raise ActionParseError(f"{text!r}: {e}") from None
 
@@ -590,7 +604,7 @@ class ModernGame(Game):
     def _action_text(self, action: Action) -> str:
         k = action.kind
         if k == PLAY:
-            parts = [self.face_code(action.card)]
+            parts = ["/".join(self.face_code(f) for f in action.cards)]
             if action.color >= 0:
                 parts.append(self.color_code(action.color))
             if action.target >= 0:

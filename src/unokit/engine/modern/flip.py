@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from itertools import combinations
 from typing import Any
 
 from unokit.cards import CardError
@@ -123,6 +124,20 @@ class FlipGame(ModernGame):
             used[p] += 1
         return out
 
+    def _reorder(self, given: list[int], pile: list[int]) -> list[int] | None:
+        """Two cards with the same two faces are the same card to a record (its codes
+        name faces): a shuffle is matched to the pile by faces, not by card id."""
+        twins: dict[tuple[int, int], list[int]] = {}
+        for c in pile:
+            twins.setdefault(self.pairs[c], []).append(c)
+        out: list[int] = []
+        for c in given:
+            same = twins.get(self.pairs[c])
+            if not same:
+                return None
+            out.append(same.pop())
+        return out if len(out) == len(pile) else None
+
     def face_code(self, face: int) -> str:
         return FACE_CODE[face]
 
@@ -230,8 +245,27 @@ class FlipGame(ModernGame):
                 seen.add(f)
                 if self._matches(f) and self._wild_ok(seat, f):
                     self._plays(seat, f, left, out)
+                    self._multi_faces(seat, f, left, out)
         out.append(Action(DRAW))
         return out
+
+    def _multi_faces(self, seat: int, first: int, left: int, out: list[Action]) -> None:
+        """R-VAR-MULTI (FLIP-OPT-1): more number faces of ``first``'s number after it,
+        the last one on top; no colour to name, no effect."""
+        if not self.rules.multi_play or not FACE_NUMBER[first]:
+            return
+        rest = list(self._faces(self.hands[seat]))
+        rest.remove(first)
+        same = sorted(f for f in rest if FACE_NUMBER[f] and FACE_RANK[f] == FACE_RANK[first])
+        seqs: set[tuple[int, ...]] = set()
+        for size in range(1, len(same) + 1):
+            for combo in combinations(same, size):
+                for i in range(len(combo)):
+                    seqs.add((*combo[:i], *combo[i + 1 :], combo[i]))
+        for seq in sorted(seqs):
+            out.append(Action(PLAY, first, -1, -1, False, seq))
+            if left - len(seq) == 1:
+                out.append(Action(PLAY, first, -1, -1, True, seq))
 
     def _jump_actions(self, seat: int) -> list[Action]:
         """R-VAR-JUMPIN (FLIP-OPT-1): a card showing the top card's coloured face, while
@@ -244,6 +278,7 @@ class FlipGame(ModernGame):
             return []
         out: list[Action] = []
         self._plays(seat, top, len(hand) - 1, out)
+        self._multi_faces(seat, top, len(hand) - 1, out)
         return out
 
     def _why(self, seat: int, action: Action) -> str:
@@ -330,21 +365,28 @@ class FlipGame(ModernGame):
         else:
             self.current = self._next(seat)
 
+    def _showing(self, hand: list[int], face: int) -> int:
+        """The first card of ``hand`` showing ``face`` (the player cannot tell apart two
+        cards showing the same face, so which one goes is not a choice)."""
+        pairs, side = self.pairs, self.side
+        return next(c for c in hand if pairs[c][side] == face)
+
     def _play(self, seat: int, action: Action) -> None:
         hand = self.hands[seat]
         f = action.card
-        if self.phase == P_DRAWN:
-            card = self.drawn
-        else:
-            side, pairs = self.side, self.pairs
-            card = next(c for c in hand if pairs[c][side] == f)
+        card = self.drawn if self.phase == P_DRAWN else self._showing(hand, f)
         hand.remove(card)
         self.drawn = -1
         self.phase = P_PLAY
         self.discard.append(card)
+        for g in action.extra:  # multi-play: number cards after it, the last on top
+            more = self._showing(hand, g)
+            hand.remove(more)
+            self.discard.append(more)
+            f = g
         prev = self.color
         self.color = action.color if FACE_WILD[f] else FACE_COLOR[f]
-        self._emit(Event(EventKind.PLAY, seat, (f,), color=self.color))
+        self._emit(Event(EventKind.PLAY, seat, action.cards, color=self.color))
         self._uno_after(seat, action.uno)
         out = not hand
         r = FACE_RANK[f]
