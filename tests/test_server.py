@@ -880,3 +880,33 @@ async def test_the_host_changes_the_rules_in_the_lobby_only() -> None:
     assert room.match is not None and all(len(h) == 5 for h in room.match.game.hands)
     with pytest.raises(RoomError):
         room.set_rules(0, "classic", {}, 0)  # the game is on
+
+
+async def test_the_host_sets_the_next_games_rules_over_the_websocket() -> None:
+    """``{"type": "rules"}`` from the host in the lobby: everyone is sent the room with
+    the new rules and the next game deals by them; from anyone else, or with rules that
+    cannot be, it is refused and changes nothing."""
+    async with running() as h:
+        r = await h.room(seats=2, bots=[None])
+        code = r["code"]
+        ben_seat = await h.join(code, "Ben")
+        ana = await Client(f"{h.ws}/{code}", r["token"]).connect()
+        ben = await Client(f"{h.ws}/{code}", ben_seat["token"]).connect()
+        await ben.send({"type": "rules", "preset": "party", "options": {}, "timer": 30})
+        await ben.wait(lambda: bool(ben.errors))
+        assert ben.errors[-1]["code"] == "not_host"
+        await ana.send({"type": "rules", "preset": "classic", "options": {"hand_size": 99}})
+        await ana.wait(lambda: bool(ana.errors))
+        assert ana.errors[-1]["code"] == "bad_rules"
+        assert h.server.rooms[code].preset == "classic"
+        await ana.send(
+            {"type": "rules", "preset": "classic", "options": {"hand_size": 5}, "timer": 30}
+        )
+        await ben.wait(
+            lambda: ben.room is not None and ben.room["rules"]["options"] == {"hand_size": 5}
+        )
+        await ana.send({"type": "start"})
+        await ben.wait(lambda: ben.state is not None)
+        assert len(ben.state["view"]["hand"]) == 5
+        await ana.close()
+        await ben.close()

@@ -1638,6 +1638,8 @@ def create_app(
             room.next_round(seat)
         elif isinstance(msg, m.Rematch):
             room.rematch(seat)
+        elif isinstance(msg, m.SetRules):
+            room.set_rules(seat, msg.preset, msg.options, msg.timer)
         server.broadcast(room)
 
     chat_window = Window(limits.chat_per_minute, 60)

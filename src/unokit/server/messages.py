@@ -216,10 +216,7 @@ class Ping(Strict):
 
 
 class SetRules(Strict):
-    """Host, in the lobby: new rules and turn timer for the next game (issue 36).
-
-    Not yet in ``ClientMessage``: the server's dispatch (``server.app``) does not call
-    ``Room.set_rules`` yet, and a message it accepted would change nothing."""
+    """Host, in the lobby: new rules and turn timer for the next game (issue 36)."""
 
     type: Literal["rules"]
     preset: Annotated[str, Field(max_length=40)] = "classic"
@@ -233,7 +230,7 @@ class SetRules(Strict):
 
 
 ClientMessage = Annotated[
-    Hello | Act | Chat | Start | AddBot | Kick | End | NextRound | Rematch | Ping,
+    Hello | Act | Chat | Start | AddBot | Kick | End | NextRound | Rematch | SetRules | Ping,
     Field(discriminator="type"),
 ]
 CLIENT = TypeAdapter(ClientMessage)
