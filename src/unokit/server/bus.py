@@ -12,10 +12,12 @@ store's order (``Server.on_bus``).
 ``LocalBus`` is the one-process server's (nothing to tell).  ``RedisBus`` uses Redis
 pub/sub (``unokit serve --bus redis://...``) through the maintained ``redis`` library:
 one channel for every room, one subscriber connection per server, publishing from one
-task so a burst of changes costs one round trip per batch.  When Redis goes away the
-bus says so (``healthy``, ``/readyz``) and keeps trying; when it is back the server
-reads every room it holds from the store again (``on_reconnect``), since messages sent
-meanwhile are lost.
+task so a burst of changes costs one round trip per batch.  A message is the sending
+server's origin, ``|``, then JSON: a server skips its own without parsing them (Redis
+sends every subscriber every message), and hiredis (the redis extra) parses replies.
+When Redis goes away the bus says so (``healthy``, ``/readyz``) and keeps trying; when
+it is back the server reads every room it holds from the store again
+(``on_reconnect``), since messages sent meanwhile are lost.
 """
 
 from __future__ import annotations
@@ -69,6 +71,7 @@ class RedisBus:
 
         self.url = url
         self.origin = secrets.token_hex(6)
+        self._prefix = self.origin.encode() + b"|"
         self._redis: Any = aioredis.Redis.from_url(
             url, socket_connect_timeout=2, socket_timeout=5, health_check_interval=10
         )
@@ -95,7 +98,9 @@ class RedisBus:
         if len(self._queue) >= 10_000:  # Redis away for long: the store has it all
             self.dropped += 1
             return
-        self._queue.append(orjson.dumps(msg))
+        # the origin first, outside the JSON: every subscriber, this server too, gets
+        # every message, and its own are dropped before they are parsed
+        self._queue.append(self._prefix + orjson.dumps(msg))
         self._wake.set()
 
     async def _send(self) -> None:
@@ -140,9 +145,13 @@ class RedisBus:
                     if msg is None:
                         await self._redis.ping()  # notice a Redis that went away
                         continue
+                    raw = msg.get("data")
+                    if not isinstance(raw, bytes) or raw.startswith(self._prefix):
+                        continue  # this server's own message
+                    _, _, body = raw.partition(b"|")
                     try:
-                        data = orjson.loads(msg["data"])
-                    except (orjson.JSONDecodeError, TypeError, KeyError):
+                        data = orjson.loads(body)
+                    except orjson.JSONDecodeError:
                         continue
                     if isinstance(data, dict) and data.get("origin") != self.origin:
                         self.received += 1
