@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 BENCH_VENV := .bench-venv
 
-.PHONY: play serve demo test explore lint typecheck unit chromium e2e bench bench-bots clean fuzz loadtest chaos chaos-cluster soak cluster cluster-stop loadtest-cluster
+.PHONY: play serve demo test explore lint typecheck unit chromium e2e bench bench-bots clean fuzz loadtest chaos chaos-cluster soak cluster cluster-stop loadtest-cluster bus-compare
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -103,6 +103,10 @@ loadtest: $(STAMP)
 # servers, twice, then 1,000 rooms at human pace across 2 servers (~12 minutes).
 loadtest-cluster: $(STAMP)
 	PYTHONPATH=src $(BIN)/python benchmarks/loadtest.py --plan cluster $(ARGS)
+
+# Redis pub/sub against PostgreSQL LISTEN/NOTIFY as the bus (docs/deploy.md, "Which bus").
+bus-compare: $(STAMP)
+	PYTHONPATH=src $(BIN)/python benchmarks/bus_compare.py $(ARGS)
 
 # Faults: kill -9 under load, restarts, client faults, a locked database.
 chaos: $(STAMP)
