@@ -518,3 +518,22 @@ async def test_a_move_on_a_server_that_missed_the_end_of_the_game_is_not_stored(
         await ana.wait(lambda: a.server.rooms[code].status == "over")
         await ana.close()
         await host.close()
+
+
+async def test_a_player_who_joined_through_one_server_sits_down_through_another_at_once() -> None:
+    """Ben takes a seat through A and his page's websocket lands on B before A's news
+    does (B holds the room, and its bus message is late): B reads the room from the
+    store and seats him, instead of refusing his new token (his page then showed
+    "every seat is taken" with his own name at the table)."""
+    async with cluster(2, timing=FAST) as ((a, b), _store):
+        r = await a.room(seats=3, bots=[None, "normal"])
+        code = r["code"]
+        watcher = await Client(f"{b.ws}/{code}").connect()  # B holds the room
+        await watcher.wait(lambda: watcher.room is not None)
+        b.server.bus.up = False  # A's news of the join will be late
+        ben = await a.join(code, "Ben")
+        b.server.bus.up = True
+        client = await Client(f"{b.ws}/{code}", ben["token"]).connect()
+        assert client.seat == 1 and not client.errors, client.errors
+        await client.close()
+        await watcher.close()

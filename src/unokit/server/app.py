@@ -1451,6 +1451,19 @@ def create_app(
                 await _refuse(websocket, "rate_limited", "too many attempts; wait a minute")
                 return
             seat = room.seat_of(hello.token)
+            if seat is None and server.cluster:
+                # joined through another server a moment ago, whose news has not come
+                # yet: the store knows (a token's look-up is counted by join_window)
+                try:
+                    async with server.locks[room.code]:
+                        room = await server.refresh(server.rooms.get(room.code, room))
+                except StoreError:
+                    await _refuse(websocket, "storage_unavailable", STORE_DOWN)
+                    return
+                if server.rooms.get(room.code) is not room:
+                    await _refuse(websocket, "no_room", f"there is no room {room.code}")
+                    return
+                seat = room.seat_of(hello.token)
             if seat is None:
                 await _refuse(websocket, "bad_token", "this seat token is not valid here")
                 return
