@@ -571,7 +571,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             raise RulesError("--bus needs redis: pip install 'unokit[redis]'") from e
         except ValueError as e:
             raise RulesError(str(e)) from None
-        kept += f", told to the cluster through {args.bus.split('@')[-1]}"
+        # the member's name is the lease holder in the store's leases table
+        kept += f", told to the cluster through {args.bus.split('@')[-1]} as {bus.origin}"
     app = create_app(
         store,
         allowed_origins=origins,
