@@ -28,7 +28,7 @@ from unokit.engine.state import to_json
 from unokit.engine.view import view_of
 from unokit.server.bus import Hub, HubBus
 from unokit.server.room import RoomChanged
-from unokit.server.store import MemoryStore
+from unokit.server.store import MemoryStore, StoreError
 
 pytestmark = pytest.mark.asyncio
 
@@ -537,3 +537,38 @@ async def test_a_player_who_joined_through_one_server_sits_down_through_another_
         assert client.seat == 1 and not client.errors, client.errors
         await client.close()
         await watcher.close()
+
+
+async def test_one_failed_lease_turn_does_not_give_up_the_rooms() -> None:
+    """The store fails one turn of the lease loop: the server keeps the leases it took
+    a moment ago (they run until their expiry) instead of giving every room up and
+    reading each again from the store on the next turn."""
+
+    class FailsOnce(MemoryStore):
+        fail = False
+
+        def orphans(self, limit: int = 100) -> list[str]:
+            if self.fail:
+                self.fail = False
+                raise StoreError("storage failed: connection lost")
+            return super().orphans(limit)
+
+    store = FailsOnce()
+    hub = Hub()
+    async with AsyncExitStack() as stack:
+        a = await stack.enter_async_context(
+            running(store, bus=HubBus(hub), lease_seconds=3.0, timing=FAST)
+        )
+        r = await a.room(seats=2, bots=["normal"])
+        code = r["code"]
+        ana = await Client(f"{a.ws}/{code}", r["token"]).connect()
+        await ana.send({"type": "start"})
+        await ana.wait(lambda: code in a.server.held)
+        refreshes = a.server.refreshes
+        store.fail = True
+        a.server.lease_kick.set()
+        await ana.wait(lambda: not store.fail)
+        await asyncio.sleep(1.2)  # another turn or more
+        assert code in a.server.held
+        assert a.server.refreshes == refreshes  # no room read again
+        await ana.close()

@@ -321,6 +321,7 @@ class GroupCommit:
 # third of it, the renewal period) after their server died.
 LEASE_SECONDS = 5.0
 PATIENCE = 1.5  # an unheld room with no player here waits this long for its players' server
+LEASE_MARGIN = 1.0  # seconds: a lease is given up this long before it could lapse
 ORPHANS_A_TICK = 20  # rooms a lease loop's turn reads from the store to take them over
 PRESENCE_EVERY = 5.0  # seconds between a server's reports of who is connected to it
 PRESENCE_TTL = 12.0  # a server not heard from for this long has no one connected
@@ -745,6 +746,7 @@ class Server:
         again within about the lease time of its last renewal."""
         patient: dict[str, float] = {}  # orphan -> when first seen without players here
         refused: dict[str, float] = {}  # orphan this server failed to read -> retry after
+        renewed = -math.inf  # when the last turn that renewed them all began
         while True:
             self.lease_asked.clear()
             now = time.monotonic()
@@ -801,13 +803,21 @@ class Server:
                     patient.pop(code, None)
                 lapse = await self.io(self.store.soonest_lapse, self.origin)
             except StoreError as e:
-                if self.held:
-                    log.warning("leases: cannot reach the store, holding none: %s", e)
-                held = set()
+                # the leases taken at the last renewal run until then (counted from
+                # before that request was sent, so never past the store's own expiry):
+                # one failed turn does not give them up and read every room again
+                if now < renewed + self.lease_seconds - LEASE_MARGIN:
+                    held = set(self.held)
+                else:
+                    if self.held:
+                        log.warning("leases: cannot reach the store, holding none: %s", e)
+                    held = set()
             except Exception:
                 self.errors += 1
                 log.exception("leases failed")
                 held = set()
+            else:
+                renewed = now
             gained = held - self.held
             self.held = held
             for code in gained:
