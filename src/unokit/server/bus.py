@@ -12,9 +12,10 @@ store's order (``Server.on_bus``).
 ``LocalBus`` is the one-process server's (nothing to tell).  ``RedisBus`` uses Redis
 pub/sub (``unokit serve --bus redis://...``) through the maintained ``redis`` library:
 one channel for every room, one subscriber connection per server, publishing from one
-task so a burst of changes costs one round trip per batch.  A message is the sending
-server's origin, ``|``, then JSON: a server skips its own without parsing them (Redis
-sends every subscriber every message), and hiredis (the redis extra) parses replies.
+task so a burst of changes costs one round trip per batch.  A message is JSON whose
+first key is the sending server's origin: a server skips its own by their first bytes,
+without parsing them (Redis sends every subscriber every message), and hiredis (the
+redis extra) parses replies.
 When Redis goes away the bus says so (``healthy``, ``/readyz``) and keeps trying; when
 it is back the server reads every room it holds from the store again
 (``on_reconnect``), since messages sent meanwhile are lost.
@@ -71,7 +72,7 @@ class RedisBus:
 
         self.url = url
         self.origin = secrets.token_hex(6)
-        self._prefix = self.origin.encode() + b"|"
+        self._prefix = orjson.dumps({"origin": self.origin})[:-1]  # b'{"origin":"..."'
         self._redis: Any = aioredis.Redis.from_url(
             url, socket_connect_timeout=2, socket_timeout=5, health_check_interval=10
         )
@@ -94,13 +95,15 @@ class RedisBus:
         ]
 
     def publish(self, msg: dict[str, Any]) -> None:
-        msg["origin"] = self.origin
         if len(self._queue) >= 10_000:  # Redis away for long: the store has it all
             self.dropped += 1
             return
-        # the origin first, outside the JSON: every subscriber, this server too, gets
-        # every message, and its own are dropped before they are parsed
-        self._queue.append(self._prefix + orjson.dumps(msg))
+        # the origin as the first key: every subscriber, this server too, gets every
+        # message, and its own are known by their first bytes and not parsed; still
+        # plain JSON, so servers of another version read it (a rolling upgrade)
+        data = {"origin": self.origin}
+        data.update((k, v) for k, v in msg.items() if k != "origin")
+        self._queue.append(orjson.dumps(data))
         self._wake.set()
 
     async def _send(self) -> None:
@@ -148,9 +151,8 @@ class RedisBus:
                     raw = msg.get("data")
                     if not isinstance(raw, bytes) or raw.startswith(self._prefix):
                         continue  # this server's own message
-                    _, _, body = raw.partition(b"|")
                     try:
-                        data = orjson.loads(body)
+                        data = orjson.loads(raw)
                     except orjson.JSONDecodeError:
                         continue
                     if isinstance(data, dict) and data.get("origin") != self.origin:
