@@ -94,33 +94,36 @@ async function showHome() {
   main.querySelector("#name")?.focus();
 }
 
-function homeView() {
-  const rules = S.rules;
-  const nameInput = h("input", {
-    id: "name", name: "name", maxlength: 20, required: true, autocomplete: "nickname",
-    placeholder: "e.g. Ana", value: savedName(),
-  });
-  const presetSel = h("select", { id: "preset", name: "preset" },
+/**
+ * The rules a room is dealt by, as form controls: a preset (with its description), every
+ * house rule (in a closed "House rules"), and the turn timer.  The home page's create
+ * form and the host's form in the lobby both use it; ``prefix`` keeps their ids apart,
+ * and ``preset``, ``options`` and ``timer`` prefill it (a room's current rules).
+ * ``value()`` is what ``POST /api/rooms`` and the ``rules`` message take: the preset,
+ * the options that differ from it, and the timer.
+ */
+function rulesControls(rules, { prefix = "", preset = null, options = {}, timer = 0 } = {}) {
+  const id = (name) => prefix + name;
+  const presetSel = h("select", { id: id("preset"), name: "preset" },
     rules.presets.map((p) => h("option", { value: p.name, text: p.name })));
-  const presetHelp = h("p", { class: "hint", id: "preset-help" });
+  if (preset && rules.presets.some((p) => p.name === preset)) presetSel.value = preset;
+  const presetHelp = h("p", { class: "hint", id: id("preset-help") });
   const optBox = h("div", { class: "options" });
   const controls = {};
   for (const o of rules.options) {
     if (o.name === "launcher_weights") continue;
     let input;
-    const id = `opt-${o.name}`;
+    const oid = id(`opt-${o.name}`);
     if (typeof o.default === "boolean") {
-      input = h("input", { type: "checkbox", id, name: o.name });
+      input = h("input", { type: "checkbox", id: oid, name: o.name });
     } else if (o.choices) {
-      input = h("select", { id, name: o.name }, o.choices.map((c) => h("option", { value: c, text: c })));
+      input = h("select", { id: oid, name: o.name }, o.choices.map((c) => h("option", { value: c, text: c })));
     } else {
-      input = h("input", { type: "number", id, name: o.name, min: 0, max: 1000000, inputmode: "numeric" });
+      input = h("input", { type: "number", id: oid, name: o.name, min: 0, max: 1000000, inputmode: "numeric" });
     }
     controls[o.name] = input;
-    const row = typeof o.default === "boolean"
-      ? h("div", { class: "opt check" }, input, h("label", { for: id }, h("b", { text: o.name.replaceAll("_", " ") }), h("span", { class: "hint", text: " " + o.help })))
-      : h("div", { class: "opt" }, h("label", { for: id }, h("b", { text: o.name.replaceAll("_", " ") }), h("span", { class: "hint", text: " " + o.help })), input);
-    optBox.append(row);
+    const label = h("label", { for: oid }, h("b", { text: o.name.replaceAll("_", " ") }), h("span", { class: "hint", text: " " + o.help }));
+    optBox.append(typeof o.default === "boolean" ? h("div", { class: "opt check" }, input, label) : h("div", { class: "opt" }, label, input));
   }
   const presetValues = () => {
     const p = rules.presets.find((x) => x.name === presetSel.value);
@@ -129,10 +132,7 @@ function homeView() {
     Object.assign(vals, p ? p.options : {});
     return vals;
   };
-  const applyPreset = () => {
-    const p = rules.presets.find((x) => x.name === presetSel.value);
-    presetHelp.textContent = p ? p.description : "";
-    const vals = presetValues();
+  const show = (vals) => {
     for (const [k, input] of Object.entries(controls)) {
       const v = vals[k];
       if (input.type === "checkbox") input.checked = !!v;
@@ -143,9 +143,46 @@ function homeView() {
       }
     }
   };
+  const applyPreset = () => {
+    const p = rules.presets.find((x) => x.name === presetSel.value);
+    presetHelp.textContent = p ? p.description : "";
+    show(presetValues());
+  };
   presetSel.addEventListener("change", applyPreset);
   applyPreset();
+  show({ ...presetValues(), ...options });
+  // options the form does not show (launcher_weights) are kept as they were
+  const hidden = Object.fromEntries(Object.entries(options).filter(([k]) => !(k in controls)));
+  const timerSel = h("select", { id: id("timer"), name: "timer" },
+    rules.timers.map((t) => h("option", { value: t, text: t ? `${t} s, then the autopilot plays` : "off" })));
+  if (rules.timers.includes(timer)) timerSel.value = String(timer);
+  return {
+    preset: h("div", { class: "field" }, h("label", { for: id("preset"), text: "Rules" }), presetSel, presetHelp),
+    house: h("details", { class: "house" }, h("summary", { text: "House rules" }), optBox),
+    timer: h("div", { class: "field" }, h("label", { for: id("timer"), text: "Turn timer" }), timerSel),
+    value() {
+      const vals = presetValues();
+      const chosen = { ...hidden };
+      for (const [k, input] of Object.entries(controls)) {
+        let v;
+        if (input.type === "checkbox") v = input.checked;
+        else if (input.tagName === "SELECT") v = input.value;
+        else if (input.value === "") continue;
+        else v = Number(input.value);
+        if (v !== vals[k]) chosen[k] = v;
+      }
+      return { preset: presetSel.value, options: chosen, timer: Number(timerSel.value) };
+    },
+  };
+}
 
+function homeView() {
+  const rules = S.rules;
+  const nameInput = h("input", {
+    id: "name", name: "name", maxlength: 20, required: true, autocomplete: "nickname",
+    placeholder: "e.g. Ana", value: savedName(),
+  });
+  const ruleControls = rulesControls(rules);
   const seatsSel = h("select", { id: "seats", name: "seats" },
     [2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => h("option", { value: n, text: `${n} players`, selected: n === 3 })));
   const seatBox = h("div", { class: "seat-choices" });
@@ -165,17 +202,15 @@ function homeView() {
   };
   seatsSel.addEventListener("change", drawSeats);
   drawSeats();
-  const timerSel = h("select", { id: "timer", name: "timer" },
-    rules.timers.map((t) => h("option", { value: t, text: t ? `${t} s, then the autopilot plays` : "off" })));
   const err = h("p", { class: "form-error", role: "alert" });
 
   const create = h("form", { class: "panel create", "aria-labelledby": "create-h" },
     h("h2", { id: "create-h", text: "New room" }),
-    h("div", { class: "field" }, h("label", { for: "preset", text: "Rules" }), presetSel, presetHelp),
-    h("details", { class: "house" }, h("summary", { text: "House rules" }), optBox),
+    ruleControls.preset,
+    ruleControls.house,
     h("div", { class: "field" }, h("label", { for: "seats", text: "Players" }), seatsSel),
     seatBox,
-    h("div", { class: "field" }, h("label", { for: "timer", text: "Turn timer" }), timerSel),
+    ruleControls.timer,
     err,
     h("button", { class: "btn primary big", type: "submit", id: "create-btn", text: "Create the room" }));
   create.addEventListener("submit", async (e) => {
@@ -187,22 +222,11 @@ function homeView() {
       nameInput.focus();
       return;
     }
-    const vals = presetValues();
-    const options = {};
-    for (const [k, input] of Object.entries(controls)) {
-      let v;
-      if (input.type === "checkbox") v = input.checked;
-      else if (input.tagName === "SELECT") v = input.value;
-      else if (input.value === "") continue;
-      else v = Number(input.value);
-      if (v !== vals[k]) options[k] = v;
-    }
     const n = Number(seatsSel.value);
     try {
       saveName(name);
       const res = await api("/api/rooms", {
-        name, preset: presetSel.value, options, seats: n,
-        bots: seatChoice.slice(0, n - 1), timer: Number(timerSel.value),
+        name, ...ruleControls.value(), seats: n, bots: seatChoice.slice(0, n - 1),
       });
       saveSeat(res.code, { token: res.token, seat: res.seat, name });
       history.pushState(null, "", res.link);
@@ -249,6 +273,7 @@ async function openRoom(code) {
   Object.assign(S, {
     code, seat: null, token: null, conn: null, room: null, state: null, game: null,
     log: [], seenSeq: -1, prevKind: null, choice: null, unoArmed: false, revealed: null, summaryHidden: false,
+    rulesForm: null,
   });
   document.title = `unokit: room ${code}`;
   drawRoombar();
@@ -362,6 +387,7 @@ function onMessage(msg) {
   switch (msg.type) {
     case "welcome":
       S.seat = msg.seat;
+      if (S.rulesForm) S.rulesForm.pending = null; // a connection that dropped took its answer along
       if (S.seat === null && S.token) {
         // should not happen: a refused token comes as an error
         S.token = null;
@@ -369,6 +395,7 @@ function onMessage(msg) {
       return;
     case "room":
       S.room = msg;
+      rulesArrived(msg);
       if (msg.you !== undefined) S.seat = msg.you;
       render();
       return;
@@ -389,6 +416,9 @@ function onMessage(msg) {
 
 function onError(msg) {
   if (msg.code === "stale_version") return; // the fresh state follows: just a redraw
+  // a graceful restart is no error: the connection reconnects (net.js), the top bar
+  // says "reconnecting…"
+  if (msg.code === "restarting") return;
   if (msg.code === "bad_token" || msg.code === "kicked") {
     forgetSeat(S.code);
     S.token = null;
@@ -404,6 +434,11 @@ function onError(msg) {
       h("h1", { text: `There is no room ${S.code}` }),
       h("p", { text: msg.message }),
       h("a", { class: "btn", href: "/", text: "Make a new room" })));
+    return;
+  }
+  if (S.rulesForm?.pending) {
+    // the host's rules were refused (bad_rules, not_host, room_started): said in the form
+    rulesRefused(msg);
     return;
   }
   toast(msg.message || msg.code);
@@ -509,9 +544,14 @@ function showPanel(id) {
 function render(prev) {
   if (!S.room) return;
   const focusKey = document.activeElement?.dataset?.key;
+  const active = document.activeElement;
   drawRoombar();
+  if (S.room.status !== "lobby") S.rulesForm = null; // prefilled afresh back in the lobby
   if (S.room.status === "lobby") {
     main.replaceChildren(waitingView());
+    // the host's rules form is the same element from one render to the next (what is
+    // typed in it stays): moving it took the focus away, give it back
+    if (active && active !== document.activeElement && S.rulesForm?.el.contains(active)) active.focus({ preventScroll: true });
   } else if (S.state) {
     const oldRow = main.querySelector(".opponents");
     const keep = oldRow ? oldRow.scrollLeft : 0;
@@ -592,6 +632,7 @@ function waitingView() {
       host ? `Back from game ${room.game}: remove a bot to free its seat for a friend (they open the link), add bots, then start. ` : `Game ${room.game} is over. `,
       h("a", { href: `/api/rooms/${room.code}/record?game=${room.game}`, download: `uno-${room.code}-${room.game}.json`, text: "Download its record" })) : null,
     list,
+    host ? lobbyRulesForm(room) : null,
     host
       ? h("div", { class: "actions" },
           h("button", { class: "btn primary big", type: "button", id: "start-btn", text: "Start the game", onclick: () => S.conn.send({ type: "start" }) }),
@@ -599,6 +640,65 @@ function waitingView() {
       : h("p", { class: "waiting-note", text: S.seat === null ? "You are watching. The game starts when the host says so." : "Waiting for the host to start the game…" }),
     S.seat === null && room.seats.some((x) => x === null) ? lobbySeatForm() : null,
     S.help ? helpPanel() : null);
+}
+
+// The host's form for the next game's rules (issue 36 item 10), the create form's
+// controls prefilled with the room's rules.  It is kept in S.rulesForm and reused by
+// each render until the room's rules change, so a room message (someone joins) does not
+// undo what the host is typing.
+function rulesKey(rules, timer) {
+  const opts = Object.keys(rules.options || {}).sort().map((k) => [k, rules.options[k]]);
+  return JSON.stringify([rules.preset, opts, timer]);
+}
+
+function lobbyRulesForm(room) {
+  if (!S.rules) return null;
+  const key = rulesKey(room.rules, room.timer);
+  const old = S.rulesForm;
+  if (old && old.key === key) return old.el;
+  const c = rulesControls(S.rules, { prefix: "lobby-", preset: room.rules.preset, options: room.rules.options || {}, timer: room.timer });
+  if (old?.house.open) c.house.open = true;
+  const err = h("p", { class: "form-error", id: "lobby-rules-error", role: "alert" });
+  const note = h("p", { class: "hint", id: "lobby-rules-note", role: "status",
+    text: old?.pending ? "Saved: the next game is dealt by these rules." : "" });
+  const save = h("button", { class: "btn", type: "submit", id: "rules-save", text: "Save the rules" });
+  const el = h("form", { class: "lobby-rules", id: "lobby-rules-form", "aria-labelledby": "lobby-rules-h" },
+    h("h2", { id: "lobby-rules-h", text: "Rules for the next game" }),
+    h("div", { class: "lobby-rules-fields" }, c.preset, c.timer),
+    c.house, err, note, save);
+  const form = { key, el, house: c.house, err, note, pending: null };
+  el.addEventListener("change", () => {
+    err.textContent = "";
+    note.textContent = "Not saved yet: Save the rules, or the next game keeps the rules above.";
+  });
+  el.addEventListener("submit", (e) => {
+    e.preventDefault();
+    err.textContent = "";
+    note.textContent = "";
+    const value = c.value();
+    if (S.conn?.send({ type: "rules", ...value })) form.pending = value;
+    else err.textContent = "Not connected: try again in a moment.";
+  });
+  S.rulesForm = form;
+  return el;
+}
+
+// the room came: if it carries the rules the host just sent, they were saved (a change
+// comes back as a new key, and the form is built afresh from it, saying so)
+function rulesArrived(room) {
+  const f = S.rulesForm;
+  if (!f?.pending || room.status !== "lobby") return;
+  if (rulesKey(room.rules, room.timer) === rulesKey(f.pending, f.pending.timer) && f.key === rulesKey(room.rules, room.timer)) {
+    f.pending = null;
+    f.note.textContent = "Saved: the next game is dealt by these rules.";
+  }
+}
+
+function rulesRefused(msg) {
+  const f = S.rulesForm;
+  f.pending = null;
+  f.note.textContent = "";
+  f.err.textContent = `Not saved: ${msg.message || msg.code}.`.replace(/\.\.$/, ".");
 }
 
 // ---- the table ----------------------------------------------------------------------

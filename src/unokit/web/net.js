@@ -83,7 +83,8 @@ export function saveName(name) {
 
 /**
  * One websocket per page.  ``onMessage(msg)`` gets every server message;
- * ``onStatus(status)`` gets "connecting", "open", "reconnecting" or "closed".
+ * ``onStatus(status)`` gets "connecting", "open", "reconnecting" or "closed".  The
+ * server's ``restarting`` error is not passed on: it is a drop, and reconnects.
  */
 export class Connection {
   constructor(code, token, { onMessage, onStatus }) {
@@ -146,6 +147,14 @@ export class Connection {
       if (msg.type === "welcome") {
         this.tries = 0;
         this.setStatus("open");
+      }
+      if (msg.type === "error" && msg.code === "restarting") {
+        // a graceful stop (a restart, an upgrade, a cluster's server handing its rooms
+        // over): not an error to show.  The server closes the socket next; go now, as
+        // after a drop: "reconnecting", then back (to another server of the cluster,
+        // or to this one once it is up), asking only for what was missed.
+        this.drop();
+        return;
       }
       if (msg.type === "state") {
         this.game = msg.game;
