@@ -830,3 +830,70 @@ def test_a_game_whose_end_cannot_be_saved_still_ends_for_everyone() -> None:
             await bc.close()
 
     asyncio.run(run())
+
+
+def test_a_host_end_in_the_log_ends_the_game_when_read_again_and_when_caught_up() -> None:
+    """The host's end is logged and the server dies before saving the room (or another
+    server reads the log meanwhile): a room read again from the store is over, with its
+    record saved, and no move is stored after the end; a server catching up on the
+    log's new entries takes the game as over too."""
+    from unokit.engine.actions import Action
+    from unokit.server.room import Room, RoomError
+    from unokit.server.store import MemoryStore
+
+    store = MemoryStore()
+    room, _ = Room.create(store, "Ana", "classic", {}, 2, [None, "normal"], 0)
+    room.start(0)
+    other = Room.restore(store.load_room(room.code), store)  # another server's copy
+    room._log({"t": "end"})  # the crash comes before _finish saves the row
+    assert store.load_room(room.code).data["status"] == "playing"
+    again = Room.restore(store.load_room(room.code), store)
+    assert again.status == "over" and store.record(room.code, 1) is not None
+    again.autopilot_turn(0)  # the turn timer, say: nothing to play in a game over
+    assert again.bot_step() is False  # no bot is to act
+    with pytest.raises(RoomError):
+        again.apply(0, Action.from_wire({"draw": True}), again.match.version)
+    assert [e["t"] for e in store.log(room.code, 1)][-1] == "end"
+    other.catch_up(store.log_since(room.code, 1, other.log_len))
+    assert other.status == "over" and other.log_len == len(store.log(room.code, 1))
+
+
+def test_a_finished_game_that_could_not_be_saved_keeps_its_record_through_a_rematch() -> None:
+    """The winning move's finished game could not be saved; the host then asks for a
+    rematch: the first game's record is saved before the second game starts (it was
+    lost: the room row still said playing and the rematch saved over it)."""
+    import asyncio
+
+    from server_helpers import FAST, Client, running
+    from test_server import play_out
+    from unokit.server.store import MemoryStore, StoreError
+
+    class FailsOnceAtTheEnd(MemoryStore):
+        failed = False
+
+        def save_record(self, code: str, game: int, text: str) -> None:
+            if not self.failed:
+                self.failed = True
+                raise StoreError("storage failed: connection lost")
+            super().save_record(code, game, text)
+
+    async def run() -> None:
+        store = FailsOnceAtTheEnd()
+        async with running(store, timing=FAST) as h:
+            r = await h.room(seats=2, bots=[None], options={"target_score": 1})
+            code = r["code"]
+            ben = await h.join(code, "Ben")
+            ana = await Client(f"{h.ws}/{code}", r["token"]).connect()
+            bc = await Client(f"{h.ws}/{code}", ben["token"]).connect()
+            await ana.send({"type": "start"})
+            await ana.wait(lambda: ana.state is not None)
+            room = h.server.rooms[code]
+            await play_out([ana, bc], lambda: room.status != "playing", limit=30)
+            assert store.failed and store.record(code, 1) is None
+            await ana.send({"type": "rematch"})
+            await ana.wait(lambda: h.server.rooms[code].game_no == 2)
+            assert store.record(code, 1) is not None
+            await ana.close()
+            await bc.close()
+
+    asyncio.run(run())

@@ -361,6 +361,9 @@ class Server:
         self.lease_kick = asyncio.Event()  # run the lease loop now (``want_lease``)
         self.lease_asked: set[str] = set()  # rooms that woke it this tick
         self._lease_calls: set[asyncio.Future[Any]] = set()  # in their threads now
+        # the leases in ``held`` run at least until then (from before the renewal's
+        # request went out, less a margin): past it, drive nothing until renewed
+        self.held_until = -math.inf
         # code -> other server -> (when heard, seat -> open connections there)
         self.presence: dict[str, dict[str, tuple[float, dict[int, int]]]] = defaultdict(dict)
         self.refreshes = 0  # rooms read again from the store (a cluster)
@@ -728,6 +731,23 @@ class Server:
         task.add_done_callback(self._lease_calls.discard)
         return await asyncio.shield(task)
 
+    async def save_finished_games(self) -> None:
+        """Save the finished games whose record or row could not be saved when they
+        ended (``Room.finish_pending``); one that lost a race to another server is read
+        again (its log's end finishes it there)."""
+        for code, room in list(self.rooms.items()):
+            if not room.finish_pending:
+                continue
+            try:
+                async with self.locks[code]:
+                    await self.io(room.save_finished)
+            except RoomChanged:
+                with contextlib.suppress(StoreError):
+                    async with self.locks[code]:
+                        await self.refresh(self.rooms.get(code, room))
+            except StoreError:
+                return  # the store is still away: next turn
+
     def players_away(self, room: Room) -> bool:
         """No player of ``room`` is connected here, and one is on another server."""
         here = any(s is not None and s.connected for s in room.seats)
@@ -746,7 +766,6 @@ class Server:
         again within about the lease time of its last renewal."""
         patient: dict[str, float] = {}  # orphan -> when first seen without players here
         refused: dict[str, float] = {}  # orphan this server failed to read -> retry after
-        renewed = -math.inf  # when the last turn that renewed them all began
         while True:
             self.lease_asked.clear()
             now = time.monotonic()
@@ -804,9 +823,10 @@ class Server:
                 lapse = await self.io(self.store.soonest_lapse, self.origin)
             except StoreError as e:
                 # the leases taken at the last renewal run until then (counted from
-                # before that request was sent, so never past the store's own expiry):
+                # before that request was sent, so never past the store's own expiry;
+                # ``due`` stops driving at ``held_until`` even while a call hangs):
                 # one failed turn does not give them up and read every room again
-                if now < renewed + self.lease_seconds - LEASE_MARGIN:
+                if time.monotonic() < self.held_until:
                     held = set(self.held)
                 else:
                     if self.held:
@@ -817,7 +837,8 @@ class Server:
                 log.exception("leases failed")
                 held = set()
             else:
-                renewed = now
+                margin = min(LEASE_MARGIN, self.lease_seconds / 4)
+                self.held_until = now + self.lease_seconds - margin
             gained = held - self.held
             self.held = held
             for code in gained:
@@ -833,6 +854,7 @@ class Server:
                 ev = self.wake.get(code)
                 if ev is not None:
                     ev.set()
+            await self.save_finished_games()
             wait = self.lease_seconds / 3
             if lapse is not None:  # be there when another server's lease lapses
                 wait = min(wait, max(0.05, lapse + 0.05))
@@ -900,8 +922,8 @@ class Server:
         match = room.match
         if room.status != "playing" or match is None:
             return None, "", -1
-        if self.cluster and room.code not in self.held:
-            return None, "", -1  # another server drives it
+        if self.cluster and (room.code not in self.held or time.monotonic() > self.held_until):
+            return None, "", -1  # another server drives it, or may since the last renewal
         now = time.monotonic()
         game = match.game
         if game.round_over:
@@ -1060,7 +1082,8 @@ class Server:
         if not self.conns.get(code):
             self.conns.pop(code, None)
         lock = self.locks.get(code)
-        if lock is not None and not lock.locked():
+        # a lock just released may still have a waiter about to run: it stays then
+        if lock is not None and not lock.locked() and not getattr(lock, "_waiters", None):
             del self.locks[code]
 
     async def farewell(self, drain: float = 1.0) -> None:

@@ -157,6 +157,8 @@ class Room:
     created: float = field(default_factory=time.time)
     last_active: float = field(default_factory=time.monotonic)
     changed_at: float = field(default_factory=time.monotonic)  # monotonic, last version
+    finish_pending: bool = False  # a finished game whose record or row is not saved yet
+    ended: bool = False  # the host's end is in the game's log
     autopilot: set[int] = field(default_factory=set)  # person seats played by the bot
     # the scores after each finished round of the current game (the table's scores by
     # round); kept as rounds end, and again when a game is rebuilt from its log
@@ -231,6 +233,9 @@ class Room:
         it (``RoomChanged`` otherwise: the caller's ``_all_or_nothing`` undoes it)."""
         if self.store is None:
             return
+        if self.finish_pending and self.status == "over" and self.match is not None:
+            self.store.save_record(self.code, self.game_no, dumps(self.match.game))
+            self.finish_pending = False
         row = self.to_row()
         row.data["rev"] = self.rev + 1
         if not self.store.put_room(row, self.rev if self.stored else None):
@@ -274,7 +279,7 @@ class Room:
             else:
                 room._rebuild(log)
                 game = room.match.game if room.match is not None else None
-                if room.status == "playing" and game is not None and game.game_over:
+                if room.status == "playing" and game is not None and (game.game_over or room.ended):
                     # the crash came between logging the last action and saving the
                     # finished game: finish it now (status, record)
                     room._finish()
@@ -282,7 +287,9 @@ class Room:
 
     def _rebuild(self, log: list[dict[str, Any]]) -> None:
         game = self._new_game(self.game_seed)
+        moves = 0  # the entries that made a version, up to an end
         for entry in log:
+            moves += entry["t"] in ("round", "act")
             kind = entry["t"]
             if kind == "round":
                 rs = RoundSeed(entry["seed"], entry["salt"], entry["dealer"])
@@ -294,13 +301,16 @@ class Room:
                 self._count_round()
             elif kind == "seat":  # a seat changed hands during the game
                 self._set_seat_kind(entry["seat"], entry["kind"])
+            elif kind == "end":  # the host ended it: nothing after counts
+                self.ended = True
+                break
         for rs in self.rounds[:-1]:
             rs.revealed = True
         if self.rounds and game.round_over:
             self.rounds[-1].revealed = True
         self.log_len = len(log)
         assert self.match is not None
-        self.match.resume_at(sum(1 for e in log if e["t"] in ("round", "act")))
+        self.match.resume_at(moves)
 
     def catch_up(self, entries: list[dict[str, Any]]) -> None:
         """Apply log entries another server stored (in a cluster), in order, as this
@@ -320,6 +330,13 @@ class Room:
                 if seat in self.autopilot:  # the seat's player acted on another server
                     self.set_autopilot(seat, False)
                 match.submit(seat, action)
+            elif kind == "end":  # the host ended it on another server
+                self.ended = True
+                self.status = "over"
+                for rs in self.rounds:
+                    rs.revealed = True
+                self.log_len += 1
+                break
             elif kind == "seat":
                 s = self.seats[entry["seat"]]
                 if s is not None and entry["kind"] == "bot":
@@ -574,6 +591,7 @@ class Room:
         self._host_only(by)
         if self.status != "over":
             raise RoomError("the game is not over", code="round_not_over")
+        self.save_finished()  # the finished game's record before the next game
         self.status = "lobby"
         self.start(by)
 
@@ -588,9 +606,10 @@ class Room:
             raise RoomError("there is no game to end", code="game_over")
         with self._all_or_nothing():
             # in the log first: a server of the cluster that has not heard of the end
-            # cannot store a move after it (its index is taken: ``RoomChanged``)
+            # cannot store a move after it (its index is taken: ``RoomChanged``), and
+            # a room read from the log is over (``_rebuild``, ``catch_up``)
             self._log({"t": "end"})
-            self._finish()
+        self._finish_or_later()
 
     def set_rules(self, by: int | None, preset: str, options: dict[str, Any], timer: int) -> None:
         """The host changes the rules and the turn timer in the lobby (before the first
@@ -619,11 +638,46 @@ class Room:
         self._host_only(by)
         if self.status != "over":
             raise RoomError("the game is not over", code="round_not_over")
+        self.save_finished()  # the finished game's record before the lobby
         with self._all_or_nothing():
             self.status = "lobby"
             self.autopilot = set()
             self.save()
         self.touch()
+
+    def _finish_or_later(self) -> None:
+        """Finish a game whose end is committed (its last move, or the host's end entry):
+        over whatever the store says now.  If its record or row cannot be saved, it is
+        saved later (``finish_pending``: before the room's next save, by the lease loop,
+        or when a room is read again from the log)."""
+        try:
+            self._finish()
+            self.finish_pending = False
+        except (StoreError, RoomChanged) as e:
+            log.warning("room %s: the finished game could not be saved yet: %s", self.code, e)
+            self.status = "over"
+            for rs in self.rounds:
+                rs.revealed = True
+            self.finish_pending = True
+            self.touch()
+
+    def save_finished(self) -> None:
+        """Save a finished game that could not be saved when it ended (``StoreError``
+        or ``RoomChanged`` if it still cannot)."""
+        if not self.finish_pending:
+            return
+        if self.store is not None and self.match is not None:
+            self.store.save_record(self.code, self.game_no, dumps(self.match.game))
+        row_saved = False
+        if self.store is not None:
+            row = self.to_row()
+            row.data["rev"] = self.rev + 1
+            row_saved = self.store.put_room(row, self.rev if self.stored else None)
+            if not row_saved:
+                raise RoomChanged()
+            self.rev += 1
+            self.stored = True
+        self.finish_pending = False
 
     def _finish(self) -> None:
         self.status = "over"
@@ -739,15 +793,7 @@ class Room:
         if game.round_over and self.rounds:
             self.rounds[-1].revealed = True
         if game.game_over:
-            try:
-                self._finish()
-            except StoreError as e:
-                # the last move is committed and applied: the game is over whatever
-                # the store says now; a room read again from the log finishes it again
-                # (``restore``) and saves its record then
-                log.warning("room %s: the finished game could not be saved: %s", self.code, e)
-                self.status = "over"
-                self.touch()
+            self._finish_or_later()
             return
         self.touch(meta=game.round_over)  # the round's seed is revealed
 
