@@ -28,8 +28,8 @@ from unokit.engine import (
     NoMercyGame,
     view_of,
 )
-from unokit.engine.modern.cards import DARK, LIGHT
 from unokit.engine.state import advance, clone, dumps, loads, new_match, to_ask
+from unokit.modern_cards import DARK, LIGHT
 from unokit.record import dumps as record_dumps
 from unokit.record import replay_text
 from unokit.rules import RuleSet, from_preset

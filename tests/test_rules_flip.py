@@ -12,7 +12,11 @@ import pytest
 from unokit.engine import Action, FlipGame, IllegalAction, view_of
 from unokit.engine.actions import ACCEPT, CATCH, CHALLENGE, COLOR, DRAW
 from unokit.engine.events import EventKind
-from unokit.engine.modern.cards import (
+from unokit.engine.modern.position import modern_position
+from unokit.engine.modern.view import ModernView
+from unokit.engine.phases import P_CHALLENGE, P_PLAY, P_START_COLOR
+from unokit.engine.state import Ask, new_match, to_ask
+from unokit.modern_cards import (
     DARK,
     FACE_CODE,
     FACE_COLOR,
@@ -20,10 +24,6 @@ from unokit.engine.modern.cards import (
     parse_face,
     parse_flip_color,
 )
-from unokit.engine.modern.position import modern_position
-from unokit.engine.modern.view import ModernView
-from unokit.engine.phases import P_CHALLENGE, P_PLAY, P_START_COLOR
-from unokit.engine.state import Ask, new_match, to_ask
 from unokit.rules import RulesError, RuleSet, from_preset
 
 FLIP = from_preset("flip")

@@ -13,9 +13,9 @@ import pytest
 from unokit.engine import Action, IllegalAction, NoMercyGame, view_of
 from unokit.engine.actions import ACCEPT, CATCH, COLOR, DRAW, PLAY
 from unokit.engine.events import EventKind
-from unokit.engine.modern.cards import NM_CODE, nm_deck, parse_nm_card
 from unokit.engine.modern.position import modern_position
 from unokit.engine.phases import P_ANSWER, P_DRAWN, P_PLAY, P_START_COLOR
+from unokit.modern_cards import NM_CODE, nm_deck, parse_nm_card
 from unokit.rules import RulesError, RuleSet, from_preset
 
 NM = from_preset("no-mercy")

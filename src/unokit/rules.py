@@ -290,7 +290,7 @@ class RuleSet:
         if self.deck == "flip":  # FLIP-START-WD2 (and FLIP-START-FLIP when redrawn)
             return (112, 4 + (8 if self.flip_start == "redraw" else 0))
         if self.deck == "no-mercy":  # NM-START-1: only a number card can start
-            from unokit.engine.modern.cards import NM_RANK, nm_deck
+            from unokit.modern_cards import NM_RANK, nm_deck
 
             deck = nm_deck(self.nm_deck)
             return (len(deck), sum(1 for c in deck if NM_RANK[c] > 9))

@@ -47,6 +47,13 @@ class ModernGame(Game):
 
     MODERN: ClassVar[bool] = True
     DECK: ClassVar[str] = ""
+    # each kind of game by its deck, so code below the games (views) can make one
+    KINDS: ClassVar[dict[str, type[ModernGame]]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.DECK:
+            ModernGame.KINDS[cls.DECK] = cls
 
     def __init__(
         self,

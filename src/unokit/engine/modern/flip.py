@@ -22,7 +22,16 @@ from unokit.engine.errors import ShuffleError
 from unokit.engine.events import Event, EventKind
 from unokit.engine.game import VARIANTS
 from unokit.engine.modern.base import ModernGame
-from unokit.engine.modern.cards import (
+from unokit.engine.modern.view import ModernView, common_fields
+from unokit.engine.phases import (
+    P_CHALLENGE,
+    P_DRAWN,
+    P_PLAY,
+    P_ROUND_OVER,
+    P_START_COLOR,
+)
+from unokit.engine.view import check_seat
+from unokit.modern_cards import (
     DARK,
     F_DRAW,
     F_FLIP,
@@ -44,13 +53,6 @@ from unokit.engine.modern.cards import (
     parse_flip_color,
     parse_pair,
     side_faces,
-)
-from unokit.engine.phases import (
-    P_CHALLENGE,
-    P_DRAWN,
-    P_PLAY,
-    P_ROUND_OVER,
-    P_START_COLOR,
 )
 
 # why a colour is asked for (P_START_COLOR)
@@ -576,10 +578,27 @@ class FlipGame(ModernGame):
         self._finish(winner, gained, gw)
 
     # ------------------------------------------------------------ views -----------
-    def modern_view(self, seat: int | None) -> Any:
-        from unokit.engine.modern.view import flip_view
-
-        return flip_view(self, seat)
+    def modern_view(self, seat: int | None) -> ModernView:
+        """FLIP-VIEW-1..3 (FLIP-VIEW-4, a challenged hand, comes as an event)."""
+        check_seat(self, seat)
+        c = common_fields(self, seat)
+        mine = c.pop("mine")
+        hand = tuple(sorted(self._faces(self.hands[seat]))) if seat is not None else ()
+        others = tuple(
+            () if s == seat else tuple(self.back(x) for x in self.hands[s]) for s in range(self.n)
+        )
+        top = self.face(self.discard[-1]) if self.discard else -1
+        return ModernView(
+            **c,
+            hand=hand,
+            discard=(top,) if top >= 0 else (),
+            drawn=self.face(self.drawn) if mine and self.phase == P_DRAWN else -1,
+            pending=self.pend_card if self.phase == P_CHALLENGE else -1,
+            pending_total=self.pend_total if self.phase == P_CHALLENGE else 0,
+            side=self.side,
+            others=others,
+            pile_top=self.back(self.pile[-1]) if self.pile else -1,
+        )
 
     def _extra_state(self) -> dict[str, Any]:
         return {

@@ -1,6 +1,6 @@
 """UNO Show 'Em No Mercy (RULES-MODERN.md Part B): stacking by value, the Mercy rule.
 
-A card is a kind (``engine/modern/cards.py``), as in the classic engine.  A turn is a
+A card is a kind (``modern_cards.py``), as in the classic engine.  A turn is a
 play or a draw; a draw goes on until a playable card comes (NM-TURN-3), which must
 then be played (``P_DRAWN`` offers only its plays).  A pending stack is ``P_ANSWER``:
 ``pend_total`` cards, ``pend_card`` the last draw card (NM-STACK-*).  A Roulette's
@@ -19,7 +19,10 @@ from unokit.engine.actions import ACCEPT, COLOR, DRAW, PLAY, Action
 from unokit.engine.events import Event, EventKind
 from unokit.engine.game import VARIANTS
 from unokit.engine.modern.base import ModernGame
-from unokit.engine.modern.cards import (
+from unokit.engine.modern.view import ModernView, common_fields
+from unokit.engine.phases import P_ANSWER, P_DRAWN, P_PLAY, P_ROUND_OVER, P_START_COLOR
+from unokit.engine.view import check_seat
+from unokit.modern_cards import (
     N_DISCARDALL,
     N_REVERSE,
     N_SKIP,
@@ -37,7 +40,6 @@ from unokit.engine.modern.cards import (
     parse_nm_card,
     parse_nm_color,
 )
-from unokit.engine.phases import P_ANSWER, P_DRAWN, P_PLAY, P_ROUND_OVER, P_START_COLOR
 
 KNOCKOUT_POINTS = 250  # NM-SCORE-2
 
@@ -489,10 +491,21 @@ class NoMercyGame(ModernGame):
         self._finish(winner, gained, gw)
 
     # ------------------------------------------------------------ views -----------
-    def modern_view(self, seat: int | None) -> Any:
-        from unokit.engine.modern.view import nomercy_view
-
-        return nomercy_view(self, seat)
+    def modern_view(self, seat: int | None) -> ModernView:
+        """What one seat may see: every card played is public (NM deck), hands are not."""
+        check_seat(self, seat)
+        c = common_fields(self, seat)
+        mine = c.pop("mine")
+        answer = self.phase == P_ANSWER
+        return ModernView(
+            **c,
+            hand=tuple(sorted(self.hands[seat])) if seat is not None else (),
+            discard=tuple(self.discard[self.face_down :]),
+            drawn=self.drawn if mine and self.phase == P_DRAWN else -1,
+            pending=self.pend_card if answer else -1,
+            pending_total=self.pend_total if answer else 0,
+            aside=len(self.aside),
+        )
 
     def _extra_state(self) -> dict[str, Any]:
         return {

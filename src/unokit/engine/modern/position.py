@@ -20,17 +20,17 @@ from unokit.cards import CardError
 from unokit.engine.dealing import shuffle
 from unokit.engine.game import Game
 from unokit.engine.modern.base import ModernGame
-from unokit.engine.modern.cards import (
+from unokit.engine.modern.flip import FlipGame
+from unokit.engine.modern.nomercy import NoMercyGame
+from unokit.engine.phases import P_ANSWER, P_PLAY, P_ROUND_OVER
+from unokit.engine.position import PositionError
+from unokit.modern_cards import (
     DARK,
     FACE_SIDE,
     LIGHT,
     parse_face,
     parse_pair,
 )
-from unokit.engine.modern.flip import FlipGame
-from unokit.engine.modern.nomercy import NoMercyGame
-from unokit.engine.phases import P_ANSWER, P_PLAY, P_ROUND_OVER
-from unokit.engine.position import PositionError
 from unokit.rules import RulesError, RuleSet
 
 
@@ -106,7 +106,7 @@ def modern_position(
         except CardError as e:
             raise PositionError(str(e)) from None
     if isinstance(g, FlipGame):
-        from unokit.engine.modern.cards import FACE_COLOR, FACE_WILD
+        from unokit.modern_cards import FACE_COLOR, FACE_WILD
 
         if FACE_WILD[top_face]:
             if col < 0 or col // 4 != side:
@@ -115,7 +115,7 @@ def modern_position(
             raise PositionError("the colour in force is the top card's colour")
         g.color = col if col >= 0 else FACE_COLOR[top_face]
     else:
-        from unokit.engine.modern.cards import NM_COLOR, NM_DRAW, NM_WILD
+        from unokit.modern_cards import NM_COLOR, NM_DRAW, NM_WILD
 
         if NM_WILD[top_face]:
             if col < 0:

@@ -1,7 +1,7 @@
 """What one seat may see of a UNO Flip! or No Mercy game (FLIP-VIEW-*, Part B).
 
 The view is a ``View`` (so everything typed on views takes it) whose card fields hold
-*faces* of the game's own table (``engine/modern/cards.py``), plus what the modern
+*faces* of the game's own table (``modern_cards.py``), plus what the modern
 games add.  In Flip it follows how the cards are held (FLIP-VIEW-1..3): a seat sees
 the active faces of its own cards and never their other faces; the inactive faces of
 every opponent's cards, in hand order; the inactive face of the draw pile's top card;
@@ -15,17 +15,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from unokit.engine.modern.cards import (
+from unokit.engine.modern.base import ModernGame
+from unokit.engine.phases import P_CHALLENGE, PHASE_NAMES
+from unokit.engine.view import PROTOCOL_VERSION, View
+from unokit.modern_cards import (
     FACE_CODE,
     FLIP_COLOR_CODES,
     NM_CODE,
     NM_COLOR_CODES,
     SIDE_NAMES,
 )
-from unokit.engine.modern.flip import FlipGame
-from unokit.engine.modern.nomercy import NoMercyGame
-from unokit.engine.phases import P_ANSWER, P_CHALLENGE, P_DRAWN, PHASE_NAMES
-from unokit.engine.view import PROTOCOL_VERSION, View, check_seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,12 +95,13 @@ def _codec(game: str) -> Any:
     """A game of that kind to word actions with (codes only depend on the kind)."""
     got = _CODECS.get(game)
     if got is None:
-        cls = FlipGame if game == "flip" else NoMercyGame
-        got = _CODECS[game] = cls(None, 2, start=False, events=False, record=False)
+        got = _CODECS[game] = ModernGame.KINDS[game](
+            None, 2, start=False, events=False, record=False
+        )
     return got
 
 
-def _common(game: FlipGame | NoMercyGame, seat: int | None) -> dict[str, Any]:
+def common_fields(game: ModernGame, seat: int | None) -> dict[str, Any]:
     mine = seat is not None and game.current == seat
     ph = game.phase
     return {
@@ -130,43 +130,4 @@ def _common(game: FlipGame | NoMercyGame, seat: int | None) -> dict[str, Any]:
     }
 
 
-def flip_view(game: FlipGame, seat: int | None) -> ModernView:
-    """FLIP-VIEW-1..3 (FLIP-VIEW-4, a challenged hand, comes as an event)."""
-    check_seat(game, seat)
-    c = _common(game, seat)
-    mine = c.pop("mine")
-    hand = tuple(sorted(game._faces(game.hands[seat]))) if seat is not None else ()
-    others = tuple(
-        () if s == seat else tuple(game.back(x) for x in game.hands[s]) for s in range(game.n)
-    )
-    top = game.face(game.discard[-1]) if game.discard else -1
-    return ModernView(
-        **c,
-        hand=hand,
-        discard=(top,) if top >= 0 else (),
-        drawn=game.face(game.drawn) if mine and game.phase == P_DRAWN else -1,
-        pending=game.pend_card if game.phase == P_CHALLENGE else -1,
-        pending_total=game.pend_total if game.phase == P_CHALLENGE else 0,
-        side=game.side,
-        others=others,
-        pile_top=game.back(game.pile[-1]) if game.pile else -1,
-    )
-
-
-def nomercy_view(game: NoMercyGame, seat: int | None) -> ModernView:
-    check_seat(game, seat)
-    c = _common(game, seat)
-    mine = c.pop("mine")
-    answer = game.phase == P_ANSWER
-    return ModernView(
-        **c,
-        hand=tuple(sorted(game.hands[seat])) if seat is not None else (),
-        discard=tuple(game.discard[game.face_down :]),
-        drawn=game.drawn if mine and game.phase == P_DRAWN else -1,
-        pending=game.pend_card if answer else -1,
-        pending_total=game.pend_total if answer else 0,
-        aside=len(game.aside),
-    )
-
-
-__all__ = ["ModernView", "flip_view", "nomercy_view"]
+__all__ = ["ModernView", "common_fields"]
