@@ -910,3 +910,36 @@ async def test_the_host_sets_the_next_games_rules_over_the_websocket() -> None:
         assert len(ben.state["view"]["hand"]) == 5
         await ana.close()
         await ben.close()
+
+
+async def test_a_catch_by_another_seat_does_not_restart_the_turn_clock() -> None:
+    """R-UNO-CATCH meets the turn timer: the seat to play keeps its clock when someone
+    else catches a player (the catch is not its decision), and gets a fresh one for
+    its own next decision."""
+    from unokit.engine import position
+    from unokit.engine.actions import CATCH, PLAY
+    from unokit.match import Match
+    from unokit.server.room import Room
+    from unokit.server.store import MemoryStore
+
+    room, _ = Room.create(MemoryStore(), "Ana", "classic", {}, 3, [None, None, None], 15)
+    room.join("Ben")
+    room.join("Cy")
+    room.start(0)
+    # seat 0 to play; seat 2 holds one card and did not call UNO: catchable
+    g = position(hands=[["R1", "G2", "B3"], ["Y4", "Y5"], ["G9"]], discard=["R5"], vulnerable=2)
+    room.match = Match(g, timing=room.match.timing if room.match else None)
+    room.turn_moved(None)
+    await asyncio.sleep(0.35)
+    before = room.clock()
+    assert before is not None and before["seat"] == 0 and before["left"] <= 14.7
+    catch = next(a for a in room.match.view(1).legal if a.kind == CATCH)
+    room.apply(1, catch, room.match.version)
+    after = room.clock()
+    assert after is not None and after["seat"] == 0
+    assert after["left"] <= before["left"]  # the same clock, still running
+    play = next(a for a in room.match.view(0).legal if a.kind == PLAY)
+    room.apply(0, play, room.match.version)
+    await asyncio.sleep(0)
+    nxt = room.clock()
+    assert nxt is not None and nxt["seat"] != 0 and nxt["left"] >= 14.9  # a new decision

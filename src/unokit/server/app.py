@@ -940,7 +940,7 @@ class Server:
         if s is not None and s.away_since is not None and seat not in room.elsewhere:
             waits.append((s.away_since + room.timing.autopilot_after - now, "autopilot"))
         if room.timing.turn_timer:
-            waits.append((room.changed_at + room.timing.turn_timer - now, "timer"))
+            waits.append((room.turn_at + room.timing.turn_timer - now, "timer"))
         if not waits:
             return None, "", -1
         delay, what = min(waits)

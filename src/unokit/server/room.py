@@ -157,6 +157,9 @@ class Room:
     created: float = field(default_factory=time.time)
     last_active: float = field(default_factory=time.monotonic)
     changed_at: float = field(default_factory=time.monotonic)  # monotonic, last version
+    # the turn timer's start: the moment the seat it waits for was asked (``turn_moved``)
+    turn_at: float = field(default_factory=time.monotonic)
+    turn_seat: int | None = None
     finish_pending: bool = False  # a finished game whose record or row is not saved yet
     ended: bool = False  # the host's end is in the game's log
     autopilot: set[int] = field(default_factory=set)  # person seats played by the bot
@@ -325,11 +328,13 @@ class Room:
                 rs = RoundSeed(entry["seed"], entry["salt"], entry["dealer"])
                 self.rounds.append(rs)
                 match.start_round(rs.dealer, seed=rs.seed)
+                self.turn_moved(None)
             elif kind == "act":
                 seat, action = Action.from_json(entry["a"])
                 if seat in self.autopilot:  # the seat's player acted on another server
                     self.set_autopilot(seat, False)
                 match.submit(seat, action)
+                self.turn_moved(seat)
             elif kind == "end":  # the host ended it on another server
                 self.ended = True
                 self.status = "over"
@@ -570,6 +575,7 @@ class Room:
         self.rounds.append(rs)
         self.match.start_round(dealer, seed=rs.seed)
         self.changed_at = time.monotonic()
+        self.turn_moved(None)
 
     def next_round(self, by: int | None) -> None:
         if by is None:
@@ -744,7 +750,7 @@ class Room:
         if person and seat in self.autopilot:
             self.set_autopilot(seat, False)  # they are back
         self.match.submit(seat, action, version, checked=True)
-        self._after_change()
+        self._after_change(seat)
 
     def bot_step(self) -> bool:
         """One bot (or autopilot) decision, logged like any action."""
@@ -765,7 +771,10 @@ class Room:
         """
         if self.status != "playing" or self.match is None:
             return False
-        return self.match.bot_decide(fallback=True)
+        decided = self.match.bot_decide(fallback=True)
+        if decided is True:  # a pass: maybe another seat is asked now
+            self.turn_moved(-1)
+        return decided
 
     def autopilot_turn(self, seat: int) -> None:
         """The turn timer ran out: the heuristic bot makes this one decision."""
@@ -777,7 +786,7 @@ class Room:
         action = match.decide_for(seat, bot)
         self._log(act_entry(seat, action))
         match.submit(seat, action, checked=True)
-        self._after_change()
+        self._after_change(seat)
 
     def _count_round(self) -> None:
         """Keep the scores once a round has ended (once per round)."""
@@ -785,10 +794,21 @@ class Room:
         if game is not None and game.round_over and len(self.totals) == game.round_index:
             self.totals.append(list(game.scores))
 
-    def _after_change(self) -> None:
+    def turn_moved(self, actor: int | None) -> None:
+        """Start the turn timer again if a new decision is asked: of another seat, or
+        of the seat that just acted (``actor``; None: a round began).  A move by someone
+        else that leaves the same seat to decide (a catch, an UNO call) does not restart
+        that seat's clock, so catching a player cannot buy the player to act more time."""
+        seat = self.match.next_to_ask() if self.match is not None else None
+        if actor is None or seat != self.turn_seat or actor == seat:
+            self.turn_at = time.monotonic()
+        self.turn_seat = seat
+
+    def _after_change(self, actor: int | None) -> None:
         assert self.match is not None
         self._count_round()
         self.changed_at = time.monotonic()
+        self.turn_moved(actor)
         game = self.match.game
         if game.round_over and self.rounds:
             self.rounds[-1].revealed = True
@@ -874,7 +894,7 @@ class Room:
     def clock(self) -> dict[str, Any] | None:
         """The turn timer of the decision the room waits for, if a person (not a bot,
         not the autopilot) makes it: ``{"seat", "left"}``, seconds left as the server's
-        driver counts them (``Server.due``: from the last change of the game)."""
+        driver counts them (``Server.due``: from when that seat was asked)."""
         match = self.match
         timer = self.timing.turn_timer
         if not timer or match is None or self.status != "playing" or match.game.round_over:
@@ -882,7 +902,7 @@ class Room:
         seat = match.next_to_ask()
         if seat is None or match.bots[seat] is not None:
             return None
-        left = max(0.0, self.changed_at + timer - time.monotonic())
+        left = max(0.0, self.turn_at + timer - time.monotonic())
         return {"seat": seat, "left": round(left, 1)}
 
     def next_round_in(self) -> float:
