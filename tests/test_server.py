@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -943,3 +944,41 @@ async def test_a_catch_by_another_seat_does_not_restart_the_turn_clock() -> None
     await asyncio.sleep(0)
     nxt = room.clock()
     assert nxt is not None and nxt["seat"] != 0 and nxt["left"] >= 14.9  # a new decision
+
+
+async def test_the_reaper_lets_the_loop_serve_between_idle_rooms() -> None:
+    """Rooms idle long enough leave memory, stored as expired; the reaper stores one at
+    a time and lets the event loop run between them, so many rooms idle at once do not
+    stall every other room for the whole sweep."""
+    from unokit.server.app import Limits, Server
+    from unokit.server.room import Room
+    from unokit.server.store import MemoryStore
+
+    ticks = 0
+    seen: list[int] = []
+
+    class Watched(MemoryStore):
+        def put_room(self, row: Any, expect: int | None) -> bool:
+            if row.data.get("status") == "expired":
+                seen.append(ticks)
+            return bool(super().put_room(row, expect))
+
+    store = Watched()
+    server = Server(store, None, Limits(room_idle_seconds=1))
+    for _ in range(3):
+        room, _ = Room.create(store, "Ana", "classic", {}, 2, ["normal"], 0)
+        server.rooms[room.code] = room
+
+    async def other_rooms() -> None:
+        nonlocal ticks
+        while True:
+            ticks += 1
+            await asyncio.sleep(0)
+
+    task = asyncio.get_running_loop().create_task(other_rooms())
+    await asyncio.sleep(0)
+    await server.reap_once(time.monotonic() + 10)
+    task.cancel()
+    assert not server.rooms
+    assert len(seen) == 3 and seen[0] < seen[1] < seen[2]  # the loop ran in between
+    assert [r.data["status"] for r in store.load_rooms()] == ["expired"] * 3

@@ -1038,15 +1038,20 @@ class Server:
         """Rooms with nobody connected and no change for a long time leave memory."""
         while True:
             await asyncio.sleep(60)
-            now = time.monotonic()
-            for code, room in list(self.rooms.items()):
-                if self.conns.get(code):
-                    continue
-                if now - room.last_active > self.limits.room_idle_seconds:
-                    try:
-                        self.expire(room)
-                    except StoreError as e:  # kept in memory; tried again next minute
-                        log.warning("room %s could not be expired: %s", code, e)
+            await self.reap_once(time.monotonic())
+
+    async def reap_once(self, now: float) -> None:
+        for code, room in list(self.rooms.items()):
+            if self.conns.get(code) or self.rooms.get(code) is not room:
+                continue
+            if now - room.last_active > self.limits.room_idle_seconds:
+                try:
+                    self.expire(room)
+                except StoreError as e:  # kept in memory; tried again next minute
+                    log.warning("room %s could not be expired: %s", code, e)
+                # one room's store calls at a time: the loop serves the others between
+                # them (a thousand rooms idle at once stalled it for all of them)
+                await asyncio.sleep(0)
 
     def expire(self, room: Room) -> None:
         """Store an idle room as expired, then let it leave memory (``StoreError``: the
@@ -1410,7 +1415,7 @@ def create_app(
         room = server.rooms.get(code)
         if game is None:
             game = room.game_no if room is not None else 1
-        text = server.store.record(code, game)
+        text = await server.io(server.store.record, code, game)  # off the loop
         if text is None:
             if room is not None and room.status == "playing" and game == room.game_no:
                 return error(409, "game_in_progress", "the record is ready when the game ends")
