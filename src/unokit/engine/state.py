@@ -167,16 +167,6 @@ def seat_to_ask(game: Game, passed: AbstractSet[int], waits: AbstractSet[int] | 
     return cur
 
 
-def first_catcher(game: Game) -> int:
-    """The seat that catches a catchable seat when every seat is waited on and catches
-    (search rollouts): the first one ``to_ask`` asks that is not the catchable seat."""
-    v = game.vulnerable
-    for s in reaction_order(game):
-        if s != v:
-            return s
-    return game.current
-
-
 def actors(state: MatchState) -> list[int]:
     """Every seat that may act now, its turn or not (people on a catch included)."""
     return state.game.actors()
