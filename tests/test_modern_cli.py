@@ -51,7 +51,6 @@ def test_demo_writes_a_record_that_replays(
 @pytest.mark.parametrize(
     "argv",
     [
-        ["play", "--rules", "flip"],
         ["sim", "--rules", "no-mercy", "--games", "2"],
         ["tournament", "--bots", "random", "greedy", "--rules", "flip", "--games", "2"],
     ],

@@ -235,7 +235,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     args.players = _players(args, 4)
     if args.record is not None:
         check_output_file(args.record, "--record")
-    rules = _classic_rules(_rules_from_args(args.rules, args.option), "play")
+    rules = _rules_from_args(args.rules, args.option)  # UNO Flip! and No Mercy too
     status: int = run_play(args, rules)
     return status
 

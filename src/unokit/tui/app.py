@@ -32,7 +32,6 @@ from textual.timer import Timer
 from textual.widgets import Button, Footer, Input, RichLog, Static
 
 from unokit.bots.roster import ForgetfulBot, make_bots
-from unokit.cards import IS_WILD, card_points
 from unokit.engine import (
     ACCEPT,
     CATCH,
@@ -55,11 +54,20 @@ from unokit.engine import (
     IllegalAction,
     View,
 )
-from unokit.engine.events import Challenge, Reveal, RoundOver
+from unokit.engine.events import Challenge, EventKind, Reveal, RoundOver
 from unokit.files import free_path, write_text_atomic
 from unokit.match import Timing
 from unokit.record import dumps
 from unokit.rules import RuleSet
+from unokit.tui.modern import (
+    FallbackBot,
+    look_for,
+    modern_bot_kind,
+    modern_bots,
+    modern_help,
+    side_of,
+    side_text,
+)
 from unokit.tui.screens import (
     ChallengeScreen,
     ColorScreen,
@@ -74,13 +82,11 @@ from unokit.tui.table import (
     Narrator,
     Table,
     action_hint,
-    card_label,
-    cards_text,
     goal_text,
     rules_summary,
     seat_names,
 )
-from unokit.tui.widgets import HandView, PileView, PlayersView
+from unokit.tui.widgets import HandView, OthersView, PileView, PlayersView
 
 WARMING = "Compiling the ismcts bots' search (first run only, a minute or two)…"
 MESSAGE_SECONDS = 6.0  # how long a message replaces the hint in the status line
@@ -149,7 +155,8 @@ class UnoApp(App[int]):
         self.record = record
         self._new_table = new_table
         self.game_no = 0
-        self.narrator = Narrator(table.game.names, table.human)
+        self.look = look_for(table.game.rules)  # how this game's cards look
+        self.narrator = Narrator(table.game.names, table.human, self.look)
         self.uno_armed = False
         self.message: Text | None = None
         self.message_error = False
@@ -159,12 +166,15 @@ class UnoApp(App[int]):
         self._default_name = ""  # the record's file name without --record, once chosen
         self.history: list[str] = []  # the log's lines as plain text
         self.recent: list[Text] = []  # the last lines of the log, for dialogs
+        self.announcements: list[str] = []  # flips and knock-outs notified (for tests)
+        self._noticed: set[str] = set()
         self._timer: Timer | None = None
         self._tick_gen = 0  # ticks of an older generation were cancelled
         self._tick_pending = False
         self._prompted = -1  # version for which a dialog was opened by itself
         self._round_shown = (-1, -1)
         self._reveal: list[tuple[int, tuple[int, ...], bool]] = []
+        self._challenged_name = "Wild Draw Four"  # the card of the last challenge asked
         self._last_gain = 0
         self._crash_note = ""
         self._warming = False  # the search bots' code is being compiled (``_warm_up``)
@@ -179,6 +189,7 @@ class UnoApp(App[int]):
             yield PlayersView(id="players")
             yield PileView(id="pile")
             yield RichLog(id="log", wrap=True, markup=False, min_width=20, max_lines=2000)
+        yield OthersView(id="others")
         yield Static(id="status")
         yield HandView(id="hand")
         with Horizontal(id="actions"):
@@ -199,6 +210,7 @@ class UnoApp(App[int]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.query_one(HandView).look = self.look
         self.query_one(HandView).focus()
         self._warm_up()
         self._watch_terminal()
@@ -249,8 +261,12 @@ class UnoApp(App[int]):
         from unokit.bots.ismcts import ISMCTSBot
 
         rules = self.table.game.rules
-        bots = [b.inner if isinstance(b, ForgetfulBot) else b for b in self.table.bots]
-        cold = [b for b in bots if isinstance(b, ISMCTSBot) and b.cold(rules)]
+        seated = [b.primary if isinstance(b, FallbackBot) else b for b in self.table.bots]
+        bots = [b.inner if isinstance(b, ForgetfulBot) else b for b in seated]
+        try:
+            cold = [b for b in bots if isinstance(b, ISMCTSBot) and b.cold(rules)]
+        except Exception:  # a game the compiled search does not know: nothing to compile
+            cold = []
         if not cold:
             return
         self._warming = True
@@ -308,9 +324,28 @@ class UnoApp(App[int]):
             line = self.narrator.describe(e)
             if line is not None:
                 self._write_log(line)
+                if e.kind in (EventKind.FLIP, EventKind.KNOCKOUT):
+                    self._announce(e.kind, line)
         for note in self.table.notes:
             self._write_log(Text(note, style="dim italic"))
         self.table.notes.clear()
+        for notice in self.table.notices:
+            if notice in self._noticed:
+                continue  # every seat's bot says the same
+            self._noticed.add(notice)
+            self._write_log(Text(notice, style="bold italic"))
+            self.notify(notice, title="Bots", severity="warning", timeout=10)
+        self.table.notices.clear()
+
+    def _announce(self, kind: EventKind, line: Text) -> None:
+        """A flip or a knock-out, in a notice over the table as well as in the log."""
+        if kind == EventKind.FLIP:
+            side = side_of(self.view())
+            title = f"FLIP! The {('light', 'dark')[max(side, 0)].upper()} side is up"
+            self.notify(line.plain.strip(), title=title, timeout=5)
+        else:
+            self.notify(line.plain, title="Knocked out (Mercy rule)", severity="warning", timeout=8)
+        self.announcements.append(line.plain)
 
     def _refresh_ui(self) -> None:
         view = self.view()
@@ -324,14 +359,16 @@ class UnoApp(App[int]):
             if view.phase >= P_ROUND_OVER
             else ("your turn" if mine else f"{view.names[view.current]}'s turn")
         )
-        self.query_one("#topbar", Static).update(
-            Text(
-                f"UNO · round {view.round_index + 1} · {goal_text(view.rules)}"
-                f" · {turn} · play goes {'↓' if view.direction > 0 else '↑'}",
-                no_wrap=True,
-                overflow="ellipsis",
-            )
+        top = Text(no_wrap=True, overflow="ellipsis")
+        side = side_of(view)
+        if side >= 0:  # UNO Flip!: the side up, in its colours
+            top.append_text(side_text(side))
+            top.append(" ")
+        top.append(
+            f"{self.look.title} · round {view.round_index + 1} · {goal_text(view.rules)}"
+            f" · {turn} · play goes {'↓' if view.direction > 0 else '↑'}"
         )
+        self.query_one("#topbar", Static).update(top)
         self.query_one("#rulesbar", Static).update(
             Text(
                 f"Rules: {rules_summary(view.rules)}  (r: all rules)",
@@ -340,7 +377,8 @@ class UnoApp(App[int]):
             )
         )
         self.query_one(PlayersView).show(view)
-        self.query_one(PileView).show(view)
+        self.query_one(PileView).show(view, self.look)
+        self.query_one(OthersView).show(view, self.look)
         playable = frozenset(a.card for a in view.legal if a.kind == PLAY)  # jump-ins too
         self.query_one(HandView).set_hand(view.hand, playable, view.drawn)
         status = self.query_one("#status", Static)
@@ -349,7 +387,7 @@ class UnoApp(App[int]):
         elif self._warming and not mine:
             status.update(Text(WARMING, no_wrap=True, overflow="ellipsis"))
         else:
-            hint = Text(action_hint(view))
+            hint = Text(action_hint(view, self.look))
             if any(a.kind == PLAY and a.uno for a in view.legal):
                 hint = Text("Last but one card! ", style="bold")
                 hint.append(
@@ -392,11 +430,13 @@ class UnoApp(App[int]):
         draw.disabled = not (mine and view.phase == P_PLAY)
         draw.label = "Launcher d" if view.rules.attack_launcher else "Draw d"
         total = view.pending_total if view.phase == P_ANSWER else 4
-        self.query_one("#b-accept", Button).label = f"Accept +{total} a"
+        if view.phase == P_CHALLENGE and view.pending >= 0:  # UNO Flip!'s wild draw cards
+            total = view.pending_total
+        self.query_one("#b-accept", Button).label = f"Accept +{total} a" if total else "Accept a"
         if catch is not None:
             self.query_one("#b-catch", Button).label = f"Catch {view.names[catch.target]} c"
         if view.phase == P_DRAWN and view.drawn >= 0:
-            self.query_one("#b-play", Button).label = f"Play {card_label(view.drawn)} p"
+            self.query_one("#b-play", Button).label = f"Play {self.look.label(view.drawn)} p"
         uno = self.query_one("#b-uno", Button)
         uno.label = "UNO armed" if self.uno_armed else "UNO u"
         uno.set_class(self.uno_armed, "armed")
@@ -435,7 +475,9 @@ class UnoApp(App[int]):
         if self._reveal:
             seat, cards, guilty = self._reveal.pop(0)
             name = self.table.game.names[seat]
-            reveal = RevealScreen(name, cards, guilty, True, self.recent)
+            reveal = RevealScreen(
+                name, cards, guilty, True, self.recent, self.look, self._challenged_name
+            )
             self.push_screen(reveal, self._dialog_closed)
             return
         view = self.view()
@@ -529,9 +571,11 @@ class UnoApp(App[int]):
             plays = [a for a in plays if a.cards == base.cards]
         else:
             plays = [a for a in plays if len(a.cards) == 1]
-        if IS_WILD[card] and color < 0:
+        look = self.look
+        if look.is_wild(card) and color < 0 and (not plays or any(a.color >= 0 for a in plays)):
             if not plays:
-                self.act(Action.play(card, 0))  # not playable now: the engine says why
+                colors = [sw.color for sw in look.swatches()]  # the engine says why not
+                self.act(Action.play(card, colors[4 * max(side_of(view), 0)]))
                 return
 
             def chosen(c: int | None) -> None:
@@ -540,7 +584,10 @@ class UnoApp(App[int]):
                 else:
                     self._after_change()
 
-            self.push_screen(ColorScreen(f"Choose a colour for your {card_label(card)}"), chosen)
+            named = sorted({a.color for a in plays if a.color >= 0})
+            choices = [sw for sw in look.swatches() if sw.color in named]
+            title = f"Choose a colour for your {look.label(card)}"
+            self.push_screen(ColorScreen(title, choices=choices), chosen)
             return
         if base is not None and base.target >= 0:
             target = base.target
@@ -555,7 +602,7 @@ class UnoApp(App[int]):
                 else:
                     self._after_change()
 
-            title = f"Your {card_label(card)}: swap hands with whom?"
+            title = f"Your {self.look.label(card)}: swap hands with whom?"
             self._ask_target(view, targets, title, picked)
             return
         action = Action.play(card, color, target=target) if base is None else base
@@ -591,9 +638,12 @@ class UnoApp(App[int]):
             else:
                 self.act(Action(COLOR, color=c))
 
-        self.push_screen(
-            ColorScreen("The start card is a Wild: choose the colour", cancellable=False), chosen
-        )
+        named = sorted({a.color for a in view.legal if a.kind == COLOR})
+        choices = [sw for sw in self.look.swatches() if sw.color in named]
+        title = self.look.color_prompt(view)
+        if self.narrator.color_reason == "flip" and view.rules.deck == "flip":
+            title = "The flip turned up a Wild: " + title.split(": ", 1)[-1]
+        self.push_screen(ColorScreen(title, cancellable=False, choices=choices), chosen)
 
     def _ask_challenge(self, view: View) -> None:
         def answered(answer: str | None) -> None:
@@ -605,7 +655,13 @@ class UnoApp(App[int]):
                 self._after_change()
 
         by = view.names[view.wd4_by] if view.wd4_by >= 0 else "Someone"
-        self.push_screen(ChallengeScreen(by, self.narrator.wd4_prev_color, self.recent), answered)
+        self._challenged_name = (
+            self.look.long_name(view.pending) if view.pending >= 0 else "Wild Draw Four"
+        )
+        screen = ChallengeScreen(
+            by, self.narrator.wd4_prev_color, self.recent, self.look, view.pending, view.color
+        )
+        self.push_screen(screen, answered)
 
     @on(HandView.Chosen)
     def _hand_chosen(self, event: HandView.Chosen) -> None:
@@ -681,7 +737,9 @@ class UnoApp(App[int]):
         self.query_one("#entry", Input).focus()
 
     def action_help(self) -> None:
-        self.push_screen(HelpScreen(), self._dialog_closed)
+        rules = self.view().rules
+        screen = HelpScreen(modern_help(self.look)) if rules.modern else HelpScreen()
+        self.push_screen(screen, self._dialog_closed)
 
     def action_rules(self) -> None:
         self.push_screen(RulesScreen(self.view().rules), self._dialog_closed)
@@ -725,7 +783,7 @@ class UnoApp(App[int]):
             self.action_help()
             return
         try:
-            action = Action.parse(text)
+            action = self.look.parse(text)
         except ActionParseError as e:
             self.say(e.message, error=True)
             return  # the input keeps the keys, to type it again
@@ -758,6 +816,14 @@ class UnoApp(App[int]):
         else:
             title = "You win the round!" if w == self.human else f"{names[w]} wins the round!"
         out = "You went out" if w == self.human else f"{names[w]} went out"
+        hands = self.table.final_hands()  # laid down to be counted
+        mercy = view.rules.deck == "no-mercy"
+        if mercy and hands[w]:  # NM-END-3: everyone else was knocked out
+            out = (
+                "You are the last one left"
+                if w == self.human
+                else f"{names[w]} is the last one left"
+            )
         t = Text()
         if scoring in ("standard", "teams"):
             t.append(f"{out}: +{self._last_gain} points{' for the team' if teams else ''}.\n\n")
@@ -771,8 +837,7 @@ class UnoApp(App[int]):
         def score(s: int) -> int:
             return view.scores[view.team_of(s)] if teams else view.scores[s]
 
-        hands = self.table.final_hands()  # laid down to be counted
-        wild_points = view.rules.wild_points
+        look = self.look
         low = scoring in ("low", "elimination")
         order = list(range(view.n))
         if g_over:
@@ -783,15 +848,15 @@ class UnoApp(App[int]):
                 name += " (you)"
             if teams:
                 name += " " + "AB"[view.team_of(s)]
-            points = sum(card_points(c, wild_points) for c in hands[s])
+            points = sum(look.points(c) for c in hands[s])
             shown_points = str(points) if counted else "-"
             shown_score = str(score(s)) if counted else "-"
             line = f"{name[:14]:<14}{shown_points:>7}{shown_score:>7}  "
             t.append(line, style="bold" if s == w else "")
             if not view.live[s]:
-                t.append("out")
+                t.append("knocked out (Mercy rule)" if mercy else "out")
             elif hands[s]:
-                t.append_text(cards_text(hands[s]))
+                t.append_text(look.cards_text(hands[s]))
             else:
                 t.append("none", style="bold" if s == w else "")
             t.append("\n")
@@ -828,7 +893,9 @@ class UnoApp(App[int]):
         else:
             g = old.game
             self.table = Table(Game(g.rules, g.names, seed=None), old.bots, old.human)
-        self.narrator = Narrator(self.table.game.names, self.table.human)
+        self.look = look_for(self.table.game.rules)
+        self.query_one(HandView).look = self.look
+        self.narrator = Narrator(self.table.game.names, self.table.human, self.look)
         self.uno_armed = False
         self.message = None
         self._prompted = -1
@@ -937,12 +1004,20 @@ def run_play(args: argparse.Namespace, rules: RuleSet) -> int:
     except ValueError as e:
         print(f"unokit play: {e}", file=sys.stderr)
         return 2
+    if rules.modern:  # bots that play this game, or random ones standing in
+        kind = modern_bot_kind(kind, level, rules)
 
     def new_table(game_no: int) -> Table:
         s = seed + game_no if seed is not None else random.randrange(2**31)
         game = Game(rules, names, seed=s)
-        bots = make_bots(kind, level, players - 1, s)
-        return Table(game, [None, *bots], human=0)
+        if not rules.modern:
+            return Table(game, [None, *make_bots(kind, level, players - 1, s)], human=0)
+        assert kind is not None
+        bots = modern_bots(kind, level, players - 1, s, rules)
+        table = Table(game, [None, *bots], human=0)
+        for bot in bots:
+            bot.on_switch = table.notices.append
+        return table
 
     table = new_table(0)  # a RulesError here is reported by the CLI
     app = UnoApp(table, speed=speed, record=args.record, new_table=new_table)

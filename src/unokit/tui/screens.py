@@ -13,9 +13,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from unokit.cards import COLOR_NAMES
 from unokit.rules import RuleSet
-from unokit.tui.table import LEGEND, card_text, color_text, rules_lines
+from unokit.tui.table import CLASSIC_LOOK, CLASSIC_SWATCHES, Look, Swatch, rules_lines
 
 
 def recent_text(lines: Sequence[Text]) -> Text:
@@ -81,51 +80,61 @@ def _css(name: str) -> str:
 
 
 class ColorScreen(ModalScreen[int | None]):
-    """Choose a colour: R, Y, G, B (or 1-4); Escape cancels when allowed."""
+    """Choose a colour by its letter (R Y G B; Flip's dark side P T O V) or 1-4;
+    Escape cancels when allowed."""
 
     AUTO_FOCUS = ""  # a stray Enter must not pick a colour
 
-    DEFAULT_CSS = (
-        _css("ColorScreen")
-        + """
-    ColorScreen #color-0 { background: #c62828; color: white; }
-    ColorScreen #color-1 { background: #f9a825; color: black; }
-    ColorScreen #color-2 { background: #2e7d32; color: white; }
-    ColorScreen #color-3 { background: #1565c0; color: white; }
-    """
-    )
+    DEFAULT_CSS = _css("ColorScreen")
     BINDINGS: ClassVar[list[BindingType]] = [
         # The dialog says "Press R, Y, G or B": with Shift or Caps Lock too.
-        Binding("r,R,1", "pick(0)", "Red"),
-        Binding("y,Y,2", "pick(1)", "Yellow"),
-        Binding("g,G,3", "pick(2)", "Green"),
-        Binding("b,B,4", "pick(3)", "Blue"),
+        *(
+            Binding(f"{k},{k.upper()}", f"letter('{k}')", show=False)
+            for k in ("r", "y", "g", "b", "p", "t", "o", "v")
+        ),
+        *(Binding(str(i + 1), f"pick_index({i})", show=False) for i in range(4)),
         Binding("escape", "cancel", "Cancel"),
         Binding("left", "app.focus_previous", show=False),
         Binding("right", "app.focus_next", show=False),
     ]
 
-    def __init__(self, title: str, cancellable: bool = True) -> None:
+    def __init__(
+        self, title: str, cancellable: bool = True, choices: Sequence[Swatch] | None = None
+    ) -> None:
         super().__init__()
         self.title_text = title
         self.cancellable = cancellable
+        self.choices = list(choices) if choices else list(CLASSIC_SWATCHES)
 
     def compose(self) -> ComposeResult:
+        letters = [c.letter for c in self.choices]
+        keys = ", ".join(letters[:-1]) + f" or {letters[-1]}" if len(letters) > 1 else letters[0]
         with Vertical():
             yield Static(self.title_text, classes="title")
             hint = "Escape: back" if self.cancellable else "The colour must be chosen now"
-            yield Static(f"Press R, Y, G or B, or click a colour.  {hint}", classes="body")
+            yield Static(f"Press {keys}, or click a colour.  {hint}", classes="body")
             with Horizontal():
-                for c, name in enumerate(COLOR_NAMES):
-                    yield Button(f"{name[0].upper()} {name.capitalize()}", id=f"color-{c}")
+                for sw in self.choices:
+                    button = Button(f"{sw.letter} {sw.name.capitalize()}", id=f"color-{sw.color}")
+                    button.styles.background = sw.bg
+                    button.styles.color = sw.fg
+                    yield button
 
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
         if event.button.id and event.button.id.startswith("color-"):
-            self.dismiss(int(event.button.id[-1]))
+            self.dismiss(int(event.button.id[6:]))
 
-    def action_pick(self, color: int) -> None:
-        self.dismiss(color)
+    def action_letter(self, letter: str) -> None:
+        for sw in self.choices:
+            if sw.letter.lower() == letter:
+                self.dismiss(sw.color)
+                return
+        self.notify(f"{letter.upper()} is not a colour you may name now", severity="warning")
+
+    def action_pick_index(self, index: int) -> None:
+        if 0 <= index < len(self.choices):
+            self.dismiss(self.choices[index].color)
 
     def action_cancel(self) -> None:
         if self.cancellable:
@@ -187,27 +196,51 @@ class ChallengeScreen(ModalScreen[str | None]):
         Binding("right", "app.focus_next", show=False),
     ]
 
-    def __init__(self, by: str, prev_color: int, recent: Sequence[Text] = ()) -> None:
+    def __init__(
+        self,
+        by: str,
+        prev_color: int,
+        recent: Sequence[Text] = (),
+        look: Look = CLASSIC_LOOK,
+        card: int = -1,
+        named: int = -1,
+    ) -> None:
         super().__init__()
         self.by = by
         self.prev_color = prev_color
         self.recent = list(recent)
+        self.look = look
+        self.card = card  # the card played (-1: a Wild Draw Four)
+        self.named = named  # the colour it named
+
+    def costs(self) -> tuple[str, str, str]:
+        """(what the player draws if guilty, what you draw if not, what accepting costs)."""
+        name = self.look.long_name(self.card) if self.card >= 0 else "Wild Draw Four"
+        if name == "Wild Draw Two":  # UNO Flip! (FLIP-CHAL-WD2)
+            return "draws 2", "you draw 4", "draw 2"
+        if name == "Wild Draw Colour":  # FLIP-CHAL-WDC
+            colour = self.look.color_text(self.named).plain if self.named >= 0 else "that"
+            until = f"until a {colour} card comes"
+            return f"draws {until}", f"you draw {until}, and 2 more", f"draw {until}"
+        return "draws 4", "you draw 6", "draw 4"
 
     def compose(self) -> ComposeResult:
+        name = self.look.long_name(self.card) if self.card >= 0 else "Wild Draw Four"
+        guilty, innocent, accept = self.costs()
         body = Text()
-        body.append(f"{self.by} played a Wild Draw Four on you.\n\n")
+        body.append(f"{self.by} played a {name} on you.\n\n")
         body.append("Challenge (c): ", style="bold")
-        if 0 <= self.prev_color < 4:
+        if self.prev_color >= 0:
             body.append(f"if {self.by} held a ")
-            body.append_text(color_text(self.prev_color))
+            body.append_text(self.look.color_text(self.prev_color))
             body.append(" card, ")
         else:
             body.append(f"if {self.by} held a card of the colour in force, ")
-        body.append(f"{self.by} draws 4; if not, you draw 6.  You see their hand.\n")
+        body.append(f"{self.by} {guilty}; if not, {innocent}.  You see their hand.\n")
         body.append("Accept (a): ", style="bold")
-        body.append("draw 4 and lose your turn.")
+        body.append(f"{accept} and lose your turn.")
         with Vertical():
-            yield Static("Wild Draw Four!", classes="title")
+            yield Static(f"{name}!", classes="title")
             if self.recent:
                 yield Static(recent_text(self.recent), classes="recent")
             yield Static(body, classes="body")
@@ -238,9 +271,13 @@ class RevealScreen(ModalScreen[None]):
         guilty: bool,
         human: bool,
         recent: Sequence[Text] = (),
+        look: Look = CLASSIC_LOOK,
+        card_name: str = "Wild Draw Four",
     ) -> None:
         super().__init__()
         self.recent = list(recent)
+        self.look = look
+        self.card_name = card_name
         self.owner = name
         self.cards = list(cards)
         self.guilty = guilty
@@ -250,7 +287,7 @@ class RevealScreen(ModalScreen[None]):
         body = Text()
         body.append(f"{self.owner}'s hand:  ")
         for c in self.cards:
-            body.append_text(card_text(c))
+            body.append_text(self.look.text(c))
             body.append(" ")
         body.append("\n\n")
         if self.guilty:
@@ -258,7 +295,7 @@ class RevealScreen(ModalScreen[None]):
             body.append(f"{self.owner} held a card of the colour in force and draws instead.")
         else:
             body.append("Not guilty. ", style="bold")
-            body.append("The Wild Draw Four was legal: you draw its cards and 2 more.")
+            body.append(f"The {self.card_name} was legal: you draw its cards and 2 more.")
         with Vertical():
             yield Static("Challenge", classes="title")
             if self.recent:
@@ -371,7 +408,7 @@ class QuitScreen(ModalScreen[str]):
 HELP = f"""\
 Your cards are at the bottom; those you may play now stand one line higher.
 A card shows its colour (R Y G B) and its number or symbol:
-  {LEGEND}
+  {CLASSIC_LOOK.legend}
 
  ← → ↑ ↓  choose a card           Enter, click  play it
  d        draw a card             k / p         keep / play the drawn card
@@ -397,12 +434,16 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,enter,question_mark,f1,space", "close", "Close"),
     ]
 
+    def __init__(self, text: str = HELP) -> None:
+        super().__init__()
+        self.text = text
+
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static("Keys", classes="title")
             yield Static(CLOSE_HINT.format(key="?"), classes="hint")
             with VerticalScroll():
-                yield Static(HELP, classes="body")
+                yield Static(self.text, classes="body", markup=False)
 
     def action_close(self) -> None:
         self.dismiss(None)

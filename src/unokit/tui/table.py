@@ -7,6 +7,7 @@ sees the game only through ``view_of(game, human)`` and ``game.events_for(human,
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from rich.text import Text
 
@@ -18,6 +19,7 @@ from unokit.cards import (
     COLOR_CODES,
     COLOR_NAMES,
     DRAW2,
+    IS_WILD,
     REVERSE,
     SKIP,
     WILD,
@@ -25,8 +27,11 @@ from unokit.cards import (
     WILD_DRAW4,
     WILD_SHUFFLE,
     WILD_SWAP,
+    card_points,
 )
 from unokit.engine import (
+    DRAW,
+    KEEP,
     P_ANSWER,
     P_CHALLENGE,
     P_DRAWN,
@@ -49,10 +54,12 @@ from unokit.engine.events import (
     Draw,
     Eliminated,
     FalseUno,
+    Flip,
     GameOver,
     Hand,
     Hit,
     Keep,
+    Knockout,
     Launch,
     Play,
     Reshuffle,
@@ -71,7 +78,14 @@ from unokit.engine.events import (
 )
 from unokit.engine.view import shown_hands
 from unokit.match import Match, SeatKind
-from unokit.rules import CUSTOM_RULE_TEXT, RuleSet
+from unokit.rules import (
+    CUSTOM_RULE_TEXT,
+    FLIP_OPTIONS,
+    MODERN_OPTION_HELP,
+    NM_OPTIONS,
+    RuleSet,
+    from_preset,
+)
 
 # Card colours for the terminal: (foreground, background).  The label always names the
 # colour too, so nothing depends on seeing colour.
@@ -112,6 +126,7 @@ WILD_FACE_NAMES = {
     WILD_SHUFFLE: "shuffle",
     WILD_CUSTOM: "custom",
 }
+FLIP_MARK = "↕"  # a Flip card's symbol, and the log's mark for a flip
 LEGEND = "⊘ skip  ⇄ reverse  +2 draw two  W+4 wild draw four  W★ custom wild"
 
 
@@ -152,6 +167,115 @@ def color_text(color: int) -> Text:
     return Text(COLOR_NAMES[color].capitalize(), style=TEXT_COLOR[color])
 
 
+class Swatch(NamedTuple):
+    """A colour a player may name: its id, key letter, name and card colours."""
+
+    color: int
+    letter: str
+    name: str
+    bg: str
+    fg: str
+
+
+CLASSIC_SWATCHES = tuple(
+    Swatch(c, COLOR_CODES[c], COLOR_NAMES[c], CARD_BG[c], CARD_FG[c].split()[-1]) for c in range(4)
+)
+
+
+class Look:
+    """How one game's cards look in the terminal; this one draws the classic cards.
+
+    The modern games (``unokit.tui.modern``) draw their own faces through the same
+    methods, so the widgets, dialogs and log never ask which game is played.
+    """
+
+    title = "UNO"
+    legend = LEGEND
+    typing = "R7, W G, W+4 B uno, R7/Y7, draw, keep, catch 2 (YS is Y⊘, GR is G⇄, WCUST is W★)"
+
+    def __init__(self, rules: RuleSet | None = None) -> None:
+        self.rules = rules or RuleSet()
+
+    def label(self, card: int) -> str:
+        return card_label(card)
+
+    def face_name(self, card: int) -> str:
+        return card_face_name(card)
+
+    def style(self, card: int) -> str:
+        return card_style(card)
+
+    def card_color(self, card: int) -> int:
+        """The colour a card sets when played (-1: a wild, named by its player)."""
+        return -1 if IS_WILD[card] else CARD_COLOR[card]
+
+    def text(self, card: int) -> Text:
+        return card_text(card)
+
+    def cards_text(self, cards: Sequence[int]) -> Text:
+        t = Text()
+        for i, c in enumerate(cards):
+            if i:
+                t.append(" ")
+            t.append_text(self.text(c))
+        return t
+
+    def is_wild(self, card: int) -> bool:
+        return IS_WILD[card]
+
+    def long_name(self, card: int) -> str:
+        """A card's name in a sentence: ``Wild Draw Four``."""
+        return "Wild Draw Four" if card == WILD_DRAW4 else self.label(card)
+
+    def challengeable(self, card: int) -> bool:
+        """Whether the next player may challenge this card (a Wild Draw Four)."""
+        return card == WILD_DRAW4
+
+    def points(self, card: int) -> int:
+        return card_points(card, self.rules.wild_points)
+
+    def swatches(self) -> tuple[Swatch, ...]:
+        """Every colour of the game (Flip: both sides)."""
+        return CLASSIC_SWATCHES
+
+    def swatch(self, color: int) -> Swatch | None:
+        return next((s for s in self.swatches() if s.color == color), None)
+
+    def color_style(self, color: int) -> str:
+        sw = self.swatch(color)
+        return f"bold {sw.fg} on {sw.bg}" if sw is not None else "bold"
+
+    def color_text(self, color: int) -> Text:
+        return color_text(color)
+
+    def parse(self, text: str) -> Action:
+        """A typed move in this game's codes (ActionParseError if it is not one)."""
+        return Action.parse(text)
+
+    def played_card(self, cards: Sequence[int]) -> int:
+        """The card of a play that acts (the last of a multi-play, on top)."""
+        return cards[-1]
+
+    def color_prompt(self, view: View) -> str:
+        """What a colour to name now is for (``P_START_COLOR``)."""
+        return "The start card is a Wild: choose the colour."
+
+    def play_text(self, cards: Sequence[int]) -> Text:
+        """The cards of a play, for the log."""
+        return self.cards_text(cards)
+
+    def names_color(self, card: int) -> bool:
+        """Whether the player of this wild names the colour (always, in classic UNO)."""
+        return True
+
+    def color_note(self, yours: bool) -> Text:
+        """What follows a colour named outside a play, in the log."""
+        return Text()
+
+
+CLASSIC_LOOK = Look()
+
+
 # --------------------------------------------------------------------- rules --------
 def goal_text(rules: RuleSet) -> str:
     """How this game is won, in a few words (the header's)."""
@@ -175,6 +299,10 @@ def custom_text(rules: RuleSet) -> str | None:
 
 def rules_summary(rules: RuleSet) -> str:
     """One line: the preset and what differs from the official rules (the header's)."""
+    if rules.modern:  # UNO Flip!, No Mercy: the options changed from the preset's
+        base = from_preset(rules.preset).options()
+        changed = [f"{k}={_shown(v)}" for k, v in rules.options().items() if base.get(k, v) != v]
+        return " · ".join([rules.preset, *changed])
     parts = [rules.preset]
     if rules.attack_launcher:
         parts.append("launcher instead of drawing")
@@ -203,6 +331,17 @@ def rules_summary(rules: RuleSet) -> str:
     return " · ".join(parts)
 
 
+# the classic options each modern game plays (the others keep their defaults, unused)
+_SHARED = ("deck", "hand_size", "target_score", "scoring", "uno_penalty")
+MODERN_PLAYS: dict[str, tuple[str, ...]] = {
+    "flip": (
+        *_SHARED, "wd4_bluffing", "draw_until_playable", "force_play_drawn", "multi_play",
+        "jump_in",
+    ),
+    "no-mercy": _SHARED,
+}  # fmt: skip
+
+
 def rules_lines(rules: RuleSet) -> list[str]:
     """Every option in force with what it means, for the rules screen."""
     from unokit.rules import OPTION_HELP
@@ -213,13 +352,26 @@ def rules_lines(rules: RuleSet) -> list[str]:
         lines.append(f"Wild Customizable (W★) in this game: {custom}")
     lines.append("")
     for key, value in rules.options().items():
-        shown = "none" if value is None else value
-        if isinstance(value, bool):
-            shown = "on" if value else "off"
-        elif isinstance(value, list):
-            shown = ",".join(str(v) for v in value)
-        lines.append(f"{key:<21} {shown!s:<17} {OPTION_HELP.get(key, '')}")
+        if (
+            rules.modern
+            and key not in MODERN_PLAYS.get(rules.deck, ())
+            and key not in (FLIP_OPTIONS + NM_OPTIONS)
+        ):
+            continue  # a classic option this game does not play
+        helps = OPTION_HELP.get(key) or MODERN_OPTION_HELP.get(key, "")
+        lines.append(f"{key:<21} {_shown(value):<17} {helps}")
     return lines
+
+
+def _shown(value: object) -> str:
+    """An option's value as the rules screen writes it."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, list | tuple):
+        return ",".join(str(v) for v in value)
+    return str(value)
 
 
 # --------------------------------------------------------------------- names --------
@@ -252,6 +404,7 @@ class Table:
         self.bots = list(bots)
         self.human = human
         self.notes: list[str] = []  # bot mishaps to show in the log
+        self.notices: list[str] = []  # news for the log and a notice (a bot replaced)
 
     @property
     def version(self) -> int:
@@ -300,9 +453,11 @@ class Table:
 class Narrator:
     """Turns events into lines of the log, from the human's point of view."""
 
-    def __init__(self, names: Sequence[str], human: int) -> None:
+    def __init__(self, names: Sequence[str], human: int, look: Look | None = None) -> None:
         self.names = list(names)
         self.human = human
+        self.look = look or CLASSIC_LOOK
+        self.color_reason = "start"  # why a colour is asked: "start", "flip" (UNO Flip!)
         self.color = -1  # colour in force as the events tell it
         self.wd4_prev_color = -1  # the colour before the last Wild Draw Four
         self.last_challenge: Event | None = None
@@ -317,6 +472,7 @@ class Narrator:
     def describe(self, e: Event) -> Text | None:
         """One log line for ``e``, or None for events not worth a line."""
         t = Text()
+        look = self.look
         match e.data:
             case RoundStart(dealer=dealer, round=index):
                 self.color = -1
@@ -329,30 +485,31 @@ class Narrator:
             case DealerDraw():
                 return None
             case StartCard(card=card):
-                self.color = CARD_COLOR[card] if card < 52 else -1
+                self.color = look.card_color(card)
+                self.color_reason = "start"
                 t.append("Start card: ")
-                t.append_text(card_text(card))
+                t.append_text(look.text(card))
             case StartReturn(card=card):
-                t.append_text(card_text(card))
+                t.append_text(look.text(card))
                 t.append(" goes back into the pile, which is reshuffled")
             case Reshuffle(pile=pile):
                 t.append(f"The draw pile is shuffled ({pile} cards)")
             case Play(seat=seat, cards=cards, color=color, target=target):
-                card = cards[-1]
-                if card == WILD_DRAW4:
+                card = look.played_card(cards)
+                if look.challengeable(card):
                     self.wd4_prev_color = self.color
                 self.color = color
                 t.append(f"{self.who(seat)} played ")
-                t.append_text(cards_text(cards))
-                if card >= 52 and 0 <= color < 4:
+                t.append_text(look.play_text(cards))
+                if look.is_wild(card) and color >= 0 and look.names_color(card):
                     t.append(" and named ")
-                    t.append_text(color_text(color))
+                    t.append_text(look.color_text(color))
                 if target >= 0:
                     t.append(f" → {self.whom(target)}")
             case Draw(seat=seat, n=n, cards=cards):
                 if cards:
                     t.append(f"{self.who(seat)} drew ")
-                    t.append_text(cards_text(cards))
+                    t.append_text(look.cards_text(cards))
                 elif n == 0:
                     t.append(f"{self.who(seat)}: no card left to draw")
                 else:
@@ -362,7 +519,8 @@ class Narrator:
             case Color(seat=seat, color=color, target=target):
                 self.color = color
                 t.append(f"{self.who(seat)} named ")
-                t.append_text(color_text(color))
+                t.append_text(look.color_text(color))
+                t.append_text(look.color_note(seat == self.human))
                 if target >= 0:
                     t.append(f" → {self.whom(target)}")
             case Uno(seat=seat):
@@ -380,7 +538,7 @@ class Narrator:
                 t.append("guilty" if guilty else "not guilty", style="bold")
             case Reveal(seat=seat, cards=cards):
                 t.append(f"{self.names[seat]}'s hand was: ")
-                t.append_text(cards_text(cards))
+                t.append_text(look.cards_text(cards))
             case Retract(seat=seat, color=color):
                 self.color = color
                 t.append(f"{self.who(seat)} took the Wild Draw Four back")
@@ -406,13 +564,13 @@ class Narrator:
                 else:
                     t.append(f"{self.who(winner)} won the game!", style="bold")
             case Hit(seat=seat, card=card, total=total):
-                t.append_text(card_text(card) if card >= 0 else Text("A draw card"))
+                t.append_text(look.text(card) if card >= 0 else Text("A draw card"))
                 t.append(f" hits {self.whom(seat)}: stack or draw {total}")
             case Hand(seat=seat, cards=cards):
                 if not cards or seat != self.human:
                     return None
                 t.append("Your hand is now: ")
-                t.append_text(cards_text(cards))
+                t.append_text(look.cards_text(cards))
             case Swap(seat=seat, other=other):
                 t.append(f"{self.who(seat)} swapped hands with {self.whom(other)}")
             case Rotate():
@@ -421,9 +579,26 @@ class Narrator:
                 t.append(f"{self.who(seat)} shuffled all hands and dealt them out again")
             case Discard(seat=seat, cards=cards):
                 t.append(f"{self.who(seat)} discarded ")
-                t.append_text(cards_text(cards))
+                t.append_text(look.cards_text(cards))
             case Launch(seat=seat, fired=n):
                 t.append(f"The launcher fires {n} card{'s' if n != 1 else ''} at {self.whom(seat)}")
+            case Flip(seat=seat, side=side, card=top):
+                face = int(top) if top is not None else -1  # the face id (events.py)
+                self.color = look.card_color(face) if face >= 0 else -1
+                self.color_reason = "flip"
+                t.append(f" {FLIP_MARK} FLIP! ", style="bold reverse")
+                t.append(f" {self.who(seat)} flipped every card: the ")
+                t.append(f"{('light', 'dark')[side].upper()} side", style="bold")
+                t.append(" is up; top card ")
+                if face >= 0:
+                    t.append_text(look.text(face))
+            case Knockout(seat=seat, n=n):
+                you = seat == self.human
+                t.append(f"{self.who(seat)} {'are' if you else 'is'} OUT", style="bold reverse")
+                t.append(
+                    f": {'you' if you else 'they'} reached {n} cards (the Mercy rule); "
+                    f"{'your' if you else 'the'} cards are set aside until the hand ends"
+                )
             case Eliminated(seat=seat):
                 t.append(f"{self.who(seat)} {'are' if seat == self.human else 'is'} out!")
             case _:  # a kind this narrator does not know yet: say its name
@@ -431,33 +606,42 @@ class Narrator:
         return t
 
 
-def action_hint(view: View) -> str:
+def action_hint(view: View, look: Look | None = None) -> str:
     """A short prompt saying what the human may do now."""
+    look = look or CLASSIC_LOOK
     if view.phase >= P_ROUND_OVER:
         return "The round is over."
     if not view.live[view.seat]:
+        if view.rules.deck == "no-mercy":
+            return "You are knocked out of this hand (the Mercy rule); the others play on."
         return "You are out of this game; the others play on."
     if view.current != view.seat:
         if any(a.kind == PLAY for a in view.legal):
             return f"{view.names[view.current]} to play… you may jump in with the raised card!"
         return f"{view.names[view.current]} to play…"
     if view.phase == P_START_COLOR:
-        return "The start card is a Wild: choose the colour."
+        return look.color_prompt(view)
     if view.phase == P_CHALLENGE:
-        return f"{view.names[view.wd4_by]} hit you with a Wild Draw Four: challenge or accept."
+        card = look.long_name(view.pending if view.pending >= 0 else WILD_DRAW4)
+        return f"{view.names[view.wd4_by]} hit you with a {card}: challenge or accept."
     attack = view.rules.attack_launcher
     if view.phase == P_ANSWER:
-        hit = card_label(view.pending) if view.pending >= 0 else "a draw card"
+        hit = look.label(view.pending) if view.pending >= 0 else "a draw card"
         stack = any(a.kind == PLAY for a in view.legal)
         how = "stack a raised card or accept" if stack else "accept"
         take = "take the launcher's cards" if attack else f"draw {view.pending_total}"
         return f"{hit} hits you: {how} (a) and {take}."
     if view.phase == P_DRAWN:
-        return f"You drew {card_label(view.drawn)}: play it (Enter/p) or keep it (k)."
+        drawn = look.label(view.drawn)
+        if any(a.kind == KEEP for a in view.legal):
+            return f"You drew {drawn}: play it (Enter/p) or keep it (k)."
+        return f"You drew {drawn}, which must be played: Enter or p."
     playable = {a.card for a in view.legal if a.kind == PLAY}
     draw = "press the launcher (d)" if attack else "draw (d)"
     if not playable:
         return f"Nothing matches: {draw}."
+    if not any(a.kind == DRAW for a in view.legal):
+        return "Your turn: play a raised card (←→ Enter, click, or type /); you may not draw."
     return f"Your turn: play a raised card (←→ Enter, click, or type /) or {draw}."
 
 

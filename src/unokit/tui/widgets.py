@@ -14,7 +14,9 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from unokit.engine import P_ROUND_OVER, View
-from unokit.tui.table import card_face_name, card_label, card_style, color_style, color_text
+from unokit.modern_cards import SIDE_NAMES
+from unokit.tui.modern import SIDE_STYLE
+from unokit.tui.table import CLASSIC_LOOK, Look
 
 CARD_H = 3  # lines of a card face
 ROW_H = CARD_H + 2  # a playable card is raised by one line; a blank line between rows
@@ -58,6 +60,7 @@ class HandView(Widget, can_focus=True):
         self.cards: tuple[int, ...] = ()
         self.playable: frozenset[int] = frozenset()
         self.cursor = 0
+        self.look: Look = CLASSIC_LOOK  # the game's faces (``unokit.tui.modern``)
 
     # --- data ----------------------------------------------------------------------
     def set_hand(
@@ -125,8 +128,8 @@ class HandView(Widget, can_focus=True):
             for i, card in row:
                 raised = card in self.playable
                 top = 0 if raised else 1
-                style = card_style(card)
-                code = card_label(card)[:card_w]
+                style = self.look.style(card)
+                code = self.look.label(card)[:card_w]
                 is_cursor = i == self.cursor
                 code_style = style + (" reverse" if is_cursor else "")
                 for y in range(CARD_H + 1):
@@ -209,6 +212,7 @@ def players_text(view: View, human_label: str = "you") -> Text:
     t.append(f"  {'Players ' + arrow:<9}{'cards':>6}{'score':>6}\n", style="bold")
     t.no_wrap = True
     t.overflow = "ellipsis"
+    mercy = view.rules.deck == "no-mercy"
     for seat, name in enumerate(view.names):
         now = seat == view.current and view.phase < P_ROUND_OVER
         mark = "▶ " if now else "  "
@@ -220,13 +224,17 @@ def players_text(view: View, human_label: str = "you") -> Text:
         score = view.scores[view.team_of(seat)] if teams else view.scores[seat]
         if teams:
             label = f"{label[:7]} {'AB'[view.team_of(seat)]}"
-        line = Text(f"{mark}{label[:9]:<9}{size:>6}{score:>6}")
+        knocked = mercy and not view.live[seat]  # No Mercy: out of this hand (NM-MERCY)
+        shown = "out" if knocked else str(size)
+        line = Text(f"{mark}{label[:9]:<9}{shown:>6}{score:>6}")
         if now:
             line.stylize("bold reverse")
         if not view.live[seat]:
             line.stylize("dim")
         t.append_text(line)
-        if not view.live[seat]:
+        if knocked:
+            t.append(" Mercy", style="bold red")
+        elif not view.live[seat]:
             t.append(" out", style="dim")
         elif size == 1:
             t.append(" UNO" if seat != view.vulnerable else " catch", style="bold yellow")
@@ -235,29 +243,70 @@ def players_text(view: View, human_label: str = "you") -> Text:
     return t
 
 
-def pile_text(view: View) -> Text:
-    """The discard pile's top card, large, named, and the colour in force."""
+def pile_text(view: View, look: Look = CLASSIC_LOOK) -> Text:
+    """The discard pile's top card, large, named, and the colour in force.
+
+    UNO Flip!: the side up, and the face everyone sees on the draw pile's top card
+    (its inactive face, FLIP-VIEW-3).  No Mercy: the cards set aside by knock-outs.
+    """
     t = Text()
     top = view.top
     w = 9
+    side = getattr(view, "side", -1)
+    if isinstance(side, int) and side >= 0:
+        t.append(" ")
+        t.append(f"{SIDE_NAMES[side].upper():^9}", style=SIDE_STYLE[side])
+        t.append("\n")
     if top < 0:
         t.append("(no card)\n")
     else:
-        style = card_style(top)
-        code = card_label(top)
-        rows = [code.ljust(w), "", card_face_name(top).center(w), "", code.rjust(w)]
+        style = look.style(top)
+        code = look.label(top)
+        rows = [code.ljust(w), "", look.face_name(top).center(w), "", code.rjust(w)]
         for r in rows:
             t.append(" ")
             t.append(r.ljust(w), style)
             t.append("\n")
     t.append(" ")
-    t.append("  ", style=color_style(view.color))
+    t.append("  ", style=look.color_style(view.color))
     t.append(" ")
-    t.append_text(color_text(view.color))
+    t.append_text(look.color_text(view.color))
     if view.rules.attack_launcher:
         t.append(f"\n launcher\n {view.draw_pile:>3} cards")
     else:
         t.append(f"\n draw {view.draw_pile:>3}")
+    pile_top = getattr(view, "pile_top", -1)
+    if isinstance(pile_top, int) and pile_top >= 0:
+        t.append("\n its back: ")  # the draw pile's top card, as everyone sees it
+        t.append("\n ")
+        t.append(f"{look.label(pile_top):^9}", style=look.style(pile_top))
+    aside = getattr(view, "aside", 0)
+    if isinstance(aside, int) and aside > 0:
+        t.append(f"\n aside {aside:>3}")
+    return t
+
+
+def others_text(view: View, look: Look, width: int) -> Text:
+    """UNO Flip!: the other face of each opponent's cards (FLIP-VIEW-2), which the
+    human sees as everyone does, in their hand order; never the human's own."""
+    others = getattr(view, "others", ())
+    side = getattr(view, "side", -1)
+    t = Text(no_wrap=True, overflow="ellipsis")
+    if not others or not isinstance(side, int) or side < 0:
+        return t
+    other = SIDE_NAMES[1 - side]
+    t.append(f"Their cards' {other} side, which you see (you never see your own): ", "bold")
+    for seat, faces in enumerate(others):
+        if seat == view.seat:
+            continue
+        t.append("\n")
+        line = Text(no_wrap=True, overflow="ellipsis")
+        line.append(f"{view.names[seat][:9]:<9} ")
+        for f in faces:
+            line.append(f"{look.label(f):^4}", style=look.style(f))
+            line.append(" ")
+        line.truncate(max(width, 20), overflow="ellipsis")
+        t.append_text(line)
     return t
 
 
@@ -267,5 +316,18 @@ class PlayersView(Static):
 
 
 class PileView(Static):
-    def show(self, view: View) -> None:
-        self.update(pile_text(view))
+    def show(self, view: View, look: Look = CLASSIC_LOOK) -> None:
+        self.update(pile_text(view, look))
+
+
+class OthersView(Static):
+    """UNO Flip!: the faces of the opponents' cards that the human sees."""
+
+    DEFAULT_CSS = """
+    OthersView { height: auto; max-height: 11; padding: 0 1; display: none; }
+    """
+
+    def show(self, view: View, look: Look) -> None:
+        text = others_text(view, look, (self.content_region.width or self.size.width or 80))
+        self.display = bool(text.plain)
+        self.update(text)
