@@ -342,7 +342,8 @@ class UnoApp(App[int]):
         if kind == EventKind.FLIP:
             side = side_of(self.view())
             title = f"FLIP! The {('light', 'dark')[max(side, 0)].upper()} side is up"
-            self.notify(line.plain.strip(), title=title, timeout=5)
+            body = line.plain.split("FLIP!", 1)[-1].strip()
+            self.notify(body, title=title, timeout=5)
         else:
             self.notify(line.plain, title="Knocked out (Mercy rule)", severity="warning", timeout=8)
         self.announcements.append(line.plain)
@@ -828,7 +829,7 @@ class UnoApp(App[int]):
         if scoring in ("standard", "teams"):
             t.append(f"{out}: +{self._last_gain} points{' for the team' if teams else ''}.\n\n")
         elif scoring == "first-out":
-            t.append(f"{out} first.\n\n")
+            t.append(f"{out}{'' if mercy and hands[w] else ' first'}.\n\n")
         else:
             t.append(f"{out}; the others add the points left in their hands.\n\n")
         counted = scoring != "first-out"
@@ -863,7 +864,9 @@ class UnoApp(App[int]):
         goal = {
             "low": f"At {target} points the game ends; the lowest score wins.",
             "elimination": f"At {target} points a player is out; the last one left wins.",
-            "first-out": "The first player out wins.",
+            "first-out": "The first player out wins."
+            if not mercy
+            else "The first player out, or the last one left (the Mercy rule), wins.",
         }.get(scoring, f"First to {target} point{'s' if target != 1 else ''} wins.")
         t.append("\n" + goal)
         if g_over:
@@ -1004,8 +1007,9 @@ def run_play(args: argparse.Namespace, rules: RuleSet) -> int:
     except ValueError as e:
         print(f"unokit play: {e}", file=sys.stderr)
         return 2
+    note = ""
     if rules.modern:  # bots that play this game, or random ones standing in
-        kind = modern_bot_kind(kind, level, rules)
+        kind, note = modern_bot_kind(kind, level, rules)
 
     def new_table(game_no: int) -> Table:
         s = seed + game_no if seed is not None else random.randrange(2**31)
@@ -1017,6 +1021,8 @@ def run_play(args: argparse.Namespace, rules: RuleSet) -> int:
         table = Table(game, [None, *bots], human=0)
         for bot in bots:
             bot.on_switch = table.notices.append
+        if note:
+            table.notices.append(note)
         return table
 
     table = new_table(0)  # a RulesError here is reported by the CLI

@@ -82,8 +82,8 @@ FLIP_FACE_NAMES = {
 }
 FLIP_WILDS = {WILD_F: ("Wild", "wild"), WILD_D2: ("W+2", "draw two"), WILD_DC: ("W+C", "draw col")}
 FLIP_LEGEND = (
-    "light R Y G B, dark P T O V (pink teal orange purple)   ⊘ skip  ⊘⊘ skip everyone  "
-    f"⇄ reverse  {FLIP_MARK} flip  +1 +5 draw  W+2 wild draw two  W+C wild draw colour"
+    f"⊘ skip  ⊘⊘ skip everyone  ⇄ reverse  {FLIP_MARK} flip  +1 +5 draw one, five\n"
+    "  W+2 wild draw two  W+C wild draw colour (draw until that colour comes)"
 )
 
 NM_SYMBOLS = {
@@ -111,8 +111,8 @@ NM_WILDS = {
 }
 NM_BG = {NM_W: "#424242", NM_WR4: "#37474f", NM_W6: "#3e2723", NM_W10: "#b71c1c", NM_WCR: "#263238"}
 NM_LEGEND = (
-    "⊘ skip  ⊘⊘ skip everyone  ⇄ reverse  +2 +4 draw  DA discard all  "
-    "W⇄+4 wild reverse draw four  W+6 W+10 wild draw  WCR colour roulette"
+    "⊘ skip  ⊘⊘ skip everyone  ⇄ reverse  +2 +4 draw  DA discard all\n"
+    "  W⇄+4 wild reverse draw four  W+6 W+10 wild draw  WCR colour roulette"
 )
 
 
@@ -121,9 +121,10 @@ class FlipLook(Look):
 
     title = GAME_TITLES["flip"]
     legend = FLIP_LEGEND
+    two_player_reverse_event = False
     typing = (
-        "R7, T+5, VSE (skip everyone), OR (reverse), PF (flip), W G, W+C O uno, "
-        "R7/Y7, draw, keep, catch 2"
+        "R7, T+5, W G, W+C O uno, R7/Y7, draw,\n"
+        "          keep, catch 2 (codes: VSE is V⊘⊘, OR is O⇄, PF is P↕)"
     )
 
     def label(self, card: int) -> str:
@@ -192,9 +193,11 @@ class NoMercyLook(Look):
 
     title = GAME_TITLES["no-mercy"]
     legend = NM_LEGEND
+    two_player_reverse_event = False
     typing = (
-        "R7, B+4, GSE (skip everyone), YDA (discard all), RR, YS, W+6 G, WR+4 B, WCR, "
-        "R7 2 (a 7 and the seat to swap with), draw, accept, catch 2"
+        "R7, B+4, W+6 G, WR+4 B, WCR, R7 2 (a 7\n"
+        "          and the seat to swap with), draw, accept, catch 2\n"
+        "          (codes: GSE is G⊘⊘, YS is Y⊘, RR is R⇄, WR+4 is W⇄+4)"
     )
 
     def label(self, card: int) -> str:
@@ -237,6 +240,11 @@ class NoMercyLook(Look):
 
     def parse(self, text: str) -> Action:
         return _game_of("no-mercy").parse_action(text)
+
+    def start_note(self, card: int) -> str:
+        if NM_RANK[card] > 9:  # NM-START-1
+            return " (not a number: another card is turned over it)"
+        return ""
 
     def played_card(self, cards: Sequence[int]) -> int:
         return cards[0]  # a Discard All comes first, the colour's other cards after it
@@ -381,16 +389,23 @@ def plays_modern(kind: str, rules: RuleSet, seed: int = 0, seconds: float = 2.0)
     return True
 
 
-def modern_bot_kind(kind: str | None, level: str, rules: RuleSet) -> str:
-    """The bot kind to seat in a modern game: the one asked for (``FallbackBot`` steps in
-    if it refuses), else the level's best kind that plays this game, else random."""
+def modern_bot_kind(kind: str | None, level: str, rules: RuleSet) -> tuple[str, str]:
+    """The bot kind to seat in a modern game, and a note for the log if it is not the
+    level's usual one: the kind asked for (``FallbackBot`` steps in if it refuses),
+    else the level's best kind that plays this game, else random."""
     if kind is not None:
-        return kind
+        return kind, ""
     best = bot_kind(level, BOTS)
     for candidate in dict.fromkeys((best, "greedy", "random")):
         if candidate in BOTS and (candidate == "random" or plays_modern(candidate, rules)):
-            return candidate
-    return "random"
+            if candidate == best:
+                return candidate, ""
+            game = GAME_TITLES.get(rules.deck, rules.deck)
+            return candidate, (
+                f"The {best} bots of level {level} do not play {game} yet: "
+                f"{candidate} bots play instead."
+            )
+    return "random", ""
 
 
 def modern_bots(
@@ -429,28 +444,32 @@ KEYS = """\
 """
 
 FLIP_HELP = """\
-UNO Flip!: every card has a light side and a dark side; the side up counts (the
-header and the pile say which).  A Flip card ({flip}) turns every card over: hands,
-the draw pile and the discard pile.  As at a real table you see only the side up of
-your own cards, and the other side of everyone else's (the panel above your hand)
-and of the draw pile's top card ("its back").  Your cards' other side stays hidden.
+UNO Flip!: every card has a light side and a dark side, and the side up
+counts (the header and the pile say which).  A Flip card ({flip}) turns every
+card over: hands, draw pile and discard pile.  As at a real table you see
+the side up of your own cards, and the other side of everyone else's cards
+(the panel above your hand) and of the draw pile's top card ("its back").
+The other side of your own cards stays hidden.
 
-Colours: light R Y G B (red yellow green blue); dark P T O V (pink teal orange
-purple).  Every card shows its colour letter and its number or symbol:
+Every card shows its colour letter and its number or symbol:
+  light side  R red  Y yellow  G green  B blue
+  dark side   P pink  T teal  O orange  V violet (purple)
   {legend}
 
 {keys}
-A Wild asks for a colour of the side up.  Hit by a Wild Draw Two or Wild Draw Colour
-you may challenge (c) or accept (a).  Bots forget to call UNO now and then: catch them!\
+A Wild asks for a colour of the side up.  Hit by a Wild Draw Two or a
+Wild Draw Colour you may challenge (c) or accept (a).
+Bots forget to call UNO now and then: catch them!\
 """
 
 NM_HELP = """\
-UNO Show 'Em No Mercy: drawing goes on until a card you can play comes, and that
-card must be played.  Draw cards stack by value: hit by one, play a raised draw card
-of the same value or more, or accept (a) and take the whole stack.  A 7 asks whom to
-swap hands with; a 0 passes every hand on in the direction of play; a Discard All
-takes every card of its colour with it; Skip Everyone gives you another turn.  A
-Colour Roulette's victim names a colour and turns cards over until it comes.
+UNO Show 'Em No Mercy: a draw goes on until a card you can play comes, and
+that card must be played.  Draw cards stack by value: hit by one, play a
+raised draw card of the same value or more, or accept (a) and take the whole
+stack.  A 7 asks whom to swap hands with; a 0 passes every hand on; a
+Discard All takes every card of its colour with it; Skip Everyone gives you
+another turn; a Colour Roulette's victim names a colour and turns cards over
+until it comes, keeping them all.
 The Mercy rule: whoever holds {limit} cards or more is knocked out of the hand.
 
 Every card shows its colour letter (R Y G B) and its number or symbol:

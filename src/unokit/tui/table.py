@@ -191,6 +191,9 @@ class Look:
 
     title = "UNO"
     legend = LEGEND
+    # a Reverse event with two players is a Skip (R-2P-REVERSE); the modern games send
+    # a Skip event for that instead, and Reverse only when the direction turns
+    two_player_reverse_event = True
     typing = "R7, W G, W+4 B uno, R7/Y7, draw, keep, catch 2 (YS is Y⊘, GR is G⇄, WCUST is W★)"
 
     def __init__(self, rules: RuleSet | None = None) -> None:
@@ -259,6 +262,10 @@ class Look:
     def color_prompt(self, view: View) -> str:
         """What a colour to name now is for (``P_START_COLOR``)."""
         return "The start card is a Wild: choose the colour."
+
+    def start_note(self, card: int) -> str:
+        """What the log adds to a start card (No Mercy turns another over an action)."""
+        return ""
 
     def play_text(self, cards: Sequence[int]) -> Text:
         """The cards of a play, for the log."""
@@ -460,6 +467,7 @@ class Narrator:
         self.color_reason = "start"  # why a colour is asked: "start", "flip" (UNO Flip!)
         self.color = -1  # colour in force as the events tell it
         self.wd4_prev_color = -1  # the colour before the last Wild Draw Four
+        self.wild_draw = WILD_DRAW4  # the last card that may be challenged
         self.last_challenge: Event | None = None
         self.live: tuple[bool, ...] = (True,) * len(self.names)  # set by the app
 
@@ -489,6 +497,7 @@ class Narrator:
                 self.color_reason = "start"
                 t.append("Start card: ")
                 t.append_text(look.text(card))
+                t.append(look.start_note(card))
             case StartReturn(card=card):
                 t.append_text(look.text(card))
                 t.append(" goes back into the pile, which is reshuffled")
@@ -498,6 +507,7 @@ class Narrator:
                 card = look.played_card(cards)
                 if look.challengeable(card):
                     self.wd4_prev_color = self.color
+                    self.wild_draw = card
                 self.color = color
                 t.append(f"{self.who(seat)} played ")
                 t.append_text(look.play_text(cards))
@@ -534,7 +544,7 @@ class Narrator:
             case Challenge(seat=seat, challenged=challenged, guilty=guilty):
                 self.last_challenge = e
                 whose = "your" if challenged == self.human else f"{self.names[challenged]}'s"
-                t.append(f"{self.who(seat)} challenged {whose} Wild Draw Four: ")
+                t.append(f"{self.who(seat)} challenged {whose} {look.long_name(self.wild_draw)}: ")
                 t.append("guilty" if guilty else "not guilty", style="bold")
             case Reveal(seat=seat, cards=cards):
                 t.append(f"{self.names[seat]}'s hand was: ")
@@ -546,7 +556,7 @@ class Narrator:
                 t.append(f"{self.who(seat)} {'were' if seat == self.human else 'was'} skipped")
             case Reverse(seat=seat):
                 others = [s for s, up in enumerate(self.live) if up and s != seat]
-                if len(others) == 1:  # R-2P-REVERSE: with two players a Reverse is a Skip
+                if len(others) == 1 and look.two_player_reverse_event:  # R-2P-REVERSE
                     other = others[0]
                     skipped = "you are" if other == self.human else f"{self.names[other]} is"
                     again = "you play" if seat == self.human else f"{self.names[seat]} plays"
