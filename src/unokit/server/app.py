@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import gc
 import json
 import logging
@@ -46,12 +47,19 @@ from unokit.errors import UnoError
 from unokit.match import Timing
 from unokit.rules import (
     CUSTOM_RULES,
+    FLIP_OPTIONS,
+    MODERN_CHOICES,
+    MODERN_DECKS,
+    MODERN_OPTION_HELP,
+    MODERN_PRESETS,
+    NM_OPTIONS,
     OPTION_HELP,
     PRESETS,
     SCORINGS,
     STACKINGS,
     WD4_GUILTY,
     RuleSet,
+    from_preset,
 )
 from unokit.server import messages as m
 from unokit.server import ops
@@ -63,6 +71,7 @@ from unokit.server.room import (
     RoomChanged,
     RoomError,
     act_entry,
+    action_from_wire,
     new_code,
 )
 from unokit.server.store import MemoryStore, SQLiteStore, Store, StoreError
@@ -77,6 +86,67 @@ CHOICES: dict[str, list[str]] = {
     "stacking": list(STACKINGS),
     "wd4_guilty": list(WD4_GUILTY),
 }
+
+
+# the classic options each modern game plays (the engine reads them; the others are
+# refused for it, RULES-MODERN.md FLIP-OPT-1 and NM-OPT-1, so the form hides them)
+MODERN_PLAYS: dict[str, tuple[str, ...]] = {
+    "flip": (
+        "hand_size", "target_score", "scoring", "uno_penalty", "wd4_bluffing",
+        "draw_until_playable", "force_play_drawn", "multi_play", "jump_in",
+    ),
+    "no-mercy": ("hand_size", "target_score", "scoring", "uno_penalty"),
+}  # fmt: skip
+
+
+def _game_of(preset_options: dict[str, Any]) -> str:
+    """The game a preset plays: "classic" (every classic deck), "flip" or "no-mercy"."""
+    deck = preset_options.get("deck", "classic")
+    return deck if deck in MODERN_DECKS else "classic"
+
+
+def _option_games(name: str) -> list[str]:
+    """The games whose rules form shows an option (RULES-MODERN.md FLIP-OPT-1, NM-OPT-1:
+    a modern game's own options, and the classic ones it plays)."""
+    if name in FLIP_OPTIONS:
+        return ["flip"]
+    if name in NM_OPTIONS:
+        return ["no-mercy"]
+    return ["classic"] + [g for g, names in MODERN_PLAYS.items() if name in names]
+
+
+def _modern_choices(name: str) -> list[str] | None:
+    return list(MODERN_CHOICES[name]) if name in MODERN_CHOICES else None
+
+
+@functools.cache
+def rules_json() -> dict[str, Any]:
+    """``GET /api/rules``: every preset (classic and modern, with the game it plays and
+    its player range) and every option (with the games it applies to)."""
+    defaults = RuleSet().options()
+    presets = []
+    for k, (d, o) in [*PRESETS.items(), *MODERN_PRESETS.items()]:
+        lo, hi = from_preset(k).player_range()
+        presets.append(
+            {"name": k, "description": d, "options": o, "game": _game_of(o), "players": [lo, hi]}
+        )
+    helps = {**OPTION_HELP, **MODERN_OPTION_HELP}
+    return {
+        "presets": presets,
+        "options": [
+            {
+                "name": k,
+                "help": h,
+                "default": defaults[k] if k in defaults else getattr(RuleSet(), k),
+                "choices": CHOICES.get(k) or _modern_choices(k),
+                "games": _option_games(k),
+            }
+            for k, h in helps.items()
+        ],
+        "levels": list(m.LEVELS),
+        "timers": list(m.TIMERS),
+    }
+
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
@@ -1011,7 +1081,7 @@ class Server:
     ) -> None:
         """Log ``action`` (checked by the room), then apply it: the way a person's or
         a bot's action reaches a game on the server."""
-        entry = act_entry(seat, action)
+        entry = act_entry(seat, action, room.match.game if room.match else None)
         if self.group is None:
             room._log(entry)
             room.commit(seat, action, version, person)
@@ -1304,18 +1374,7 @@ def create_app(
 
     @app.get("/api/rules")
     async def rules() -> dict[str, Any]:
-        defaults = RuleSet().options()
-        return {
-            "presets": [
-                {"name": k, "description": d, "options": o} for k, (d, o) in PRESETS.items()
-            ],
-            "options": [
-                {"name": k, "help": h, "default": defaults[k], "choices": CHOICES.get(k)}
-                for k, h in OPTION_HELP.items()
-            ],
-            "levels": list(m.LEVELS),
-            "timers": list(m.TIMERS),
-        }
+        return rules_json()
 
     @app.post("/api/rooms")
     async def create_room(body: m.CreateRoom, request: Request) -> dict[str, Any]:
@@ -1662,7 +1721,7 @@ def create_app(
     async def _change(conn: Conn, room: Room, seat: int | None, msg: Any) -> None:
         if isinstance(msg, m.Act):
             began = time.perf_counter()
-            action = Action.from_wire(msg.action)
+            action = action_from_wire(room.match.game if room.match else None, msg.action)
             room.prepare(seat, action, msg.version)
             assert seat is not None  # prepare refuses spectators
             await server.commit(room, seat, action, msg.version, person=True)

@@ -25,14 +25,16 @@ import os
 import random
 import secrets
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from unokit.bots.base import Bot
 from unokit.bots.roster import BOT_NAMES, make_bots
 from unokit.engine.actions import Action
+from unokit.engine.errors import ActionParseError
 from unokit.engine.game import Game
+from unokit.engine.modern.base import ModernGame
 from unokit.engine.state import check
 from unokit.engine.view import shown_hands, view_of
 from unokit.errors import UnoError
@@ -94,9 +96,41 @@ def room_timing(base: Timing | None, timer: int) -> Timing:
     return dataclasses.replace(base or Timing(), turn_timer=float(timer) if timer else None)
 
 
-def make_bot(level: str, seed: int) -> Bot:
-    """A bot of a level, as the terminal game seats them (bots.roster.make_bots)."""
+def make_bot(level: str, seed: int, rules: RuleSet | None = None) -> Bot:
+    """A bot of a level, as the terminal game seats them (bots.roster.make_bots).
+
+    For UNO Flip! and No Mercy, a level whose bot cannot play that game yet (the
+    greedy, heuristic and search bots are being adapted, issue 38) seats the random
+    bot instead, which plays every legal action of any view."""
+    if rules is not None and rules.modern and not _plays_modern(level, rules.deck):
+        return make_bots("random", level, 1, seed)[0]
     return make_bots(None, level, 1, seed)[0]
+
+
+_MODERN_OK: dict[tuple[str, str], bool] = {}
+
+
+def _plays_modern(level: str, deck: str) -> bool:
+    """Whether the level's bot plays a modern game: asked once per process, on a few
+    views of a game between bots of that level (a bot that raises cannot)."""
+    key = (level, deck)
+    if key not in _MODERN_OK:
+        from unokit.rules import from_preset as _preset
+
+        ok = True
+        try:
+            game = Game(_preset(deck), 3, seed=1)
+            bot = make_bots(None, level, 1, 1)[0]
+            for _ in range(30):
+                if game.round_over:
+                    break
+                seat = game.current
+                action = bot.act(view_of(game, seat))
+                game.apply(seat, action)
+        except Exception:  # any failure means "not yet"
+            ok = False
+        _MODERN_OK[key] = ok
+    return _MODERN_OK[key]
 
 
 @dataclass
@@ -299,7 +333,7 @@ class Room:
                 self.rounds.append(rs)
                 game.start_round(rs.dealer, seed=rs.seed)
             elif kind == "act":
-                seat, action = Action.from_json(entry["a"])
+                seat, action = action_from_entry(game, entry["a"])
                 game.apply(seat, action)
                 self._count_round()
             elif kind == "seat":  # a seat changed hands during the game
@@ -330,7 +364,7 @@ class Room:
                 match.start_round(rs.dealer, seed=rs.seed)
                 self.turn_moved(None)
             elif kind == "act":
-                seat, action = Action.from_json(entry["a"])
+                seat, action = action_from_entry(match.game, entry["a"])
                 if seat in self.autopilot:  # the seat's player acted on another server
                     self.set_autopilot(seat, False)
                 match.submit(seat, action)
@@ -481,7 +515,7 @@ class Room:
         if self.match is None:
             return
         if kind == "bot":
-            bot = self._bots.get(seat) or make_bot(s.level, self.game_seed + seat)
+            bot = self._bots.get(seat) or make_bot(s.level, self.game_seed + seat, self.rules)
             self._bots[seat] = bot
             self.match.set_bot(seat, bot, SeatKind.BOT)
 
@@ -504,7 +538,7 @@ class Room:
             return
         if on and seat not in self.autopilot:
             self.autopilot.add(seat)
-            bot = self._bots.get(seat) or make_bot("hard", self.game_seed + seat)
+            bot = self._bots.get(seat) or make_bot("hard", self.game_seed + seat, self.rules)
             self._bots[seat] = bot
             self.match.set_bot(seat, bot, SeatKind.AUTOPILOT)
             self.touch()  # the room message shows it
@@ -532,7 +566,7 @@ class Room:
         kinds: list[SeatKind] = []
         for i, s in enumerate(self.seats):
             if s is not None and s.kind == "bot":
-                bot = make_bot(s.level, seed + i)
+                bot = make_bot(s.level, seed + i, self.rules)
                 self._bots[i] = bot
                 bots.append(bot)
                 kinds.append(SeatKind.BOT)
@@ -738,7 +772,7 @@ class Room:
         # check first (game and version unchanged on refusal), log, then apply
         match.check_seat(seat)
         check(match.state, seat, action, version)
-        return act_entry(seat, action)
+        return act_entry(seat, action, match.game)
 
     def commit(
         self, seat: int | None, action: Action, version: int | None, person: bool = False
@@ -758,7 +792,7 @@ class Room:
         if isinstance(decided, bool):
             return decided
         seat, action = decided
-        self._log(act_entry(seat, action))
+        self._log(act_entry(seat, action, self.match.game if self.match else None))
         self.commit(seat, action, None)
         return True
 
@@ -781,10 +815,10 @@ class Room:
         match = self.match
         if match is None or self.status != "playing":
             return
-        bot = self._bots.get(seat) or make_bot("hard", self.game_seed + seat)
+        bot = self._bots.get(seat) or make_bot("hard", self.game_seed + seat, self.rules)
         self._bots[seat] = bot
         action = match.decide_for(seat, bot)
-        self._log(act_entry(seat, action))
+        self._log(act_entry(seat, action, match.game))
         match.submit(seat, action, checked=True)
         self._after_change(seat)
 
@@ -866,7 +900,7 @@ class Room:
         for i in range(start, len(events)):
             e = events[i]
             if e.visible_to(seat):
-                ev = e.to_json()
+                ev = game.event_json(e) if isinstance(game, ModernGame) else e.to_json()
                 ev["seq"] = i
                 out.append(ev)
         msg = {
@@ -885,7 +919,7 @@ class Room:
             msg["next_round_in"] = self.next_round_in()
         if game.round_over:
             msg["hands"] = [
-                [_code(c) for c in h] for h in shown_hands(game)
+                _codes(game, h) for h in shown_hands(game)
             ]  # every hand is shown when the round ends (R-SCORE-1 counts them)
             msg["points"] = [game.hand_points(s) for s in range(game.n)]
             msg["totals"] = [list(t) for t in self.totals]
@@ -917,15 +951,40 @@ class Room:
         return max(0, len(events or []) - HISTORY)
 
 
-def act_entry(seat: int, action: Action) -> dict[str, Any]:
-    """An action's log entry (what ``Room._rebuild`` replays)."""
+def act_entry(seat: int, action: Action, game: Game | None = None) -> dict[str, Any]:
+    """An action's log entry (what ``Room._rebuild`` replays); a modern game's
+    actions name its own faces (``ModernGame.action_json``)."""
+    if isinstance(game, ModernGame):
+        return {"t": "act", "a": game.action_json(action, seat)}
     return {"t": "act", "a": action.to_json(seat)}
 
 
-def _code(card: int) -> str:
+def action_from_entry(game: Game, obj: Any) -> tuple[int, Action]:
+    """A log entry's (or a record's) action object for ``game``: the seat and action."""
+    if isinstance(game, ModernGame):
+        return game.action_from_json(obj)
+    return Action.from_json(obj)
+
+
+def action_from_wire(game: Game | None, obj: Any) -> Action:
+    """A client's action object (no seat: the connection says it), read with the
+    codes of the room's game; ActionParseError if malformed."""
+    if not isinstance(game, ModernGame):
+        return Action.from_wire(obj)
+    if not isinstance(obj, dict):
+        raise ActionParseError("an action must be a JSON object")
+    if "seat" in obj:
+        raise ActionParseError("an action does not name its seat: the connection does")
+    return game.action_from_json({**obj, "seat": 0})[1]
+
+
+def _codes(game: Game, cards: Sequence[int]) -> list[str]:
+    """Cards as the codes a client knows (a modern game's cards as faces already)."""
+    if isinstance(game, ModernGame):
+        return [game.face_code(f) for f in cards]
     from unokit.cards import CARD_CODE
 
-    return CARD_CODE[card]
+    return [CARD_CODE[c] for c in cards]
 
 
 def _bot_name(seats: list[Seat | None], seat: int) -> str:
