@@ -102,7 +102,7 @@ async function showHome() {
  * ``value()`` is what ``POST /api/rooms`` and the ``rules`` message take: the preset,
  * the options that differ from it, and the timer.
  */
-function rulesControls(rules, { prefix = "", preset = null, options = {}, timer = 0 } = {}) {
+function rulesControls(rules, { prefix = "", preset = null, options = {}, timer = 0, onPreset = null } = {}) {
   const id = (name) => prefix + name;
   const presetSel = h("select", { id: id("preset"), name: "preset" },
     rules.presets.map((p) => h("option", { value: p.name, text: p.name })));
@@ -110,6 +110,7 @@ function rulesControls(rules, { prefix = "", preset = null, options = {}, timer 
   const presetHelp = h("p", { class: "hint", id: id("preset-help") });
   const optBox = h("div", { class: "options" });
   const controls = {};
+  const rows = {};
   for (const o of rules.options) {
     if (o.name === "launcher_weights") continue;
     let input;
@@ -123,8 +124,15 @@ function rulesControls(rules, { prefix = "", preset = null, options = {}, timer 
     }
     controls[o.name] = input;
     const label = h("label", { for: oid }, h("b", { text: o.name.replaceAll("_", " ") }), h("span", { class: "hint", text: " " + o.help }));
-    optBox.append(typeof o.default === "boolean" ? h("div", { class: "opt check" }, input, label) : h("div", { class: "opt" }, label, input));
+    rows[o.name] = typeof o.default === "boolean" ? h("div", { class: "opt check" }, input, label) : h("div", { class: "opt" }, label, input);
+    optBox.append(rows[o.name]);
   }
+  // the game the preset plays (classic, flip, no-mercy) decides which options it takes
+  const gameOf = () => rules.presets.find((x) => x.name === presetSel.value)?.game || "classic";
+  const plays = (o) => !o.games || o.games.includes(gameOf());
+  const showRows = () => {
+    for (const o of rules.options) if (rows[o.name]) rows[o.name].hidden = !plays(o);
+  };
   const presetValues = () => {
     const p = rules.presets.find((x) => x.name === presetSel.value);
     const vals = {};
@@ -147,6 +155,8 @@ function rulesControls(rules, { prefix = "", preset = null, options = {}, timer 
     const p = rules.presets.find((x) => x.name === presetSel.value);
     presetHelp.textContent = p ? p.description : "";
     show(presetValues());
+    showRows();
+    onPreset?.(p);
   };
   presetSel.addEventListener("change", applyPreset);
   applyPreset();
@@ -164,6 +174,7 @@ function rulesControls(rules, { prefix = "", preset = null, options = {}, timer 
       const vals = presetValues();
       const chosen = { ...hidden };
       for (const [k, input] of Object.entries(controls)) {
+        if (!plays(rules.options.find((o) => o.name === k))) continue; // not this game's
         let v;
         if (input.type === "checkbox") v = input.checked;
         else if (input.tagName === "SELECT") v = input.value;
@@ -182,9 +193,18 @@ function homeView() {
     id: "name", name: "name", maxlength: 20, required: true, autocomplete: "nickname",
     placeholder: "e.g. Ana", value: savedName(),
   });
-  const ruleControls = rulesControls(rules);
   const seatsSel = h("select", { id: "seats", name: "seats" },
     [2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => h("option", { value: n, text: `${n} players`, selected: n === 3 })));
+  // a preset's player range (No Mercy: 2 to 6): the other counts are not offered
+  const fitPlayers = (p) => {
+    const [lo, hi] = p?.players || [2, 10];
+    for (const o of seatsSel.options) o.disabled = Number(o.value) < lo || Number(o.value) > hi;
+    if (Number(seatsSel.value) > hi) {
+      seatsSel.value = String(hi);
+      seatsSel.dispatchEvent(new Event("change"));
+    }
+  };
+  const ruleControls = rulesControls(rules, { onPreset: fitPlayers });
   const seatBox = h("div", { class: "seat-choices" });
   const seatChoice = [null, "normal"]; // default: a friend and a bot
   const drawSeats = () => {
@@ -468,7 +488,9 @@ function onState(msg) {
     // a challenged hand stays in view until the challenger's own next play (or a new round)
     if (ev.kind === "reveal" && ev.cards) S.revealed = { seat: ev.seat, cards: ev.cards };
     if (ev.kind === "round_start" || ((ev.kind === "play" || ev.kind === "keep") && ev.seat === S.seat)) S.revealed = null;
-    const d = describe(ev, names, S.seat, S.prevKind);
+    const d = describe(ev, names, S.seat, S.prevKind, msg.view.game);
+    // UNO Flip!: a flip is announced over the piles for a moment (and animated)
+    if (ev.kind === "flip") S.flipNote = { side: ev.side === 1 ? "dark" : "light", until: Date.now() + 3500, fresh: true };
     S.prevKind = ev.kind;
     if (!d) continue;
     const last = S.log[S.log.length - 1];
@@ -490,6 +512,11 @@ function onState(msg) {
   S.nextRoundAt = msg.next_round_in !== undefined && msg.next_round_in !== null ? Date.now() + msg.next_round_in * 1000 : null;
   if (!canArmUno(msg.view)) S.unoArmed = false;
   render(prev);
+  if (S.flipNote?.fresh) {
+    S.flipNote.fresh = false;
+    clearTimeout(S.flipTimer);
+    S.flipTimer = setTimeout(() => { if (S.flipNote && Date.now() >= S.flipNote.until) { S.flipNote = null; render(); } }, 3600);
+  }
 }
 
 // ---------------------------------------------------------------- the room bar ------
@@ -723,7 +750,8 @@ function tableView(prev) {
   const me = v.seat; // null: watching
   const n = v.names.length;
   const myTurn = me !== null && v.current === me && !["round_over", "game_over"].includes(v.phase);
-  const wrap = h("div", { class: `table-wrap force-${v.color || "none"}${myTurn ? " my-turn" : ""}` });
+  const flipNote = S.flipNote && Date.now() < S.flipNote.until ? S.flipNote : null;
+  const wrap = h("div", { class: `table-wrap force-${v.color || "none"}${myTurn ? " my-turn" : ""}${v.side ? " side-" + v.side : ""}${flipNote?.fresh ? " flipping" : ""}`, dataset: { game: v.game || "classic" } });
 
   // opponents, in play order from my left
   const order = [];
@@ -741,10 +769,14 @@ function tableView(prev) {
     class: "pile drawpile", type: "button", id: "draw-pile", dataset: { key: "draw-pile" },
     "aria-label": `Draw pile, ${v.draw_pile} cards${drawLegal ? ". Draw a card (D)" : ""}`,
     "aria-disabled": drawLegal ? null : "true",
-  }, cardBack("lg"), h("span", { class: "pile-count", text: String(v.draw_pile) }));
+  }, v.pile_top
+    // UNO Flip!: the draw pile's top card shows its other face to everyone (FLIP-VIEW-3)
+    ? cardFace(v.pile_top, { size: "lg", dark: v.side === "light", other: true })
+    : cardBack("lg"), h("span", { class: "pile-count", text: String(v.draw_pile) }));
+  if (v.pile_top) pile.setAttribute("aria-label", `Draw pile, ${v.draw_pile} cards; its top card's other side is ${cardName(v.pile_top)}${drawLegal ? ". Draw a card (D)" : ""}`);
   pile.addEventListener("click", () => (drawLegal ? send({ draw: true }) : null));
 
-  const topEl = v.top ? cardFace(v.top, { size: "lg" }) : h("span", { class: "card card-lg empty" });
+  const topEl = v.top ? cardFace(v.top, { size: "lg", dark: v.side === "dark" }) : h("span", { class: "card card-lg empty" });
   if (prev && prev.view.top !== v.top && prev.view.discard.length !== v.discard.length) topEl.classList.add("fly-in");
   const discard = h("div", { class: "pile discardpile", id: "discard" },
     h("span", { class: "discard-under", "aria-hidden": "true" }),
@@ -757,7 +789,13 @@ function tableView(prev) {
   const dir = h("div", { class: "direction", id: "direction", role: "img", "aria-label": v.direction > 0 ? "Play goes clockwise, to higher seats" : "Play goes counter-clockwise" },
     h("span", { class: `dir-arrow ${v.direction > 0 ? "cw" : "ccw"}`, "aria-hidden": "true" }, icon(v.direction > 0 ? "cw" : "ccw")),
     h("span", { class: "dir-text", text: v.direction > 0 ? "clockwise" : "counter-clockwise" }));
-  const center = h("div", { class: "center" }, pile, discard, h("div", { class: "center-side" }, force, dir));
+  // UNO Flip!: which side is up; No Mercy: the cards of knocked-out hands set aside
+  const sideChip = v.side
+    ? h("div", { class: `side-chip ${v.side}`, id: "side-up", role: "status", "aria-label": `The ${v.side} side is up` },
+        icon("side"), h("span", { text: `${v.side} side up` }))
+    : null;
+  const aside = v.aside ? h("div", { class: "aside-note", id: "aside", text: `Set aside (Mercy rule): ${v.aside} cards` }) : null;
+  const center = h("div", { class: "center" }, pile, discard, h("div", { class: "center-side" }, sideChip, force, dir, aside));
 
   const bannerText = turnText(v, myTurn);
   const banner = h("div", { class: `turn-banner${myTurn ? " mine" : ""}`, id: "turn" }, h("span", { class: "turn-text", text: bannerText }));
@@ -772,8 +810,12 @@ function tableView(prev) {
   const mine = me === null ? spectatorBar(v) : myArea(v, myTurn, prev);
 
   const stage = h("div", { class: "stage" }, center, prompt);
+  const note = flipNote
+    ? h("div", { class: `flip-note ${flipNote.side}`, id: "flip-note", role: "status" },
+        `Flip! The ${flipNote.side} side is up`)
+    : null;
   const table = h("section", { class: "table", "aria-labelledby": "table-h" },
-    h("h1", { class: "visually-hidden", id: "table-h", text: `Room ${S.code}: the table` }), opps, banner, stage, mine);
+    h("h1", { class: "visually-hidden", id: "table-h", text: `Room ${S.code}: the table` }), opps, banner, note, stage, mine);
   const side = sideView();
   wrap.append(table, side);
   document.title = myTurn ? `Your turn · room ${S.code}` : `unokit: room ${S.code}`;
@@ -827,17 +869,21 @@ function turnText(v, myTurn) {
   if (jump) return "Jump in! You hold the same card as the top one";
   if (myTurn) {
     switch (v.phase) {
-      case "start_color": return "Your turn: choose the colour of the start card";
-      case "challenge": return `Your turn: ${v.names[v.wd4_by]} hit you with a Wild Draw Four`;
+      case "start_color":
+        if (v.game === "no-mercy") return "Your turn: Colour Roulette! Name a colour";
+        return v.game === "flip" ? `Your turn: choose the colour of the ${cardName(v.top)}` : "Your turn: choose the colour of the start card";
+      case "challenge": return `Your turn: ${v.names[v.wd4_by]} hit you with a ${v.game === "flip" ? cardName(v.top) : "Wild Draw Four"}`;
       case "answer": return `Your turn: answer the ${cardName(v.pending)} or draw ${v.pending_total}`;
-      case "drawn": return "Your turn: play the card you drew, or keep it";
+      case "drawn": return legal().some((a) => a.keep) ? "Your turn: play the card you drew, or keep it" : "Your turn: play the card you drew";
       default: return "Your turn: play a card or draw";
     }
   }
   const who = v.names[v.current];
   switch (v.phase) {
-    case "start_color": return `${who} is choosing the start colour`;
-    case "challenge": return `${who} decides: challenge the Wild Draw Four or draw 4`;
+    case "start_color":
+      if (v.game === "no-mercy") return `${who} names a colour for the Colour Roulette`;
+      return v.game === "flip" ? `${who} is choosing a colour` : `${who} is choosing the start colour`;
+    case "challenge": return v.game === "flip" ? `${who} decides: challenge the ${cardName(v.top)} or draw` : `${who} decides: challenge the Wild Draw Four or draw 4`;
     case "answer": return `${who} must answer or draw ${v.pending_total}`;
     case "drawn": return `${who} drew a card and is deciding`;
     default: return `${who}'s turn`;
@@ -854,19 +900,25 @@ function opponentView(s, v, prev) {
   const count = v.hand_sizes[s];
   const isTurn = v.current === s && !["round_over", "game_over"].includes(v.phase);
   const li = h("li", {
-    class: `opp${isTurn ? " turn" : ""}${v.live[s] ? "" : " out"}${seat && !seat.connected ? " away" : ""}`,
+    class: `opp${isTurn ? " turn" : ""}${v.live[s] ? "" : v.game === "no-mercy" ? " out knocked" : " out"}${seat && !seat.connected ? " away" : ""}`,
     dataset: { seat: s },
-    "aria-label": `${v.names[s]}: ${count} card${count === 1 ? "" : "s"}${isTurn ? ", their turn" : ""}${count === 1 ? ", UNO" : ""}`,
+    "aria-label": `${v.names[s]}: ${count} card${count === 1 ? "" : "s"}${isTurn ? ", their turn" : ""}${count === 1 ? ", UNO" : ""}${v.others?.[s]?.length ? `; the other side of their cards: ${v.others[s].map(cardName).join(", ")}` : ""}`,
   });
-  const fan = h("span", { class: "fan", "aria-hidden": "true" });
-  for (let i = 0; i < Math.min(count, 8); i++) fan.append(cardBack("xs"));
+  // UNO Flip!: everyone sees the other side of an opponent's cards, in hand order
+  // (FLIP-VIEW-2); the server sends them, and never a seat's own other faces
+  const others = v.others && v.others[s] && v.others[s].length ? v.others[s] : null;
+  const fan = h("span", { class: others ? "fan other-fan" : "fan", "aria-hidden": "true" });
+  if (others) for (const code of others) fan.append(cardFace(code, { size: "xs", dark: v.side === "light", other: true }));
+  else for (let i = 0; i < Math.min(count, 8); i++) fan.append(cardBack("xs"));
   if (prev && prev.view.hand_sizes[s] < count) fan.classList.add("grew");
   const badges = h("span", { class: "badges" });
   if (seat?.kind === "bot") badges.append(h("span", { class: "badge bot", text: "bot" }));
   if (seat?.team !== null && seat?.team !== undefined) badges.append(h("span", { class: `badge team t${seat.team}`, text: `team ${seat.team + 1}` }));
   if (seat && seat.kind === "person" && !seat.connected) badges.append(h("span", { class: "badge away", text: "reconnecting…" }));
   if (seat?.autopilot) badges.append(h("span", { class: "badge auto", text: "autopilot" }));
-  if (!v.live[s]) badges.append(h("span", { class: "badge", text: "out" }));
+  if (!v.live[s]) badges.append(v.game === "no-mercy"
+    ? h("span", { class: "badge knocked", text: "knocked out (Mercy)" })
+    : h("span", { class: "badge", text: "out" }));
   if (count === 1) badges.append(h("span", { class: `badge uno${v.vulnerable === s ? " uncalled" : ""}`, text: v.vulnerable === s ? "1 card, no UNO!" : "UNO!" }));
   li.append(
     h("div", { class: "opp-head" },
@@ -924,7 +976,7 @@ function myArea(v, myTurn, prev) {
   const counts = {};
   v.hand.forEach((code, i) => {
     counts[code] = (counts[code] || 0) + 1;
-    const el = cardFace(code, { tag: "button" });
+    const el = cardFace(code, { tag: "button", dark: v.side === "dark" });
     el.type = "button";
     el.dataset.key = `card:${code}:${counts[code]}`;
     el.dataset.index = String(i);
@@ -956,7 +1008,8 @@ function myArea(v, myTurn, prev) {
   uno.addEventListener("click", pressUno);
   const buttons = h("div", { class: "my-buttons" });
   const drawA = L.find((a) => a.draw);
-  buttons.append(h("button", { class: "btn", type: "button", id: "draw-btn", dataset: { key: "draw" }, "aria-disabled": drawA ? null : "true", text: ruleValue("attack_launcher") ? "Launcher (D)" : "Draw (D)", onclick: () => drawA && send({ draw: true }) }));
+  const drawText = ruleValue("attack_launcher") ? "Launcher (D)" : v.game === "no-mercy" ? "Draw until playable (D)" : "Draw (D)";
+  buttons.append(h("button", { class: "btn", type: "button", id: "draw-btn", dataset: { key: "draw" }, "aria-disabled": drawA ? null : "true", text: drawText, onclick: () => drawA && send({ draw: true }) }));
   buttons.append(uno);
   const seat = S.room?.seats[me];
   const head = h("div", { class: "me-head" },
@@ -964,7 +1017,8 @@ function myArea(v, myTurn, prev) {
     h("span", { class: "tag you", text: "you" }),
     seat?.team !== null && seat?.team !== undefined ? h("span", { class: `badge team t${seat.team}`, text: `team ${seat.team + 1}` }) : null,
     h("span", { class: "me-score", text: `${v.scores[me]} pts` }),
-    v.hand.length === 1 ? h("span", { class: `badge uno${v.vulnerable === me ? " uncalled" : ""}`, text: v.vulnerable === me ? "call UNO!" : "UNO!" }) : null);
+    v.hand.length === 1 ? h("span", { class: `badge uno${v.vulnerable === me ? " uncalled" : ""}`, text: v.vulnerable === me ? "call UNO!" : "UNO!" }) : null,
+    !v.live[me] && v.game === "no-mercy" ? h("span", { class: "badge knocked", text: "knocked out (Mercy): you watch this round" }) : null);
   return h("div", { class: `me${myTurn ? " turn" : ""}` }, h("div", { class: "me-bar" }, head, buttons), hand);
 }
 
@@ -1028,6 +1082,7 @@ function advanceChoice() {
   const colors = [...new Set(opts.map((a) => a.color).filter(Boolean))];
   if (colors.length > 1 && c.color === undefined) {
     c.stage = "color";
+    c.colors = colors;
     render();
     main.querySelector(".color-pick .btn")?.focus();
     return;
@@ -1052,9 +1107,10 @@ function cancelChoice() {
   render();
 }
 
-function colorButtons(onPick, label) {
+// the colours offered: those of the legal actions (UNO Flip!'s dark side: P T O V)
+function colorButtons(onPick, label, keys = COLOR_KEYS) {
   return h("div", { class: "color-pick", role: "group", "aria-label": label },
-    COLOR_KEYS.map((k) => h("button", {
+    keys.map((k) => h("button", {
       class: `btn colorbtn cb-${k}`, type: "button", dataset: { key: `color:${k}`, color: k },
       "aria-label": `${COLORS[k].label} (${k})`, onclick: () => onPick(k),
     }, h("span", { class: "cb-letter", "aria-hidden": "true", text: k }), h("span", { text: COLORS[k].label }))));
@@ -1076,7 +1132,7 @@ function promptView(v, myTurn) {
   }
   if (c && c.stage === "color") {
     box.append(h("p", { class: "prompt-title", text: `${cardName(c.card)}: choose the colour` }),
-      colorButtons((k) => { c.color = k; advanceChoice(); }, "Choose a colour"),
+      colorButtons((k) => { c.color = k; advanceChoice(); }, "Choose a colour", c.colors || COLOR_KEYS),
       h("button", { class: "btn ghost", type: "button", text: "Cancel (Esc)", onclick: cancelChoice }));
     box.classList.add("active");
     return box;
@@ -1106,16 +1162,24 @@ function promptView(v, myTurn) {
       }
       send(opts[0]);
     };
-    box.append(h("p", { class: "prompt-title", text: `The start card is a ${cardName(v.top)}: choose its colour` }), colorButtons(pick, "Choose the colour"));
+    const keys = [...new Set(colorActs.map((a) => a.color))];
+    const title = v.game === "no-mercy"
+      ? "Colour Roulette! Name a colour: you turn cards over until one of it comes, and keep them all."
+      : v.game === "flip" ? `The ${cardName(v.top)} on top needs a colour: choose it` : `The start card is a ${cardName(v.top)}: choose its colour`;
+    box.append(h("p", { class: "prompt-title", text: title }), colorButtons(pick, "Choose the colour", keys));
     box.classList.add("active");
   } else if (myTurn && (v.phase === "challenge" || (v.phase === "answer" && L.some((a) => a.challenge)))) {
     const by = v.names[v.wd4_by];
+    const flip = v.game === "flip"; // Wild Draw Two or Wild Draw Colour (FLIP-CHAL)
+    const cost = flip ? (v.top === "W+C" ? "draw until the colour named comes" : `draw ${v.pending_total || 2}`) : `draw ${v.pending_total || 4}`;
     box.append(
-      h("p", { class: "prompt-title", text: `${by} played a Wild Draw Four on you.` }),
-      h("p", { class: "hint", text: `Challenge if you think ${by} still held a ${colorName(v.prev_color)} card: if so ${by} draws 4, if not you draw 6. Or accept and draw ${v.pending_total || 4}.` }),
+      h("p", { class: "prompt-title", text: `${by} played a ${flip ? cardName(v.top) : "Wild Draw Four"} on you.` }),
+      h("p", { class: "hint", text: flip
+        ? `Challenge if you think ${by} still held a card of the colour in force before it: if so ${by} takes the penalty, if not you take it and 2 more. Or accept and ${cost}.`
+        : `Challenge if you think ${by} still held a ${colorName(v.prev_color)} card: if so ${by} draws 4, if not you draw 6. Or accept and draw ${v.pending_total || 4}.` }),
       h("div", { class: "choice-row" },
         h("button", { class: "btn primary", type: "button", id: "challenge-btn", dataset: { key: "challenge" }, text: "Challenge (C)", onclick: () => send({ challenge: true }) }),
-        h("button", { class: "btn", type: "button", id: "accept-btn", dataset: { key: "accept" }, text: `Accept: draw ${v.pending_total || 4} (A)`, onclick: () => send({ accept: true }) })));
+        h("button", { class: "btn", type: "button", id: "accept-btn", dataset: { key: "accept" }, text: `Accept: ${cost} (A)`, onclick: () => send({ accept: true }) })));
     box.classList.add("active");
   } else if (myTurn && v.phase === "answer") {
     box.append(
@@ -1128,7 +1192,7 @@ function promptView(v, myTurn) {
     const playDrawn = L.find((a) => a.play === v.drawn);
     const keep = L.find((a) => a.keep);
     box.append(
-      h("p", { class: "prompt-title" }, "You drew ", cardFace(v.drawn, { size: "sm" }), ` ${cardName(v.drawn)}.`),
+      h("p", { class: "prompt-title" }, v.game === "no-mercy" ? "You drew until a playable card came: " : "You drew ", cardFace(v.drawn, { size: "sm", dark: v.side === "dark" }), ` ${cardName(v.drawn)}${keep ? "." : ": play it."}`),
       h("div", { class: "choice-row" },
         playDrawn ? h("button", { class: "btn primary", type: "button", id: "play-drawn-btn", dataset: { key: "play-drawn" }, text: "Play it (P)", onclick: () => clickCard(v.drawn) }) : null,
         keep ? h("button", { class: "btn", type: "button", id: "keep-btn", dataset: { key: "keep" }, text: "Keep it (K)", onclick: () => send({ keep: true }) }) : null));
@@ -1148,7 +1212,7 @@ function sideView() {
     const names = S.state.view.names;
     side.append(h("div", { class: "reveal", id: "reveal", role: "region", "aria-label": "Revealed hand" },
       h("p", { class: "reveal-title", text: `${names[S.revealed.seat]}'s hand when you challenged (shown to you only):` }),
-      h("div", { class: "reveal-cards" }, S.revealed.cards.map((code) => cardFace(code, { size: "sm" }))),
+      h("div", { class: "reveal-cards" }, S.revealed.cards.map((code) => cardFace(code, { size: "sm", dark: S.state.view.side === "dark" }))),
       h("button", { class: "btn ghost small", type: "button", text: "Hide", onclick: () => { S.revealed = null; render(); } })));
   }
   if (S.help) side.append(helpPanel());
@@ -1196,8 +1260,8 @@ function summaryView(st, ended = false) {
   const rows = v.names.map((name, s) => h("tr", { class: s === v.round_winner ? "winner" : "" },
     h("th", { scope: "row", text: name + (s === v.seat ? " (you)" : "") }),
     h("td", {}, (st.hands?.[s] || []).length
-      ? h("div", { class: "sum-hand" }, st.hands[s].map((code) => cardFace(code, { size: "xs" })))
-      : h("span", { class: "went-out", text: s === v.round_winner ? "none: went out" : "none" })),
+      ? h("div", { class: "sum-hand" }, st.hands[s].map((code) => cardFace(code, { size: "xs", dark: v.side === "dark" })))
+      : h("span", { class: "went-out", text: s === v.round_winner ? "none: went out" : !v.live[s] && v.game === "no-mercy" ? "knocked out (Mercy rule)" : "none" })),
     h("td", { class: "num", text: String(st.points?.[s] ?? 0) }),
     h("td", { class: "num", text: String(v.scores[teamScoring(v) ? S.room?.seats[s]?.team ?? s % 2 : s]) })));
   const seated = v.seat !== null;
@@ -1213,6 +1277,8 @@ function summaryView(st, ended = false) {
   if (over) buttons.append(h("a", { class: "btn", id: "record-link", href: `/api/rooms/${S.code}/record?game=${st.game}`, download: `uno-${S.code}-${st.game}.json`, text: "Download the record" }));
   buttons.append(h("button", { class: "btn ghost", type: "button", id: "hide-summary", text: "See the table", onclick: () => { S.summaryHidden = true; render(); } }));
   let title = v.round_winner !== null ? `${v.round_winner === v.seat ? "You" : v.names[v.round_winner]} went out!` : "Round over";
+  if (v.round_winner !== null && v.game === "no-mercy" && v.live.filter(Boolean).length === 1 && st.hands?.[v.round_winner]?.length)
+    title = `${v.round_winner === v.seat ? "You are" : v.names[v.round_winner] + " is"} the last one left: the Mercy rule knocked out the others`;
   if (over) title = v.game_winner !== null ? `${teamOrName(v, v.game_winner)} won the game!` : "Game over";
   if (ended) title = "The host ended the game";
   return h("section", { class: "summary", id: "summary", role: "dialog", "aria-modal": "false", "aria-labelledby": "summary-h" },
@@ -1324,6 +1390,8 @@ const DECKS = {
   "mattel-2018-swap": "The 2018 deck of 112 cards, with Wild Swap Hands and Wild Customizable cards.",
   "mattel-2018-shuffle": "The 2018 deck of 112 cards, with Wild Shuffle Hands and Wild Customizable cards.",
   "my-first-uno": "The children's deck of 36 cards.",
+  flip: "UNO Flip!: 112 two-sided cards, a light side and a dark side; a Flip card turns every card over.",
+  "no-mercy": "UNO Show 'Em No Mercy: 168 cards, draw until you can play, stacking by value, and the Mercy rule.",
 };
 const SCORING = {
   standard: "Whoever goes out scores the points left in the other hands.",
@@ -1361,6 +1429,23 @@ function ruleSentence(name, v) {
     case "jump_in": return v ? "Anyone holding the very card on top may play it out of turn (jump in)." : "Nobody plays out of turn.";
     case "seven_zero": return v ? "A 7 swaps hands with a player of your choice; a 0 passes every hand on." : "A 7 and a 0 are plain numbers.";
     case "attack_launcher": return v ? "Instead of drawing you press the launcher: it fires 0 to 12 cards at you." : "You draw from the pile.";
+    // UNO Flip! (RULES-MODERN.md A12)
+    case "flip_start": return v === "flip" ? "A Flip turned up as the start card flips the round at once." : "A Flip turned up as the start card goes back, and another is turned.";
+    case "flip_inverts_discard": return v ? "A flip turns the whole discard pile over: its bottom card comes on top." : "A flip turns only the Flip card over.";
+    case "flip_exposed_action": return v ? "The action of the card a flip brings on top happens." : "The card a flip brings on top does nothing by itself.";
+    case "flip_wild_color": return v === "next_player" ? "A wild a flip brings on top: the next player names its colour." : "A wild a flip brings on top: the player of the Flip names its colour.";
+    case "flip_last_card": return v === "no_flip" ? "A Flip as the last card ends the round before the flip." : "A Flip as the last card still flips, and the round is scored on the new side.";
+    case "flip_pairing": return "Light and dark faces are paired at random for the game.";
+    // No Mercy (RULES-MODERN.md B11)
+    case "nm_deck": return `The deck's breakdown: ${v}.`;
+    case "nm_voluntary_draw": return v ? "You may draw (until a playable card comes) even holding a playable card." : "Holding a playable card, you must play one.";
+    case "nm_stack_threshold": return v === "total" ? "A stack is answered with a draw card worth at least the total so far." : "A stack is answered with a draw card worth at least the last one played.";
+    case "nm_stack_match_color": return v ? "A stack answer must also match colour or symbol." : "Any draw card of enough value answers a stack, whatever its colour.";
+    case "nm_stack_deflect": return v ? "A Skip or Reverse passes a pending stack on." : "Only draw cards answer a stack.";
+    case "mercy_limit": return n ? `Holding ${n} cards or more knocks a player out (the Mercy rule).` : "No Mercy rule: nobody is knocked out.";
+    case "nm_knockout_cards": return v === "discard_bottom" ? "A knocked-out hand goes under the discard pile." : "A knocked-out hand is set aside until the next reshuffle.";
+    case "nm_last_card_effect": return v ? "A last card's effect still happens." : "A last card's effect does not happen: the round is over.";
+    case "nm_roulette_color": return v === "player" ? "After a Colour Roulette, the colour of the player who played it is in force." : "After a Colour Roulette, the colour the victim named is in force.";
     default: return `${name.replaceAll("_", " ")}: ${optionText(v)}.`;
   }
 }
@@ -1371,14 +1456,15 @@ function rulesInForce() {
   const room = S.room;
   const preset = S.rules?.presets.find((p) => p.name === room.rules.preset);
   const defaults = {};
-  for (const o of S.rules?.options || []) defaults[o.name] = o.default;
+  const game = preset?.game || "classic"; // a modern game lists only the options it plays
+  for (const o of S.rules?.options || []) if (!o.games || o.games.includes(game)) defaults[o.name] = o.default;
   const house = [];
   const names = Object.keys(defaults).filter((k) => k !== "launcher_weights");
   for (const k of names) {
     const v = ruleValue(k);
     if (JSON.stringify(v) !== JSON.stringify(defaults[k])) house.push([k, v]);
   }
-  const always = ["target_score", "uno_penalty", "stacking"].filter((k) => !house.some(([n]) => n === k)).map((k) => [k, ruleValue(k)]);
+  const always = ["target_score", "uno_penalty", "stacking", "mercy_limit"].filter((k) => k in defaults && !house.some(([n]) => n === k)).map((k) => [k, ruleValue(k)]);
   return { preset: room.rules.preset, description: preset?.description || "", house, always };
 }
 
@@ -1445,13 +1531,14 @@ document.addEventListener("keydown", (e) => {
     else if (S.rulesOpen) toggleRules();
     return;
   }
-  if (c && c.stage === "color" && "rygb".includes(lower) && lower.length === 1) {
-    c.color = lower.toUpperCase();
+  // colour keys: the colours offered (R Y G B; UNO Flip!'s dark side P T O V)
+  if (c && c.stage === "color" && lower.length === 1 && (c.colors || COLOR_KEYS).includes(key.toUpperCase())) {
+    c.color = key.toUpperCase();
     advanceChoice();
     return;
   }
-  if (!c && v.phase === "start_color" && v.current === v.seat && "rygb".includes(lower) && lower.length === 1) {
-    main.querySelector(`.cb-${lower.toUpperCase()}`)?.click();
+  if (!c && v.phase === "start_color" && v.current === v.seat && /^[a-z]$/.test(lower) && main.querySelector(`.cb-${key.toUpperCase()}`)) {
+    main.querySelector(`.cb-${key.toUpperCase()}`).click();
     return;
   }
   if (/^[1-9]$/.test(key)) {

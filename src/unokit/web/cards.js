@@ -1,14 +1,22 @@
 // Cards: codes (R7, YS, G+2, BR, W, W+4, WSWAP, WSHUF, WCUST) to names, symbols and DOM.
-// RULES.md §1 has the table.  Every card shows its colour as a letter too (colour-blind
-// players), and its name is its accessible label.
+// RULES.md §1 has the table; the modern games' faces are RULES-MODERN.md's (UNO Flip!:
+// light R7, Y+1, GR, BS, RF, W, W+2 and dark P7, T+5, OR, VSE, PF, W, W+C; No Mercy:
+// R0, B+4, GSE, YDA, WR+4, W+6, W+10, WCR).  Every card shows its colour as a letter
+// too (colour-blind players), and its name is its accessible label.
 
 export const COLORS = {
   R: { name: "red", label: "Red" },
   Y: { name: "yellow", label: "Yellow" },
   G: { name: "green", label: "Green" },
   B: { name: "blue", label: "Blue" },
+  // UNO Flip!'s dark side (RULES-MODERN.md A1: P T O V)
+  P: { name: "pink", label: "Pink" },
+  T: { name: "teal", label: "Teal" },
+  O: { name: "orange", label: "Orange" },
+  V: { name: "purple", label: "Purple" },
 };
 export const COLOR_KEYS = ["R", "Y", "G", "B"];
+export const DARK_KEYS = ["P", "T", "O", "V"];
 
 // Symbols are drawn by the page (icon(), inline SVG): no font on the machine needs to
 // have them (no emoji font is assumed).  ``sym``/``corner`` are text, ``icon`` a drawing.
@@ -18,11 +26,27 @@ const WILDS = {
   WSWAP: { name: "Wild Swap Hands", short: "Wild Swap Hands", icon: "swap", corner: "SW" },
   WSHUF: { name: "Wild Shuffle Hands", short: "Wild Shuffle Hands", icon: "shuffle", corner: "SH" },
   WCUST: { name: "Wild Customizable", short: "Wild Customizable", icon: "star", cornerIcon: "star" },
+  // UNO Flip!
+  "W+2": { name: "Wild Draw Two", short: "Wild Draw Two", sym: "+2", corner: "+2" },
+  "W+C": { name: "Wild Draw Colour", short: "Wild Draw Colour", sym: "+C", corner: "+C", dark: true },
+  // No Mercy
+  "WR+4": { name: "Wild Reverse Draw Four", short: "Wild Reverse Draw Four", sym: "+4", corner: "R+4" },
+  "W+6": { name: "Wild Draw Six", short: "Wild Draw Six", sym: "+6", corner: "+6" },
+  "W+10": { name: "Wild Draw Ten", short: "Wild Draw Ten", sym: "+10", corner: "+10" },
+  WCR: { name: "Wild Colour Roulette", short: "Wild Colour Roulette", icon: "roulette", cornerIcon: "roulette" },
 };
 const ACTIONS = {
   S: { name: "Skip", icon: "skip", cornerIcon: "skip" },
   R: { name: "Reverse", icon: "reverse", cornerIcon: "reverse" },
   "+2": { name: "Draw Two", sym: "+2", corner: "+2" },
+  // UNO Flip!
+  "+1": { name: "Draw One", sym: "+1", corner: "+1" },
+  "+5": { name: "Draw Five", sym: "+5", corner: "+5" },
+  F: { name: "Flip", icon: "flip", cornerIcon: "flip" },
+  SE: { name: "Skip Everyone", icon: "skipall", cornerIcon: "skipall" },
+  // No Mercy
+  "+4": { name: "Draw Four", sym: "+4", corner: "+4" },
+  DA: { name: "Discard All", icon: "discardall", cornerIcon: "discardall" },
 };
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -39,6 +63,12 @@ const ICONS = {
   turn: [["path", { d: "M7 4v16l13-8z", fill: "currentColor" }]],
   keys: [["rect", { x: 2, y: 6, width: 20, height: 12, rx: 2 }], ["path", { d: "M6 10h1m3 0h1m3 0h1m3 0h1M7 14h10" }]],
   rules: [["path", { d: "M6 3h9l4 4v14H6z" }], ["path", { d: "M9 10h7M9 14h7M9 18h4" }]],
+  // a card turning over: two faces and the arrow between them
+  flip: [["rect", { x: 3, y: 8, width: 8, height: 12, rx: 1.5 }], ["rect", { x: 13, y: 8, width: 8, height: 12, rx: 1.5 }], ["path", { d: "M7 5.5c2-3 8-3 10 0m0 0-.5-3.5m.5 3.5-3.5.5" }]],
+  skipall: [["circle", { cx: 9, cy: 12, r: 6.5 }], ["circle", { cx: 15, cy: 12, r: 6.5 }], ["path", { d: "M4 18 20 6" }]],
+  discardall: [["rect", { x: 4, y: 8, width: 10, height: 13, rx: 1.5 }], ["path", { d: "M8 5h10v13" }], ["path", { d: "M11 2h10v13" }]],
+  roulette: [["circle", { cx: 12, cy: 12, r: 9 }], ["path", { d: "M12 3v18M3 12h18" }], ["circle", { cx: 12, cy: 12, r: 2.5, fill: "currentColor" }]],
+  side: [["path", { d: "M12 3a9 9 0 1 0 0 18z", fill: "currentColor" }], ["circle", { cx: 12, cy: 12, r: 9 }]],
 };
 
 /** An icon drawn by the page (inline SVG), hidden from screen readers. */
@@ -68,6 +98,7 @@ export function parseCard(code) {
     const w = WILDS[code];
     return { code, color: null, rank: code, wild: true, ...w };
   }
+  if (typeof code !== "string" || !code) return { code, color: null, rank: "", wild: false, name: "a card", short: "?", sym: "?", corner: "?" };
   const color = code[0];
   const rank = code.slice(1);
   const c = COLORS[color];
@@ -85,6 +116,13 @@ export function colorName(key) {
   return COLORS[key] ? COLORS[key].name : "none";
 }
 
+/** Whether a face belongs to UNO Flip!'s dark side by itself (a dark colour, or Wild
+ * Draw Colour); a plain Wild is on both sides, and takes the side it is shown on. */
+export function isDarkFace(code) {
+  const c = parseCard(code);
+  return c.wild ? !!c.dark : DARK_KEYS.includes(c.color);
+}
+
 function span(cls, text) {
   const s = document.createElement("span");
   s.className = cls;
@@ -95,18 +133,24 @@ function span(cls, text) {
 
 /**
  * A card face.  ``tag`` "button" for a card in your hand, else a role="img" span.
+ * ``dark``: a face of UNO Flip!'s dark side (a black border, the dark colours); a
+ * dark colour or Wild Draw Colour is dark by itself.  ``other``: the face is the other
+ * side of a card (an opponent's card, the draw pile's top), said in its label.
  * Only codes go in; names are not user text, but textContent is used all the same.
  */
-export function cardFace(code, { tag = "span", size = "" } = {}) {
+export function cardFace(code, { tag = "span", size = "", dark = false, other = false } = {}) {
   const c = parseCard(code);
   const el = document.createElement(tag);
   el.className = `card ${c.wild ? "c-W" : "c-" + c.color}${size ? " card-" + size : ""}`;
   if (c.wild) el.classList.add("wild");
+  if (dark || isDarkFace(code)) el.classList.add("dark");
+  if (other) el.classList.add("other-face");
   if (c.sym && c.sym.length > 1 && !c.wild) el.classList.add("wide-sym");
+  if (c.sym && c.sym.length > 2) el.classList.add("wider-sym");
   el.dataset.card = code;
   if (tag === "span") {
     el.setAttribute("role", "img");
-    el.setAttribute("aria-label", c.name);
+    el.setAttribute("aria-label", other ? `${c.name} (other side)` : c.name);
   }
   const inner = span("card-inner");
   inner.setAttribute("aria-hidden", "true");

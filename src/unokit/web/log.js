@@ -8,7 +8,8 @@ const list = (cards) => (cards || []).map(cardName).join(", ");
 
 // ``prev`` is the kind of the event before this one: a reshuffle right after a Wild
 // Draw Four went back at the start (R-START-WD4) shuffles the draw pile, not discards.
-export function describe(ev, names, me, prev = null) {
+// ``game``: the view's ``game`` ("flip", "no-mercy"; undefined for the classic game).
+export function describe(ev, names, me, prev = null, game = undefined) {
   const who = (s) => (s === me ? "You" : names[s] ?? `Seat ${s}`);
   const whom = (s) => (s === me ? "you" : names[s] ?? `Seat ${s}`);
   const verb = (s, youForm, otherForm) => (s === me ? youForm : otherForm);
@@ -31,7 +32,9 @@ export function describe(ev, names, me, prev = null) {
     case "play": {
       let t = `${who(ev.seat)} played ${list(ev.cards)}`;
       const last = ev.cards && ev.cards[ev.cards.length - 1];
-      if (last && last.startsWith("W") && ev.color) t += ` and chose ${colorName(ev.color)}`;
+      if (last === "WCR") t += ": the next player names a colour and turns cards over until it comes";
+      else if (last && last.startsWith("W") && ev.color) t += ` and chose ${colorName(ev.color)}`;
+      if (last && last.endsWith("DA") && ev.cards.length > 1) t += ` (Discard All: ${ev.cards.length - 1} more of its colour)`;
       if (ev.target !== null && ev.target !== undefined) t += `, swapping hands with ${whom(ev.target)}`;
       return { text: t + "." , cls: "play" };
     }
@@ -56,6 +59,11 @@ export function describe(ev, names, me, prev = null) {
         cls: "catch",
       };
     case "challenge":
+      if (game === "flip")
+        return {
+          text: `${who(ev.seat)} challenged ${whose(ev.challenged)} wild draw card: ${ev.guilty ? "guilty! " + who(ev.challenged) + " " + verb(ev.challenged, "draw", "draws") + " instead" : "not guilty, " + whom(ev.seat) + " " + verb(ev.seat, "draw", "draws") + " the penalty and 2 more"}.`,
+          cls: "challenge",
+        };
       return {
         text: `${who(ev.seat)} challenged ${whose(ev.challenged)} Wild Draw Four: ${ev.guilty ? "guilty! " + who(ev.challenged) + " " + verb(ev.challenged, "draw", "draws") + " 4" : "not guilty, " + whom(ev.seat) + " " + verb(ev.seat, "draw", "draws") + " 6"}.`,
         cls: "challenge",
@@ -64,7 +72,7 @@ export function describe(ev, names, me, prev = null) {
       if (ev.cards) return { text: `${who(ev.seat)} showed you their hand: ${list(ev.cards)}.`, cls: "reveal" };
       return { text: `${who(ev.seat)} showed their hand to the challenger.` };
     case "retract":
-      return { text: `${who(ev.seat)} took the Wild Draw Four back; ${colorName(ev.color)} is in force again.` };
+      return { text: `${who(ev.seat)} took the ${game === "flip" ? "wild draw card" : "Wild Draw Four"} back; ${colorName(ev.color)} is in force again.` };
     case "skip":
       return { text: `${who(ev.seat)} ${verb(ev.seat, "are", "is")} skipped.`, join: true };
     case "reverse":
@@ -83,12 +91,22 @@ export function describe(ev, names, me, prev = null) {
       return { text: `${who(ev.seat)} discarded ${list(ev.cards)}.` };
     case "launch":
       return { text: `${who(ev.seat)} pressed the launcher: ${ev.fired ? ev.fired + " cards fly out" : "nothing"}.` };
+    case "flip":
+      return {
+        text: `Flip! Every card turns over: the ${ev.side === 1 ? "dark" : "light"} side is up, and ${cardName(ev.card)} is on top.`,
+        cls: "flip",
+      };
+    case "knockout":
+      return {
+        text: `${who(ev.seat)} ${verb(ev.seat, "have", "has")} ${ev.count} cards: knocked out by the Mercy rule.`,
+        cls: "catch",
+      };
     case "round_over":
       return { text: `${who(ev.winner)} went out${ev.points ? " and " + verb(ev.winner, "score", "scores") + " " + ev.points + " points" : ""}!`, cls: "round" };
     case "eliminated":
       return { text: `${who(ev.seat)} ${verb(ev.seat, "are", "is")} out of the game (${ev.score} points).` };
     case "game_over":
-      return { text: `${who(ev.winner)} ${verb(ev.winner, "win", "wins")} the game with ${ev.score} points!`, cls: "round" };
+      return { text: `${who(ev.winner)} ${verb(ev.winner, "win", "wins")} the game${ev.score ? ` with ${ev.score} points` : ""}!`, cls: "round" };
     default:
       return { text: ev.kind };
   }
