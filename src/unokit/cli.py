@@ -246,6 +246,12 @@ def cmd_sim(args: argparse.Namespace) -> int:
     return run(args)
 
 
+def cmd_train(args: argparse.Namespace) -> int:
+    from unokit.rl.train import main as train
+
+    return train(list(args.options))
+
+
 def cmd_tournament(args: argparse.Namespace) -> int:
     from unokit import tournament as t
 
@@ -403,6 +409,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     to.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     to.set_defaults(func=cmd_tournament, full_games=False)
+
+    # Its options are parsed by unokit.rl.train (imported only when it runs: torch, the
+    # vector env), so this parser takes them as they come ('+' is no option prefix).
+    tr = sub.add_parser(
+        "train",
+        help="train the learned bot: PPO on the vector env (unokit train --help)",
+        add_help=False,
+        prefix_chars="+",
+    )
+    tr.add_argument("options", nargs="*")
+    tr.set_defaults(func=cmd_train)
 
     se = parser("serve", "start the web table: play with friends in a browser")
     se.add_argument(

@@ -10,17 +10,24 @@ documented in docs/rl.md).
 
 from __future__ import annotations
 
-import gymnasium
+from importlib.util import find_spec
 
-from unokit.rl import spec, uno_v1
+from unokit.rl import spec
 from unokit.rl.core import IllegalTableAction, Table, encode_view, mask_of_view
-from unokit.rl.gym_env import UnoGymEnv
 from unokit.rl.spec import NUM_ACTIONS, OBS_SIZE, action_index, action_name
-from unokit.rl.uno_v1 import UnoAECEnv
 
 GYM_ID = "unokit/Uno-v1"
-if GYM_ID not in gymnasium.registry:
-    gymnasium.register(id=GYM_ID, entry_point="unokit.rl.gym_env:UnoGymEnv")
+# The tables and the encoder (spec, core) need numpy alone: the ``learned`` bot plays
+# from them in a plain install.  The environments need the rl extra.
+if find_spec("gymnasium") is not None:
+    import gymnasium
+
+    from unokit.rl import uno_v1
+    from unokit.rl.gym_env import UnoGymEnv
+    from unokit.rl.uno_v1 import UnoAECEnv
+
+    if GYM_ID not in gymnasium.registry:
+        gymnasium.register(id=GYM_ID, entry_point="unokit.rl.gym_env:UnoGymEnv")
 
 __all__ = [
     "GYM_ID",
