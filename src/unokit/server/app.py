@@ -45,6 +45,7 @@ from unokit.engine.actions import Action
 from unokit.engine.state import StaleVersion
 from unokit.errors import UnoError
 from unokit.match import Timing
+from unokit.record import RecordError
 from unokit.rules import (
     CUSTOM_RULES,
     FLIP_OPTIONS,
@@ -64,6 +65,7 @@ from unokit.rules import (
 from unokit.server import messages as m
 from unokit.server import ops
 from unokit.server.bus import Bus, LocalBus
+from unokit.server.replay import frames_of
 from unokit.server.room import (
     CODE_ALPHABET,
     CODE_LENGTH,
@@ -178,6 +180,9 @@ class Limits:
     # look-ups of a room code that does not exist (HTTP and websocket): past this, every
     # look-up from the address is refused (429) until the minute has passed
     lookups_per_address_per_minute: int = 30
+    # the replay viewer: records turned into frames (CPU), and their size
+    replays_per_address_per_minute: int = 20
+    record_bytes: int = 4 * 1024 * 1024
     # a websocket frame (message) over this is refused by the websocket layer before it
     # is buffered (close 1009); between message_bytes and this it is answered too_big
     frame_bytes: int = 64 * 1024
@@ -1359,6 +1364,10 @@ def create_app(
     async def room_page(code: str) -> FileResponse:
         return FileResponse(web_dir() / "index.html")
 
+    @app.get("/replay", include_in_schema=False)
+    async def replay_page() -> FileResponse:
+        return FileResponse(web_dir() / "index.html")
+
     @app.get("/healthz")
     async def health() -> dict[str, Any]:
         return {"ok": True, "rooms": len(server.rooms)}
@@ -1486,6 +1495,52 @@ def create_app(
             media_type="application/json",
             headers={"Content-Disposition": f'attachment; filename="uno-{code}-{game}.json"'},
         )
+
+    # the replay viewer (issue 36 item 13): a record as the table's state messages
+    replay_window = Window(limits.replays_per_address_per_minute, 60)
+
+    async def replayed(text: str, view: str | None, addr: str) -> JSONResponse:
+        if not replay_window.allow(addr):
+            raise RoomError("too many replays from here; wait a minute", code="rate_limited")
+        got = await asyncio.to_thread(frames_of, text, view)  # CPU: off the loop
+        return JSONResponse(got.to_json())
+
+    @app.post("/api/replay")
+    async def replay_record(
+        request: Request, view: Annotated[str | None, Query(max_length=12)] = None
+    ) -> JSONResponse:
+        """A record sent by the page (a downloaded game, a file dropped on it)."""
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > limits.record_bytes:
+                return error(413, "too_big", "the record is too big to replay here")
+        try:
+            text = body.decode("utf-8")
+        except UnicodeDecodeError:
+            raise RecordError("the record is not UTF-8 text") from None
+        return await replayed(text, view, _address(request.client))
+
+    @app.get("/api/rooms/{code}/replay")
+    async def replay_room_game(
+        code: str,
+        request: Request,
+        game: Annotated[int, Query(ge=0, le=10**9)] = 1,
+        view: Annotated[str | None, Query(max_length=12)] = None,
+    ) -> JSONResponse:
+        """A finished game of a room, by its link (``/replay?room=CODE&game=N``)."""
+        addr = _address(request.client)
+        probing(addr)
+        code = _code(code)
+        text = await server.io(server.store.record, code, game)  # off the loop
+        if text is None:
+            room = server.rooms.get(code)
+            if room is not None and room.status == "playing" and game == room.game_no:
+                return error(409, "game_in_progress", "the replay is ready when the game ends")
+            if room is None:
+                server.lookup_window.allow(addr)
+            return error(404, "no_record", "no such game in this room")
+        return await replayed(text, view, addr)
 
     static = web_dir()
     if static.is_dir():

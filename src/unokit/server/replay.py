@@ -1,0 +1,157 @@
+"""A game record as the frames of the replay viewer (issue 36 item 13).
+
+The browser's replay viewer draws a game with the live table's renderer, from the same
+``state`` messages the table gets: this turns a record (docs/records.md) into one such
+frame for the deal of each round and one after each action, seen from one seat, as a
+spectator, or with every hand open.  The engine plays the record with full checks, as
+``unokit replay`` does (``record.replay``): the page holds no copy of the rules.
+
+A record is the history of a finished game (the server hands one out only when its
+game has ended), so its hands may all be shown; a record that stops at an illegal
+action gives the frames up to it and says why.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from unokit.engine.errors import IllegalAction, ShuffleError
+from unokit.engine.game import Game
+from unokit.engine.modern.base import ModernGame
+from unokit.engine.view import shown_hands, view_of
+from unokit.record import Record, RecordError, _start_modern, loads
+from unokit.rules import RulesError
+
+MAX_FRAMES = 20_000  # a record longer than this is refused (a game has a few thousand)
+OPEN = "open"  # every hand face up
+VIEWS = ("spectator", OPEN)
+
+
+@dataclass(frozen=True)
+class Replay:
+    """The frames of a record from one point of view, and where each round begins."""
+
+    players: list[str]
+    rules: dict[str, Any]
+    frames: list[dict[str, Any]]
+    rounds: list[int]  # the index of each round's first frame
+    ok: bool
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "rules": self.rules,
+            "frames": self.frames,
+            "rounds": self.rounds,
+            "ok": self.ok,
+            "message": self.message,
+        }
+
+
+def parse_view(text: str | None, n: int) -> int | str:
+    """``?view=``: a seat number, ``spectator`` or ``open`` (RecordError otherwise)."""
+    if text is None or text == "spectator":
+        return "spectator"
+    if text == OPEN:
+        return OPEN
+    if text.isdigit() and int(text) < n:
+        return int(text)
+    raise RecordError(f"view {text[:20]!r} is not a seat (0 to {n - 1}), spectator or open")
+
+
+def frames_of(text: str, view: str | None) -> Replay:
+    """The frames of the record ``text`` from ``view`` (RecordError: not a record)."""
+    record = loads(text)
+    return _frames(record, parse_view(view, len(record.players)))
+
+
+def _codes(game: Game, cards: tuple[int, ...] | list[int]) -> list[str]:
+    if isinstance(game, ModernGame):
+        return [game.face_code(f) for f in cards]
+    from unokit.cards import CARD_CODE
+
+    return [CARD_CODE[c] for c in cards]
+
+
+def _frames(record: Record, view: int | str) -> Replay:
+    try:
+        game = Game(record.rules, record.players, seed=0, start=False, events=True)
+    except RulesError as e:
+        raise RecordError(f"bad rules: {e}") from None
+    seat = view if isinstance(view, int) else None
+    frames: list[dict[str, Any]] = []
+    rounds: list[int] = []
+    totals: list[list[int]] = []
+    told = 0  # events told so far
+
+    def frame(ri: int, ai: int) -> None:
+        nonlocal told
+        if len(frames) >= MAX_FRAMES:
+            raise RecordError(f"the record is too long to replay here ({MAX_FRAMES} moves)")
+        events = game.events or []
+        out = []
+        for i in range(told, len(events)):
+            e = events[i]
+            if e.visible_to(seat):
+                ev = game.event_json(e) if isinstance(game, ModernGame) else e.to_json()
+                ev["seq"] = i
+                out.append(ev)
+        told = len(events)
+        v = view_of(game, seat).to_json()
+        v["legal"] = []  # nobody acts in a replay
+        msg: dict[str, Any] = {
+            "type": "state",
+            "game": 1,
+            "version": len(frames),
+            "seq": told,
+            "view": v,
+            "events": out,
+            "round": ri,
+            "action": ai,
+        }
+        if game.round_over:
+            if len(totals) <= game.round_index:
+                totals.append(list(game.scores))
+            msg["hands"] = [_codes(game, h) for h in shown_hands(game)]
+            msg["points"] = [game.hand_points(s) for s in range(game.n)]
+            msg["totals"] = [list(t) for t in totals]
+        elif view == OPEN:  # every hand face up, as each holder sees it
+            msg["open"] = [
+                view_of(game, s).to_json()["hand"] if game.live[s] else [] for s in range(game.n)
+            ]
+        frames.append(msg)
+
+    ok, message = True, ""
+    for ri, spec in enumerate(record.rounds):
+        if ri > 0 and not game.round_over:
+            ok, message = False, f"round {ri} starts before round {ri - 1} is over"
+            break
+        if game.game_over:
+            ok, message = False, f"the game ended in round {ri - 1}, yet the record goes on"
+            break
+        try:
+            if isinstance(game, ModernGame):
+                _start_modern(game, spec, ri)
+            else:
+                game.start_round(spec.dealer, spec.deck, spec.seed, spec.shuffles, spec.launches)
+        except (IllegalAction, ShuffleError) as e:
+            raise RecordError(f"round {ri}: {e}") from None
+        rounds.append(len(frames))
+        frame(ri, -1)
+        for ai, (s, action) in enumerate(spec.actions):
+            try:
+                game.apply(s, action)
+            except IllegalAction as e:
+                ok, message = False, f"round {ri + 1}, move {ai + 1}: {e.message}"
+                break
+            except ShuffleError as e:
+                raise RecordError(f"round {ri}: {e}") from None
+            frame(ri, ai)
+        if not ok:
+            break
+    return Replay(list(record.players), record.rules.to_spec(), frames, rounds, ok, message)
+
+
+__all__ = ["MAX_FRAMES", "Replay", "frames_of", "parse_view"]
