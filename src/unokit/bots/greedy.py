@@ -4,7 +4,8 @@ Among the playable cards it prefers, in order: a non-wild over a wild (wilds las
 card that matches the colour in force over one that matches only by number or symbol,
 then the card worth the most points (action cards, then high numbers).  It names the
 colour it holds most of, always calls and catches UNO, never challenges a Wild Draw
-Four, and plays a playable card it has just drawn.
+Four, and plays a playable card it has just drawn.  UNO Flip! and No Mercy are
+played by the same ranking on their own cards (``bots/modern.py``).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import random
 
 from unokit.bots.base import BotBase
+from unokit.bots.modern import greedy_modern
 from unokit.cards import CARD_COLOR, IS_WILD, WILD_COLOR, card_points
 from unokit.engine.actions import ACCEPT, CATCH, COLOR, DRAW, PLAY, UNO, Action
 from unokit.engine.view import View
@@ -38,6 +40,8 @@ class GreedyBot(BotBase):
         self.rng = random.Random(seed)
 
     def act(self, view: View) -> Action:
+        if view.rules.modern:  # UNO Flip!, No Mercy: their own cards (bots/modern.py)
+            return greedy_modern(view, self.rng)
         legal = view.legal
         plays = [a for a in legal if a.kind == PLAY]
         if plays:

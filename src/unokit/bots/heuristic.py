@@ -28,6 +28,8 @@ keeps a small memory between calls, never anything else):
 
 Variant rules (stacking, seven-zero, the 2018 wilds, multi-play, elimination) are
 played legally with rough estimates; the weights were tuned on the classic rules.
+UNO Flip! and No Mercy are played by ``bots/modern.py``'s ``ModernHeuristic``, from
+the view alone.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ import random
 from dataclasses import dataclass
 
 from unokit.bots.base import BotBase
+from unokit.bots.modern import ModernHeuristic
 from unokit.cards import (
     CARD_COLOR,
     CARD_RANK,
@@ -164,6 +167,8 @@ class HeuristicBot(BotBase):
 
     def __init__(self, seed: int | None = None, weights: Weights | None = None) -> None:
         self.rng = random.Random(seed)  # the bot is deterministic; kept for the protocol
+        self._seed = seed
+        self._modern: ModernHeuristic | None = None  # plays UNO Flip! and No Mercy
         self.w = weights or Weights()
         self._round = -1
         self._n = 0
@@ -188,6 +193,10 @@ class HeuristicBot(BotBase):
         return None
 
     def act(self, view: View) -> Action:
+        if view.rules.modern:  # UNO Flip!, No Mercy: their own play (bots/modern.py)
+            if self._modern is None:
+                self._modern = ModernHeuristic(self._seed)
+            return self._modern.act(view)
         self._observe(view)
         action = self._decide(view)
         self._remember(view, action)

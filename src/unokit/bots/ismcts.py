@@ -58,6 +58,8 @@ from collections.abc import Set as AbstractSet
 from functools import lru_cache
 from typing import Any
 
+from unokit.bots.modern import catch_or_call
+from unokit.bots.modern_search import ModernSearch
 from unokit.cards import (
     CARD_COLOR,
     CARD_RANK,
@@ -248,6 +250,10 @@ class ISMCTSBot:
         self.decisions = 0  # act() calls
         self.jit = 0.0  # CPU seconds spent compiling (or loading) the search, not counted
         self._jit_now = 0.0
+        self._seed = seed
+        self._kind: str | None = None  # "classic" or "modern", from the first view
+        self._early: list[Event] = []  # events before that view
+        self._modern: ModernSearch | None = None
         self._rules_key: Any = None
         self._rules_arr: Any = None
         self._reset()
@@ -338,7 +344,14 @@ class ISMCTSBot:
         self.named: dict[int, int] = {}
 
     def observe(self, events: Sequence[Event]) -> None:
-        """Learn from this seat's events: reveals, swaps, who could not follow a colour."""
+        """Learn from this seat's events: reveals, swaps, who could not follow a colour.
+
+        Until the first decision shows which game this is, the events wait (a modern
+        game's cards are not the classic ids read here)."""
+        if self._kind != "classic":
+            if self._kind is None:
+                self._early.extend(events)
+            return
         for e in events:
             d = e.data
             prev, self._last = self._last, e.kind
@@ -608,11 +621,27 @@ class ISMCTSBot:
 
     # ------------------------------------------------------------ deciding -----
     def react(self, view: View) -> Action | None:
+        if self._modern_search(view) is not None:
+            return catch_or_call(view)
         self._remember(view)
         for a in view.legal:
             if a.kind in (CATCH, UNO):
                 return a
         return None
+
+    def _modern_search(self, view: View) -> ModernSearch | None:
+        """UNO Flip! and No Mercy are searched by ``bots/modern_search.py``, from the
+        view alone (the events kept for the classic game are dropped)."""
+        if self._kind is None:
+            self._kind = "modern" if view.rules.modern else "classic"
+            early, self._early = self._early, []
+            if self._kind == "classic":
+                self.observe(early)
+        if self._kind != "modern":
+            return None
+        if self._modern is None:
+            self._modern = ModernSearch(self._seed, self.time_budget, self.iterations, self.margin)
+        return self._modern
 
     def act(self, view: View) -> Action:
         """Search the sensible actions, starting from the heuristic bot's choice.
@@ -629,6 +658,15 @@ class ISMCTSBot:
         decisions and settled searches (``settle``) leave unused goes to the close
         ones.  One decision may spend at most ``bank`` budgets.
         """
+        modern = self._modern_search(view)
+        if modern is not None:
+            self.decisions += 1
+            t = time.thread_time()
+            try:
+                return modern.act(view)
+            finally:
+                self.cpu += time.thread_time() - t
+                self.rollouts = modern.rollouts
         clock = time.thread_time
         t0 = clock()
         self.decisions += 1

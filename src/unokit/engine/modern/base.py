@@ -657,6 +657,11 @@ class ModernGame(Game):
     def _aside(self) -> list[int]:
         return []
 
+    def round_points(self, winner: int) -> int:
+        """The points in the other hands, valued by this game (FLIP-SCORE-1, NM-SCORE-2's
+        card values; knocked-out hands are empty): what tournaments report per round."""
+        return sum(self.hand_points(s) for s in range(self.n) if s != winner)
+
     def copy(self, rng: random.Random | None = None) -> Game:
         g = type(self).from_json_obj(self.to_json_obj())
         g.events = None

@@ -1,0 +1,457 @@
+"""The bots' play of UNO Flip! and No Mercy (RULES-MODERN.md), from a seat's view only.
+
+The classic bots hand a modern view to this module (``view.rules.modern``): their own
+card tables (``unokit.cards``) know nothing of two-faced cards or of No Mercy's deck.
+Everything here reads the ``ModernView``: the active faces of the seat's own cards,
+the other faces of the opponents' cards in Flip (FLIP-VIEW-2), hand sizes, the top
+card, the pending stack.  Nothing is remembered between decisions, so a decision is a
+function of the view (and of the bot's seed): the no-peek tests deal every hidden card
+again and expect the same decision.
+
+* ``greedy_modern``: the greedy bot's ranking (a non-wild before a wild, more cards
+  at once, the colour in force, the most points), the colour it holds most, never a
+  challenge, never a voluntary draw.
+* ``ModernHeuristic``: each legal play is scored by the position it leaves (cards
+  left, a colour to follow, wilds kept for later) plus what its effect is worth
+  against the seat it hits: Draw One/Five and the No Mercy draw cards weigh more when
+  the victim is close to going out, or close to the Mercy limit (a knock-out); Skip,
+  Skip Everyone and (two players) Reverse are worth another turn; Discard All by the
+  cards it sheds; a 7 swaps with the smallest hand and a 0 is judged by the hand it
+  passes in; a Flip by the other faces of the opponents' cards (what they will hold
+  after it, which every seat sees).  A stack is answered with the smallest draw card
+  that may answer it (the big ones are kept to end a stack later), unless the next
+  player is about to go out; it is absorbed only when nothing answers.  A Wild Draw
+  Two or Wild Draw Colour is challenged when the odds of a bluff pay for the risk.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from unokit.engine.actions import ACCEPT, CATCH, CHALLENGE, COLOR, DRAW, KEEP, PLAY, UNO, Action
+from unokit.engine.phases import P_ANSWER, P_CHALLENGE
+from unokit.engine.view import View
+from unokit.modern_cards import (
+    F_DRAW,
+    F_FLIP,
+    F_REVERSE,
+    F_SKIP,
+    FACE_COLOR,
+    FACE_POINTS,
+    FACE_RANK,
+    FACE_SIDE,
+    FACE_WILD,
+    LIGHT,
+    N_D2,
+    N_D4,
+    N_DISCARDALL,
+    N_REVERSE,
+    N_SKIP,
+    N_SKIPALL,
+    NM_COLOR,
+    NM_DRAW,
+    NM_POINTS,
+    NM_RANK,
+    NM_WCR,
+    NM_WILD,
+    NM_WR4,
+    NUM_FACES,
+    WILD_D2,
+    WILD_DC,
+    nm_deck,
+)
+
+# What a card does, in both games (a face of Flip, a card of No Mercy).
+K_NUMBER, K_DRAW, K_SKIP, K_SKIPALL, K_REVERSE, K_FLIP = 0, 1, 2, 3, 4, 5
+K_WILD, K_WILD_DRAW, K_DISCARDALL, K_ROULETTE, K_SWAP, K_PASS = 6, 7, 8, 9, 10, 11
+# cards a Wild Draw Colour makes the victim draw, on average (a dark colour is 26 of
+# the 112 dark faces: about 1 in 4.3)
+WDC_DRAWS = 4
+
+
+@dataclass(frozen=True)
+class Table:
+    """One game's card properties, by the ids its views use."""
+
+    game: str
+    color: tuple[int, ...]  # global colour (Flip 0..7), -1 for a wild
+    rank: tuple[int, ...]
+    kind: tuple[int, ...]
+    draws: tuple[int, ...]  # cards the victim draws
+    points: tuple[int, ...]
+    wild: tuple[bool, ...]
+
+
+def _flip_table() -> Table:
+    kind, draws = [K_NUMBER] * NUM_FACES, [0] * NUM_FACES
+    for f in range(NUM_FACES):
+        r = FACE_RANK[f]
+        if f in (WILD_D2, WILD_DC):
+            kind[f], draws[f] = K_WILD_DRAW, 2 if f == WILD_D2 else WDC_DRAWS
+        elif FACE_WILD[f]:
+            kind[f] = K_WILD
+        elif r == F_DRAW:
+            kind[f], draws[f] = K_DRAW, 1 if FACE_SIDE[f] == LIGHT else 5
+        elif r == F_SKIP:
+            kind[f] = K_SKIP if FACE_SIDE[f] == LIGHT else K_SKIPALL
+        elif r == F_REVERSE:
+            kind[f] = K_REVERSE
+        elif r == F_FLIP:
+            kind[f] = K_FLIP
+    return Table("flip", FACE_COLOR, FACE_RANK, tuple(kind), tuple(draws), FACE_POINTS, FACE_WILD)
+
+
+def _nm_table() -> Table:
+    n = len(NM_RANK)
+    kind = [K_NUMBER] * n
+    for c in range(n):
+        r = NM_RANK[c]
+        if c == NM_WCR:
+            kind[c] = K_ROULETTE
+        elif NM_WILD[c]:
+            kind[c] = K_WILD_DRAW if NM_DRAW[c] else K_WILD
+        elif r in (N_D2, N_D4):
+            kind[c] = K_DRAW
+        elif r == N_SKIP:
+            kind[c] = K_SKIP
+        elif r == N_SKIPALL:
+            kind[c] = K_SKIPALL
+        elif r == N_REVERSE:
+            kind[c] = K_REVERSE
+        elif r == N_DISCARDALL:
+            kind[c] = K_DISCARDALL
+        elif r == 7:
+            kind[c] = K_SWAP
+        elif r == 0:
+            kind[c] = K_PASS
+    return Table("no-mercy", NM_COLOR, NM_RANK, tuple(kind), NM_DRAW, NM_POINTS, NM_WILD)
+
+
+TABLES = {"flip": _flip_table(), "no-mercy": _nm_table()}
+
+
+def table_of(view: View) -> Table:
+    return TABLES[view.rules.deck]
+
+
+def side_colors(view: View) -> range:
+    """The colours a wild may name now (Flip: the active side's four)."""
+    side: int = getattr(view, "side", -1)
+    base = 4 * side if view.rules.deck == "flip" and side >= 0 else 0
+    return range(base, base + 4)
+
+
+def next_live(view: View, seat: int, steps: int = 1) -> int:
+    n, d, live = view.n, view.direction, view.live
+    s = seat
+    for _ in range(steps):
+        s = (s + d) % n
+        while not live[s]:
+            s = (s + d) % n
+    return s
+
+
+def prev_live(view: View, seat: int) -> int:
+    n, d, live = view.n, view.direction, view.live
+    s = (seat - d) % n
+    while not live[s]:
+        s = (s - d) % n
+    return s
+
+
+def rest_after(view: View, a: Action, t: Table) -> list[int]:
+    """The seat's own cards left after play ``a`` (before a swap or pass)."""
+    rest = list(view.hand)
+    for c in a.cards:
+        if c in rest:
+            rest.remove(c)
+    if t.kind[a.card] == K_DISCARDALL:
+        col = t.color[a.card]
+        rest = [c for c in rest if t.color[c] != col]
+    return rest
+
+
+def cards_left(view: View, a: Action, t: Table, rest: Sequence[int]) -> int:
+    """How many cards the seat holds after ``a``, swaps and passes included."""
+    if not rest:
+        return 0
+    k = t.kind[a.card]
+    if k == K_SWAP and a.target >= 0:
+        return view.hand_sizes[a.target]
+    if k == K_PASS and view.phase != P_ANSWER:
+        return view.hand_sizes[prev_live(view, view.seat)]
+    return len(rest)
+
+
+def most_held(view: View, cards: Sequence[int], t: Table, rng: random.Random | None) -> int:
+    """The colour of the active side held most among ``cards`` (ties: random, or the
+    first)."""
+    cols = side_colors(view)
+    counts = {c: 0 for c in cols}
+    for c in cards:
+        col = t.color[c]
+        if col in counts:
+            counts[col] += 1
+    best = max(counts.values())
+    ties = [c for c in cols if counts[c] == best]
+    return ties[0] if rng is None or len(ties) == 1 else rng.choice(ties)
+
+
+def _size(view: View, target: int) -> int:
+    return view.hand_sizes[target] if target >= 0 else 0
+
+
+def catch_or_call(view: View) -> Action | None:
+    for a in view.legal:
+        if a.kind in (CATCH, UNO):
+            return a
+    return None
+
+
+# ----------------------------------------------------------------------- greedy ----
+def greedy_modern(view: View, rng: random.Random) -> Action:
+    """The greedy bot on a modern view (see the module's docstring)."""
+    legal = view.legal
+    t = table_of(view)
+    plays = [a for a in legal if a.kind == PLAY]
+    if plays:
+        colour = view.color
+        hand = view.hand
+
+        def key(a: Action) -> tuple[int, int, int, int]:
+            top = a.extra[-1] if a.extra else a.card
+            shed = len(a.extra)
+            if t.kind[a.card] == K_DISCARDALL:
+                shed = sum(1 for c in hand if t.color[c] == t.color[a.card]) - 1
+            return (
+                0 if t.wild[a.card] else 1,  # wilds last
+                shed,  # more cards at once (multi-play, Discard All)
+                1 if t.color[top] == colour else 0,  # colour before number
+                t.points[a.card],  # action cards, then high numbers
+            )
+
+        best = max(plays, key=key)
+        same = [a for a in plays if a.card == best.card and a.extra == best.extra]
+        wanted = most_held(view, rest_after(view, best, t), t, rng)
+        return max(same, key=lambda a: (a.color == wanted, -_size(view, a.target), a.uno))
+    colours = [a for a in legal if a.kind == COLOR]
+    if colours:
+        want = most_held(view, view.hand, t, rng)
+        return max(colours, key=lambda a: a.color == want)
+    for kind in (ACCEPT, KEEP, DRAW):  # never challenge; draw when nothing fits
+        for a in legal:
+            if a.kind == kind:
+                return a
+    turn = [a for a in legal if a.kind not in (CATCH, UNO)]
+    return (turn or list(legal))[0]
+
+
+# -------------------------------------------------------------------- heuristic ----
+@dataclass(frozen=True)
+class ModernWeights:
+    """The heuristic's constants (hand-set; docs/bots.md reports their strength)."""
+
+    left: float = 10.0  # a card still in hand
+    wild_hold: float = 30.0  # playing a wild while it could be kept
+    follow: float = 2.0  # each card (up to 3) of the colour in force after the play
+    stuck: float = 5.0  # no card left of the colour in force after the play
+    draw: float = 2.5  # a card the victim draws, scaled by the victim's urgency
+    skip: float = 6.0  # a skipped player, scaled likewise
+    again: float = 7.0  # another turn for this seat
+    knockout: float = 25.0  # a draw that may knock the victim out (No Mercy)
+    flip: float = 6.0  # a Flip, by what the opponents will hold after it
+    mercy: float = 1.2  # each card past 15 in hand: stacks and swaps matter more
+    bluff_near: int = 2  # bluff a wild draw only against a seat with this many cards
+
+
+def urgency(cards: int) -> float:
+    """How close a seat with ``cards`` cards is to going out: 1 at one card, 0 from 5."""
+    return max(0.0, (5 - cards) / 4)
+
+
+class ModernHeuristic:
+    """The heuristic bot's play of the modern games (see the module's docstring)."""
+
+    def __init__(self, seed: int | None = None, weights: ModernWeights | None = None) -> None:
+        self.rng = random.Random(seed)
+        self.w = weights or ModernWeights()
+
+    def act(self, view: View) -> Action:
+        legal = view.legal
+        turn = [a for a in legal if a.kind not in (CATCH, UNO)]
+        if not turn:
+            return legal[0]
+        if len(turn) == 1:
+            return turn[0]
+        t = table_of(view)
+        if view.phase == P_CHALLENGE:
+            return self._answer_wild(view, turn)
+        colours = [a for a in turn if a.kind == COLOR]
+        if colours:
+            return self._colour(view, colours, t)
+        plays = [a for a in turn if a.kind == PLAY]
+        if plays:
+            best = max(plays, key=lambda a: (self.play_value(view, a, t), a.uno))
+            keep = [a for a in turn if a.kind == KEEP]
+            if keep and self.play_value(view, best, t) < self._keep_value(view, t):
+                return keep[0]
+            return best
+        for kind in (ACCEPT, KEEP, DRAW):
+            for a in turn:
+                if a.kind == kind:
+                    return a
+        return turn[0]
+
+    def ranked(self, view: View) -> list[Action]:
+        """The turn's actions, best first (the search bot's candidates)."""
+        turn = [a for a in view.legal if a.kind not in (CATCH, UNO)]
+        t = table_of(view)
+        first = self.act(view)
+
+        def key(a: Action) -> tuple[float, bool]:
+            if a.kind != PLAY:
+                return (0.0, True)
+            return (-self.play_value(view, a, t), not a.uno)
+
+        rest = sorted((a for a in turn if a != first), key=key)
+        return [first, *rest]
+
+    # ---------------------------------------------------------------- deciding ----
+    def _colour(self, view: View, colours: list[Action], t: Table) -> Action:
+        """A colour to name: a Roulette's victim names the colour that comes soonest
+        (most of the cards it cannot see); otherwise the colour held most."""
+        if view.rules.deck == "no-mercy" and view.discard and view.top == NM_WCR:
+            unseen = [0, 0, 0, 0]
+            counts = nm_deck(view.rules.nm_deck)
+            seen = list(view.hand) + list(view.discard)
+            for c in counts:
+                if NM_COLOR[c] >= 0:
+                    unseen[NM_COLOR[c]] += 1
+            for c in seen:
+                if NM_COLOR[c] >= 0:
+                    unseen[NM_COLOR[c]] -= 1
+            mine = [0, 0, 0, 0]
+            for c in view.hand:
+                if NM_COLOR[c] >= 0:
+                    mine[NM_COLOR[c]] += 1
+            return max(colours, key=lambda a: (unseen[a.color], mine[a.color]))
+        want = most_held(view, view.hand, t, None)
+        return max(colours, key=lambda a: a.color == want)
+
+    def _answer_wild(self, view: View, turn: list[Action]) -> Action:
+        """FLIP-CHAL-*: challenge when a bluff is likely enough to pay.
+
+        Accepting costs the hit (2 cards, or drawing until the colour); a wrong
+        challenge costs 2 more; a right one moves the hit to its player.  The chance
+        that the player held a card of the colour in force before, from its hand size
+        (each card of the active side is of a given colour about 1 time in 4.3),
+        quartered: most players do not bluff.
+        """
+        challenge = [a for a in turn if a.kind == CHALLENGE]
+        accept = [a for a in turn if a.kind == ACCEPT]
+        if not challenge or not accept:
+            return turn[0]
+        by = view.wd4_by
+        h = view.hand_sizes[by] if by >= 0 else 7
+        p_hold = 1 - (1 - 26 / 112) ** h
+        p = 0.25 * p_hold
+        hit = 2 if view.pending == WILD_D2 else WDC_DRAWS
+        gain = p * 2 * hit - (1 - p) * 2
+        return challenge[0] if gain > 0 else accept[0]
+
+    def _keep_value(self, view: View, t: Table) -> float:
+        """Keeping the drawn card: as if it stayed in hand (one card more than playing)."""
+        return -self.w.left * len(view.hand) - self.w.stuck
+
+    def play_value(self, view: View, a: Action, t: Table) -> float:
+        """The score of play ``a``: the position it leaves and what its effect is worth."""
+        w = self.w
+        rest = rest_after(view, a, t)
+        left = cards_left(view, a, t, rest)
+        if not rest:
+            return 1e6  # goes out: wins the round (NM-END-1, FLIP-END-1)
+        card = a.card
+        k = t.kind[card]
+        n_live = sum(view.live)
+        me = view.seat
+        nxt = next_live(view, me)
+        mercy = view.rules.mercy_limit if view.rules.deck == "no-mercy" else 0
+        v = -w.left * left
+        if mercy and len(view.hand) > 15:
+            v -= w.mercy * (left - len(rest))  # a big hand: swaps and passes weigh more
+        top = a.extra[-1] if a.extra else card
+        colour = a.color if t.wild[top] else t.color[top]
+        if k in (K_SWAP, K_PASS) and left != len(rest):
+            follow = 1  # a new hand: the colour in force is anyone's guess
+        else:
+            follow = sum(1 for c in rest if t.color[c] == colour or t.rank[c] == t.rank[top])
+        v += w.follow * min(follow, 3) - (w.stuck if follow == 0 else 0.0)
+        danger = min(view.hand_sizes[s] for s in range(view.n) if s != me and view.live[s])
+        if t.wild[card] and len(rest) > 1 and danger > 2:
+            v -= w.wild_hold
+        if k == K_WILD_DRAW and view.rules.deck == "flip":
+            guilty = any(t.color[c] == view.color for c in view.hand)
+            if guilty and view.hand_sizes[nxt] > w.bluff_near:
+                v -= 3 * w.wild_hold  # a bluff only against a seat about to go out
+        two = n_live == 2
+        if k in (K_DRAW, K_WILD_DRAW):
+            victim = nxt
+            if card == NM_WR4 and two:  # NM-2P-WRD4: its own player is the target
+                return v - w.draw * (4 + view.pending_total) * 1.5
+            d = t.draws[card] + (view.pending_total if view.phase == P_ANSWER else 0)
+            vs = view.hand_sizes[victim]
+            hit = w.draw * d * (0.5 + urgency(vs))
+            if view.rules.deck == "no-mercy":
+                hit *= 0.6  # the victim may answer the stack
+                if mercy and vs + d >= mercy:
+                    hit += w.knockout
+                if view.phase == P_ANSWER:  # answering: keep the big cards for later
+                    hit += w.left * 2 - t.draws[card] * (0.2 if urgency(vs) == 0 else -0.5)
+            v += hit
+            if two:
+                v += w.again
+        elif k == K_SKIP:
+            v += w.skip * (0.5 + urgency(view.hand_sizes[nxt]))
+            if two:
+                v += w.again
+        elif k == K_SKIPALL:
+            v += w.again + w.skip * 0.3 * (n_live - 1)
+        elif k == K_REVERSE:
+            if two:
+                v += w.again
+            else:
+                prv = prev_live(view, me)
+                v += w.skip * (urgency(view.hand_sizes[nxt]) - urgency(view.hand_sizes[prv]))
+        elif k == K_ROULETTE:
+            v += w.draw * 3 * (0.5 + urgency(view.hand_sizes[nxt]))
+            if two:
+                v += w.again
+        elif k == K_FLIP:
+            v += w.flip * self._flip_gain(view, t)
+        return v
+
+    def _flip_gain(self, view: View, t: Table) -> float:
+        """What a Flip is worth by what the opponents will hold after it: their other
+        faces (FLIP-VIEW-2).  Wilds and action faces there help them; an opponent
+        close to going out matters most.  Positive: the flip hurts them."""
+        others = getattr(view, "others", ())
+        gain = 0.0
+        expect = 40 / 112  # wilds and coloured actions on a side
+        for s, backs in enumerate(others):
+            if s == view.seat or not backs or not view.live[s]:
+                continue
+            good = sum(1 for f in backs if t.wild[f] or t.kind[f] != K_NUMBER) / len(backs)
+            gain += (expect - good) * (1 + 2 * urgency(len(backs)))
+        return gain
+
+
+__all__ = [
+    "ModernHeuristic",
+    "ModernWeights",
+    "Table",
+    "catch_or_call",
+    "greedy_modern",
+    "table_of",
+]

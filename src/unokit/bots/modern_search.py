@@ -1,0 +1,346 @@
+"""The search bot's play of UNO Flip! and No Mercy: determinized rollouts from the view.
+
+Each iteration deals a *world*: every card the seat cannot see, dealt again at random
+but consistent with its view (``flip_world``, ``nm_world``), then plays each candidate
+action in its own copy of that world followed by a rollout to the end of the hand in
+the Python engine (``unokit.engine.modern``), all candidates with the same random
+numbers.  The modern heuristic's choice (``bots/modern.py``) stays the answer unless
+another candidate wins more often by ``margin`` standard errors of the paired
+difference, as in the classic search (``bots/ismcts.py``).
+
+What a world keeps from the view, and only that:
+
+* **No Mercy**: the seat's hand, every face-up discard, hand sizes, live seats, the
+  pending stack, the colour, the direction; the cards it cannot see (the deck minus
+  its hand and the face-up discards) are dealt to the other hands, the set-aside
+  hands, any face-down cards under the discard pile and the draw pile, by their sizes.
+* **UNO Flip!**: the active faces of the seat's cards (their other faces dealt from
+  the unseen faces of the inactive side), the other faces of each opponent's cards in
+  hand order (their active faces dealt from the unseen faces of the active side), the
+  top card's active face, the draw pile top's inactive face (FLIP-VIEW-1..3); every
+  face nobody shows is dealt again, so each world is a whole 112-card deck with its
+  own pairing.  A Wild Draw Two or Colour waiting for its challenge is a bluff in a
+  world with probability ``BLUFF_PRIOR`` (the colour in force before it is not in the
+  view).
+
+The rollouts play a fast rule of thumb on the engine's legal actions (a non-wild
+before a wild, UNO always called, colours held most, a stack answered when it can
+be, never a challenge).  A rollout scores 1 if the seat wins the hand, else 0; one cut
+at ``MAX_ROLLOUT`` decisions scores the seat's share by hand sizes.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections import Counter
+
+from unokit.bots.modern import ModernHeuristic
+from unokit.engine.actions import ACCEPT, COLOR, DRAW, KEEP, PLAY, Action
+from unokit.engine.modern.base import ModernGame
+from unokit.engine.modern.flip import CHOOSE_FLIP, CHOOSE_START, FlipGame
+from unokit.engine.modern.nomercy import NoMercyGame
+from unokit.engine.phases import P_CHALLENGE, P_DRAWN, P_ROUND_OVER, P_START_COLOR
+from unokit.engine.view import View
+from unokit.modern_cards import (
+    FACE_COLOR,
+    FACE_WILD,
+    LIGHT,
+    NM_COLOR,
+    NM_WILD,
+    WILD_D2,
+    WILD_DC,
+    nm_deck,
+    side_faces,
+)
+
+BLUFF_PRIOR = 0.25  # the chance a world's waiting Wild Draw Two/Colour is a bluff
+MAX_ROLLOUT = 3000  # decisions in one rollout before it is judged by hand sizes
+MAX_CANDIDATES = 6  # actions searched: the heuristic's best ones
+
+
+class SearchError(ValueError):
+    """A view the search cannot deal a world for (never a legal game's view)."""
+
+
+# ------------------------------------------------------------------ worlds ----
+def _base(view: View, cls: type[ModernGame], seed: int) -> ModernGame:
+    g = cls(view.rules, list(view.names), seed=seed, events=False, record=False, start=False)
+    g.color = view.color
+    g.direction = view.direction
+    g.current = view.current
+    g.phase = view.phase
+    g.vulnerable = view.vulnerable
+    g.live = list(view.live)
+    g.n_live = sum(view.live)
+    g.scores = list(view.scores)
+    g.round_index = view.round_index
+    g.dealer = view.dealer
+    g.round_winner = view.round_winner
+    g.game_winner = view.game_winner
+    g.pend_card = view.pending
+    g.pend_total = view.pending_total
+    g.wd4_by = view.wd4_by
+    g.round_rng = random.Random(seed)
+    return g
+
+
+def nm_world(view: View, rng: random.Random) -> NoMercyGame:
+    """A No Mercy game consistent with ``view`` (see the module's docstring)."""
+    unseen = Counter(nm_deck(view.rules.nm_deck))
+    unseen.subtract(view.hand)
+    unseen.subtract(view.discard)
+    if any(k < 0 for k in unseen.values()):
+        raise SearchError("the view shows more of a card than the deck holds")
+    pool = list(unseen.elements())
+    rng.shuffle(pool)
+    g = _base(view, NoMercyGame, rng.getrandbits(32))
+    assert isinstance(g, NoMercyGame)
+    hands: list[list[int]] = []
+    for s in range(view.n):
+        if s == view.seat:
+            hands.append(list(view.hand))
+        else:
+            k = view.hand_sizes[s]
+            hands.append(pool[:k])
+            del pool[:k]
+    aside = int(getattr(view, "aside", 0))
+    face_down = int(getattr(view, "discard_size", len(view.discard))) - len(view.discard)
+    if len(pool) != aside + face_down + view.draw_pile:
+        raise SearchError("the view's card counts do not add up to the deck")
+    g.aside = pool[:aside]
+    g.discard = pool[aside : aside + face_down] + list(view.discard)
+    g.face_down = face_down
+    g.pile = pool[aside + face_down :]
+    g.hands = hands
+    g.knockouts = sum(1 for alive in view.live if not alive)
+    if view.phase == P_DRAWN and view.drawn >= 0:
+        g.drawn = view.drawn
+    return g
+
+
+def flip_world(view: View, rng: random.Random) -> FlipGame:
+    """A UNO Flip! game consistent with ``view`` (see the module's docstring)."""
+    side: int = getattr(view, "side", LIGHT)
+    others: tuple[tuple[int, ...], ...] = getattr(view, "others", ())
+    pile_top: int = getattr(view, "pile_top", -1)
+    discard_size: int = getattr(view, "discard_size", len(view.discard))
+    fronts = Counter(side_faces(side))
+    backs = Counter(side_faces(1 - side))
+    fronts.subtract(view.hand)
+    top = view.discard[-1] if view.discard else -1
+    if top >= 0:
+        fronts[top] -= 1
+    for s, faces in enumerate(others):
+        if s != view.seat:
+            backs.subtract(faces)
+    if pile_top >= 0:
+        backs[pile_top] -= 1
+    if any(k < 0 for k in fronts.values()) or any(k < 0 for k in backs.values()):
+        raise SearchError("the view shows more of a face than the deck holds")
+    fr = list(fronts.elements())
+    bk = list(backs.elements())
+    rng.shuffle(fr)
+    rng.shuffle(bk)
+    pairs: list[tuple[int, int]] = []
+
+    def card(front: int, back: int) -> int:
+        pairs.append((front, back) if side == LIGHT else (back, front))
+        return len(pairs) - 1
+
+    try:
+        hands: list[list[int]] = []
+        for s in range(view.n):
+            if s == view.seat:
+                hands.append([card(f, bk.pop()) for f in view.hand])
+            else:
+                hands.append([card(fr.pop(), b) for b in others[s]])
+        discard = [card(fr.pop(), bk.pop()) for _ in range(discard_size - 1)]
+        if top >= 0:
+            discard.append(card(top, bk.pop()))
+        pile: list[int] = []
+        if view.draw_pile:
+            pile = [card(fr.pop(), bk.pop()) for _ in range(view.draw_pile - 1)]
+            pile.append(card(fr.pop(), pile_top))
+    except IndexError:
+        raise SearchError("the view's card counts do not add up to the deck") from None
+    if fr or bk:
+        raise SearchError("the view's card counts do not add up to the deck")
+    g = _base(view, FlipGame, rng.getrandbits(32))
+    assert isinstance(g, FlipGame)
+    g.pairs = pairs
+    g.side = side
+    g.hands = hands
+    g.discard = discard
+    g.pile = pile
+    if view.phase == P_DRAWN and view.drawn >= 0:
+        mine = hands[view.seat]
+        g.drawn = next(c for c in reversed(mine) if pairs[c][side] == view.drawn)
+    if view.phase == P_START_COLOR:
+        start = discard_size == 1 and (side == LIGHT or view.rules.flip_start == "flip")
+        flipper = view.rules.flip_wild_color == "flipper" and not start
+        g.choose = CHOOSE_FLIP if flipper else CHOOSE_START
+        g._after_color = flipper and view.rules.flip_exposed_action and top in (WILD_D2, WILD_DC)
+    if view.phase == P_CHALLENGE:
+        g.wd4_guilty = rng.random() < BLUFF_PRIOR
+        g.wd4_prev_color = -1
+    return g
+
+
+def world(view: View, rng: random.Random) -> ModernGame:
+    if view.rules.deck == "flip":
+        return flip_world(view, rng)
+    return nm_world(view, rng)
+
+
+# ---------------------------------------------------------------- rollouts ----
+def _colors(g: ModernGame, seat: int) -> int:
+    """The colour ``seat`` holds most now (Flip: of the active side), ties by order."""
+    if isinstance(g, FlipGame):
+        side, pairs = g.side, g.pairs
+        counts = [0] * 8
+        for c in g.hands[seat]:
+            f = pairs[c][side]
+            if not FACE_WILD[f]:
+                counts[FACE_COLOR[f]] += 1
+        base = 4 * side
+        return max(range(base, base + 4), key=lambda c: counts[c])
+    counts = [0] * 4
+    for c in g.hands[seat]:
+        if not NM_WILD[c]:
+            counts[NM_COLOR[c]] += 1
+    return max(range(4), key=lambda c: counts[c])
+
+
+def _wild(g: ModernGame, face: int) -> bool:
+    return FACE_WILD[face] if isinstance(g, FlipGame) else NM_WILD[face]
+
+
+def rollout_pick(g: ModernGame, seat: int, rng: random.Random) -> Action:
+    """The rollouts' rule of thumb on the engine's legal actions."""
+    legal = g.legal_actions(seat)
+    plays = [a for a in legal if a.kind == PLAY]
+    if plays:
+        plain = [a for a in plays if not _wild(g, a.card)]
+        pick = plain or plays
+        if len(g.hands[seat]) == 2:
+            pick = [a for a in pick if a.uno] or pick
+        a = pick[int(rng.random() * len(pick))]
+        if a.color >= 0:
+            want = _colors(g, seat)
+            for b in pick:
+                if b.card == a.card and b.color == want and b.target == a.target:
+                    return b
+        return a
+    for a in legal:
+        if a.kind == COLOR:
+            return Action(COLOR, color=_colors(g, seat))
+    for kind in (ACCEPT, KEEP, DRAW):
+        for a in legal:
+            if a.kind == kind:
+                return a
+    return legal[0]
+
+
+def rollout(g: ModernGame, seat: int, rng: random.Random) -> float:
+    """Play ``g`` to the end of the hand; 1 if ``seat`` wins it, else 0."""
+    for _ in range(MAX_ROLLOUT):
+        if g.phase >= P_ROUND_OVER:
+            return 1.0 if g.round_winner == seat else 0.0
+        s = g.current
+        g.apply_trusted(s, rollout_pick(g, s, rng))
+    if g.phase >= P_ROUND_OVER:
+        return 1.0 if g.round_winner == seat else 0.0
+    if not g.live[seat]:
+        return 0.0
+    sizes = [len(h) for s, h in enumerate(g.hands) if g.live[s]]
+    return 1.0 / len(sizes) if len(g.hands[seat]) <= min(sizes) else 0.0
+
+
+# ------------------------------------------------------------------ search ----
+class ModernSearch:
+    """Determinized paired rollouts from a modern view (the ISMCTS bot's modern play)."""
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        time_budget: float = 0.06,
+        iterations: int | None = None,
+        margin: float = 1.5,
+    ) -> None:
+        self.rng = random.Random(seed)
+        self.prior = ModernHeuristic(seed)
+        self.time_budget = time_budget
+        self.iterations = iterations
+        self.margin = margin
+        self.rollouts = 0
+        self.worlds = 0
+
+    def act(self, view: View) -> Action:
+        first = self.prior.act(view)
+        candidates = self._candidates(view, first)
+        if len(candidates) <= 1:
+            return first
+        return self._search(view, candidates)
+
+    def _candidates(self, view: View, first: Action) -> list[Action]:
+        """The heuristic's choice first, then its next best, one per card (and target)
+        with the colour it would name and the UNO call when there is one."""
+        out = [first]
+        seen = {(first.kind, first.card, first.target, first.extra)}
+        for a in self.prior.ranked(view)[1:]:
+            key = (a.kind, a.card, a.target, a.extra)
+            if a.kind == COLOR:
+                key = (a.kind, a.color, -1, ())
+            if key in seen:
+                continue
+            if a.kind == PLAY and a.color >= 0:
+                same = [b for b in view.legal if (b.kind, b.card, b.target, b.extra) == key]
+                a = max(same, key=lambda b: (b.color == first.color, b.uno))
+            seen.add(key)
+            out.append(a)
+            if len(out) >= MAX_CANDIDATES:
+                break
+        return out
+
+    def _search(self, view: View, actions: list[Action]) -> Action:
+        k = len(actions)
+        sums = [0.0] * k
+        sq = [0.0] * k  # of the paired difference against actions[0]
+        worlds = 0
+        clock = time.thread_time
+        t0 = clock()
+        me = view.seat
+        while True:
+            if self.iterations is not None:
+                if worlds * k >= self.iterations:
+                    break
+            elif worlds and clock() - t0 >= self.time_budget:
+                break
+            wseed = self.rng.getrandbits(32)
+            seed = self.rng.getrandbits(32)
+            scores = []
+            for a in actions:  # the same world again for each (cheaper than a copy)
+                g = world(view, random.Random(wseed))
+                g.round_rng = random.Random(seed)
+                g.apply_trusted(me, a)
+                scores.append(rollout(g, me, random.Random(seed + 1)))
+            for j in range(k):
+                sums[j] += scores[j]
+                d = scores[j] - scores[0]
+                sq[j] += d * d
+            worlds += 1
+        self.rollouts += worlds * k
+        self.worlds += worlds
+        best = 0
+        for j in range(1, k):
+            diff = (sums[j] - sums[0]) / worlds
+            var = max(sq[j] / worlds - diff * diff, 0.0)
+            se = math.sqrt(var / worlds) if worlds > 1 else math.inf
+            if diff > self.margin * se and sums[j] > sums[best]:
+                best = j
+        return actions[best]
+
+
+__all__ = ["ModernSearch", "SearchError", "flip_world", "nm_world", "rollout", "world"]
