@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 BENCH_VENV := .bench-venv
 
-.PHONY: play serve demo test explore lint typecheck unit chromium e2e bench bench-bots clean fuzz loadtest chaos chaos-cluster soak cluster cluster-stop loadtest-cluster bus-compare
+.PHONY: train play serve demo test explore lint typecheck unit chromium e2e bench bench-bots clean fuzz loadtest chaos chaos-cluster soak cluster cluster-stop loadtest-cluster bus-compare
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -77,6 +77,14 @@ bench: $(STAMP) $(BENCH_VENV)/.installed
 	$(BIN)/python benchmarks/bench_rl.py --reference-python $(BENCH_VENV)/bin/python $(ARGS)
 	$(BIN)/python benchmarks/bench_compiled.py --reference-python $(BENCH_VENV)/bin/python --cold-start $(ARGS)
 	$(BIN)/python benchmarks/bench_vector.py --reference-python $(BENCH_VENV)/bin/python $(ARGS)
+
+# The learned bot (docs/rl.md): PPO on the vector env, CPU, about an hour of one core
+# with the shipped settings; the train extra brings torch==2.13.0 (a CPU wheel).  ARGS go
+# to unokit train; the weights stay in runs/learned until plot_learned.py --ship.
+train: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[train]'
+	$(BIN)/unokit train --out runs/learned $(ARGS)
+	$(BIN)/python benchmarks/plot_learned.py runs/learned --png runs/learned/curve.png
 
 # Bot strength (docs/bots.md): 10,000+ games a pair; takes a while on two cores.
 bench-bots: $(STAMP)

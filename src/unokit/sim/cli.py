@@ -122,7 +122,8 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
         help="the player in each seat, comma-separated, or one name for all: random "
         "(fast, default), careless (random that forgets UNO half of the time), reference "
         "(fast, the published check's player), greedy, "
-        "heuristic, bot:random (the RandomBot through views)",
+        "heuristic, learned (the PPO policy, docs/rl.md), bot:random (the RandomBot through "
+        "views)",
     )
     sp.add_argument("--games", type=int, default=10_000, help="games per rule set (1 to 10^12)")
     sp.add_argument("--seed", type=int, default=0, help="same seed, same numbers")
