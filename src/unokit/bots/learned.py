@@ -21,6 +21,7 @@ turn it always catches and calls its own UNO when it may, like every unokit bot.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -73,6 +74,11 @@ def prune(mask: npt.NDArray[np.int8]) -> npt.NDArray[np.int8]:
     allowed (out of turn, where both are free).  Returns ``mask``."""
     from unokit.rl.spec import A_CATCH, A_PASS, A_UNO, A_UNO_PLAYS, NUM_PLAYS, OFFSETS
 
+    if mask.ndim == 1:  # one decision (the bot): the same, without the batch's reshapes
+        mask[:NUM_PLAYS] &= 1 - mask[A_UNO_PLAYS : A_UNO_PLAYS + NUM_PLAYS]
+        if mask[A_UNO] or mask[A_CATCH : A_CATCH + OFFSETS].any():
+            mask[A_PASS] = 0
+        return mask
     m = mask.reshape(-1, mask.shape[-1])
     m[:, :NUM_PLAYS] &= 1 - m[:, A_UNO_PLAYS : A_UNO_PLAYS + NUM_PLAYS]
     free = (m[:, A_UNO] | m[:, A_CATCH : A_CATCH + OFFSETS].max(axis=1)).astype(np.int8)
@@ -109,6 +115,15 @@ def network(path: str = str(WEIGHTS)) -> Network:
     return Network(path)
 
 
+@lru_cache(maxsize=1)
+def _encoder() -> tuple[Callable[[View], Any], Callable[[View], Any], int]:
+    """``uno_v1``'s encoder, imported when first needed (``unokit.bots`` stays light)."""
+    from unokit.rl.core import encode_view, mask_of_view
+    from unokit.rl.spec import A_PASS
+
+    return encode_view, mask_of_view, A_PASS
+
+
 @lru_cache(maxsize=64)
 def _table(seat: int, n: int) -> tuple[Action | None, ...]:
     from unokit.rl.spec import decode_table
@@ -129,9 +144,7 @@ class LearnedBot(BotBase):
         self.net = network(weights or str(WEIGHTS))
 
     def _choose(self, view: View, may_pass: bool) -> int:
-        from unokit.rl.core import encode_view, mask_of_view
-        from unokit.rl.spec import A_PASS
-
+        encode_view, mask_of_view, A_PASS = _encoder()
         deck = view.rules.deck
         if deck not in DECKS:
             raise LearnedUnsupported(
@@ -140,12 +153,12 @@ class LearnedBot(BotBase):
         mask = mask_of_view(view)
         mask[A_PASS] = 1 if may_pass else 0
         prune(mask)
-        logits = self.net.logits(encode_view(view))
-        logits = np.where(mask != 0, logits, -np.inf)
+        legal = np.flatnonzero(mask)
+        logits = self.net.logits(encode_view(view))[legal]
         if not self.sample:
-            return int(np.argmax(logits))
+            return int(legal[np.argmax(logits)])
         p = np.exp(logits - logits.max())
-        return int(self.rng.choice(len(p), p=p / p.sum()))
+        return int(self.rng.choice(legal, p=p / p.sum()))
 
     def act(self, view: View) -> Action:
         i = self._choose(view, may_pass=False)
