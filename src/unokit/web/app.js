@@ -3,7 +3,7 @@
 // listed in view.legal, and views and events into the page.  User text (names, chat)
 // only ever goes in through textContent.
 
-import { api, Connection, forgetSeat, saveName, saveSeat, savedName, savedSeat, tabSeat } from "./net.js";
+import { api, Connection, forgetSeat, postText, saveName, saveSeat, savedName, savedSeat, tabSeat } from "./net.js";
 import { cardBack, cardFace, cardName, colorName, COLOR_KEYS, COLORS, icon, parseCard } from "./cards.js";
 import { describe } from "./log.js";
 
@@ -75,7 +75,9 @@ const S = {
 // ---------------------------------------------------------------- routing ----------
 function route() {
   const m = location.pathname.match(/^\/r\/([A-Za-z0-9]{1,12})\/?$/);
+  S.replay = null;
   if (m) openRoom(m[1].toUpperCase());
+  else if (/^\/replay\/?$/.test(location.pathname)) showReplay();
   else showHome();
 }
 
@@ -282,7 +284,7 @@ function homeView() {
   return h("div", { class: "home" },
     h("section", { class: "panel intro" },
       h("h1", { text: "Play UNO with friends" }),
-      h("p", { text: "Make a room, send the link, play in any browser. Bots fill the empty seats." }),
+      h("p", {}, "Make a room, send the link, play in any browser. Bots fill the empty seats. Or ", h("a", { href: "/replay", id: "replay-home", text: "replay a game record" }), "."),
       h("div", { class: "field" }, h("label", { for: "name", text: "Your name" }), nameInput)),
     h("div", { class: "home-forms" }, create, join));
 }
@@ -478,10 +480,31 @@ function onState(msg) {
     S.prevKind = null;
   }
   const prev = S.state;
-  const names = msg.view.names;
   const before = S.log.length ? S.log[S.log.length - 1] : null;
   const beforeText = before ? before.text : null;
   const count = S.log.length;
+  takeEvents(msg);
+  // what a screen reader hears: the new log lines (a joined line counts as new)
+  S.fresh = S.log.slice(count).map((e) => e.text);
+  if (before && before.text !== beforeText) S.fresh.unshift(before.text);
+  S.state = msg;
+  if (prev && prev.view.round !== msg.view.round) S.summaryHidden = false;
+  if (!prev || prev.version !== msg.version) S.choice = null;
+  // the server's clocks, as seconds left when it sent this state
+  S.clockDeadline = msg.clock ? Date.now() + msg.clock.left * 1000 : null;
+  S.nextRoundAt = msg.next_round_in !== undefined && msg.next_round_in !== null ? Date.now() + msg.next_round_in * 1000 : null;
+  if (!canArmUno(msg.view)) S.unoArmed = false;
+  render(prev);
+  if (S.flipNote?.fresh) {
+    S.flipNote.fresh = false;
+    clearTimeout(S.flipTimer);
+    S.flipTimer = setTimeout(() => { if (S.flipNote && Date.now() >= S.flipNote.until) { S.flipNote = null; render(); } }, 3600);
+  }
+}
+
+/** A state message's new events into the log (the live table and the replay viewer). */
+function takeEvents(msg) {
+  const names = msg.view.names;
   for (const ev of msg.events) {
     if (ev.seq <= S.seenSeq) continue;
     S.seenSeq = ev.seq;
@@ -500,22 +523,6 @@ function onState(msg) {
     } else {
       addLog({ text: d.text.charAt(0).toUpperCase() + d.text.slice(1), cls: d.cls || "" });
     }
-  }
-  // what a screen reader hears: the new log lines (a joined line counts as new)
-  S.fresh = S.log.slice(count).map((e) => e.text);
-  if (before && before.text !== beforeText) S.fresh.unshift(before.text);
-  S.state = msg;
-  if (prev && prev.view.round !== msg.view.round) S.summaryHidden = false;
-  if (!prev || prev.version !== msg.version) S.choice = null;
-  // the server's clocks, as seconds left when it sent this state
-  S.clockDeadline = msg.clock ? Date.now() + msg.clock.left * 1000 : null;
-  S.nextRoundAt = msg.next_round_in !== undefined && msg.next_round_in !== null ? Date.now() + msg.next_round_in * 1000 : null;
-  if (!canArmUno(msg.view)) S.unoArmed = false;
-  render(prev);
-  if (S.flipNote?.fresh) {
-    S.flipNote.fresh = false;
-    clearTimeout(S.flipTimer);
-    S.flipTimer = setTimeout(() => { if (S.flipNote && Date.now() >= S.flipNote.until) { S.flipNote = null; render(); } }, 3600);
   }
 }
 
@@ -572,6 +579,11 @@ function render(prev) {
   if (!S.room) return;
   const focusKey = document.activeElement?.dataset?.key;
   const active = document.activeElement;
+  if (S.replay) {
+    if (S.state) renderReplay(prev);
+    if (active && active !== document.activeElement && R.bar?.contains(active)) active.focus({ preventScroll: true });
+    return;
+  }
   drawRoombar();
   if (S.room.status !== "lobby") S.rulesForm = null; // prefilled afresh back in the lobby
   if (S.room.status === "lobby") {
@@ -657,7 +669,8 @@ function waitingView() {
     h("p", { class: "hint", id: "lobby-rules", text: rulesLine(room) }),
     room.game > 0 ? h("p", { class: "hint", id: "last-game" },
       host ? `Back from game ${room.game}: remove a bot to free its seat for a friend (they open the link), add bots, then start. ` : `Game ${room.game} is over. `,
-      h("a", { href: `/api/rooms/${room.code}/record?game=${room.game}`, download: `uno-${room.code}-${room.game}.json`, text: "Download its record" })) : null,
+      h("a", { href: `/api/rooms/${room.code}/record?game=${room.game}`, download: `uno-${room.code}-${room.game}.json`, text: "Download its record" }),
+      " or ", h("a", { href: `/replay?room=${room.code}&game=${room.game}`, id: "last-game-replay", text: "watch its replay" }), ".") : null,
     list,
     host ? lobbyRulesForm(room) : null,
     host
@@ -738,7 +751,7 @@ function canArmUno(view) {
 }
 
 function send(action) {
-  if (!S.state) return;
+  if (!S.state || !S.conn) return;
   S.conn.send({ type: "act", version: S.state.version, action });
   S.choice = null;
   S.unoArmed = false;
@@ -815,10 +828,10 @@ function tableView(prev) {
         `Flip! The ${flipNote.side} side is up`)
     : null;
   const table = h("section", { class: "table", "aria-labelledby": "table-h" },
-    h("h1", { class: "visually-hidden", id: "table-h", text: `Room ${S.code}: the table` }), opps, banner, note, stage, mine);
+    h("h1", { class: "visually-hidden", id: "table-h", text: S.replay ? "The table" : `Room ${S.code}: the table` }), opps, banner, note, stage, mine);
   const side = sideView();
   wrap.append(table, side);
-  document.title = myTurn ? `Your turn · room ${S.code}` : `unokit: room ${S.code}`;
+  if (!S.replay) document.title = myTurn ? `Your turn · room ${S.code}` : `unokit: room ${S.code}`;
   const ended = S.room?.status === "over" && v.phase !== "game_over";
   if (ended && !S.summaryHidden) wrap.append(summaryView(st, true));
   else if (["round_over", "game_over"].includes(v.phase) && !S.summaryHidden) wrap.append(summaryView(st));
@@ -908,7 +921,11 @@ function opponentView(s, v, prev) {
   // (FLIP-VIEW-2); the server sends them, and never a seat's own other faces
   const others = v.others && v.others[s] && v.others[s].length ? v.others[s] : null;
   const fan = h("span", { class: others ? "fan other-fan" : "fan", "aria-hidden": "true" });
-  if (others) for (const code of others) fan.append(cardFace(code, { size: "xs", dark: v.side === "light", other: true }));
+  const open = S.replay && S.state?.open ? S.state.open[s] : null; // a replay, hands open
+  if (open) {
+    fan.classList.add("open-fan");
+    for (const code of open) fan.append(cardFace(code, { size: "sm", dark: v.side === "dark" }));
+  } else if (others) for (const code of others) fan.append(cardFace(code, { size: "xs", dark: v.side === "light", other: true }));
   else for (let i = 0; i < Math.min(count, 8); i++) fan.append(cardBack("xs"));
   if (prev && prev.view.hand_sizes[s] < count) fan.classList.add("grew");
   const badges = h("span", { class: "badges" });
@@ -960,6 +977,7 @@ function hostTools() {
 }
 
 function spectatorBar(v) {
+  if (S.replay) return h("div", { class: "me spectator" }, h("p", { text: R.view === "open" ? "Every hand is open: the replay of a finished game." : "A spectator's view: what everyone saw, never a hand." }));
   return h("div", { class: "me spectator" }, h("p", { text: "You are watching: you see what everyone sees, never a hand." }));
 }
 
@@ -1218,7 +1236,7 @@ function sideView() {
   if (S.help) side.append(helpPanel());
   if (S.rulesOpen) side.append(rulesPanel());
   side.append(h("h2", { class: "side-h", text: "Log" }), log);
-  if (S.seat !== null) side.append(chatForm());
+  if (S.seat !== null && !S.replay) side.append(chatForm());
   const tools = hostTools();
   if (tools) side.append(tools);
   queueMicrotask(() => (log.scrollTop = log.scrollHeight));
@@ -1267,14 +1285,15 @@ function summaryView(st, ended = false) {
   const seated = v.seat !== null;
   const host = S.seat !== null && S.seat === S.room?.host;
   const buttons = h("div", { class: "choice-row" });
-  if (!over && seated) buttons.append(h("button", { class: "btn primary", type: "button", id: "next-round-btn", text: "Next round (N)", onclick: () => S.conn.send({ type: "next_round" }) }));
+  if (!over && seated && !S.replay) buttons.append(h("button", { class: "btn primary", type: "button", id: "next-round-btn", text: "Next round (N)", onclick: () => S.conn.send({ type: "next_round" }) }));
   if (over && host) {
     buttons.append(h("button", { class: "btn primary", type: "button", id: "rematch-btn", text: "Play again", onclick: () => S.conn.send({ type: "rematch" }) }));
     // "end" on a finished game: the room goes back to the lobby (seats, bots, a player
     // whose seat went to a bot may take a seat again), then Start the game
     buttons.append(h("button", { class: "btn", type: "button", id: "lobby-btn", text: "Back to the lobby", onclick: () => S.conn.send({ type: "end" }) }));
   }
-  if (over) buttons.append(h("a", { class: "btn", id: "record-link", href: `/api/rooms/${S.code}/record?game=${st.game}`, download: `uno-${S.code}-${st.game}.json`, text: "Download the record" }));
+  if (over && !S.replay) buttons.append(h("a", { class: "btn", id: "replay-link", href: `/replay?room=${S.code}&game=${st.game}`, text: "Watch the replay" }));
+  if (over && !S.replay) buttons.append(h("a", { class: "btn", id: "record-link", href: `/api/rooms/${S.code}/record?game=${st.game}`, download: `uno-${S.code}-${st.game}.json`, text: "Download the record" }));
   buttons.append(h("button", { class: "btn ghost", type: "button", id: "hide-summary", text: "See the table", onclick: () => { S.summaryHidden = true; render(); } }));
   let title = v.round_winner !== null ? `${v.round_winner === v.seat ? "You" : v.names[v.round_winner]} went out!` : "Round over";
   if (v.round_winner !== null && v.game === "no-mercy" && v.live.filter(Boolean).length === 1 && st.hands?.[v.round_winner]?.length)
@@ -1284,8 +1303,8 @@ function summaryView(st, ended = false) {
   return h("section", { class: "summary", id: "summary", role: "dialog", "aria-modal": "false", "aria-labelledby": "summary-h" },
     h("h2", { id: "summary-h", text: title }),
     h("p", { class: "hint", text: over
-      ? `The game is over (the target was ${target} point${target === 1 ? "" : "s"}).` + (host ? " Play again with the same seats, or go back to the lobby to change them." : " The host can start another.")
-      : `Round ${v.round + 1} is over. First to ${target} point${target === 1 ? "" : "s"} wins.${seated ? " The next round starts when someone presses Next round, or by itself." : ""}` }),
+      ? `The game is over (the target was ${target} point${target === 1 ? "" : "s"}).` + (S.replay ? "" : host ? " Play again with the same seats, or go back to the lobby to change them." : " The host can start another.")
+      : `Round ${v.round + 1} is over. First to ${target} point${target === 1 ? "" : "s"} wins.${seated && !S.replay ? " The next round starts when someone presses Next round, or by itself." : ""}` }),
     !over && S.nextRoundAt ? h("p", { class: "next-round-in", id: "next-round-in", role: "timer", text: nextRoundText() }) : null,
     h("table", { class: "scores" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Player" }), h("th", { scope: "col", text: "Cards left" }), h("th", { scope: "col", text: "Points" }), h("th", { scope: "col", text: "Score" }))),
@@ -1504,11 +1523,259 @@ function helpPanel() {
     h("button", { class: "btn small", type: "button", id: "help-close", text: "Close", onclick: toggleHelp }));
 }
 
+// ---------------------------------------------------------------- the replay viewer ---
+// Issue 36 item 13: a game record played again with the live table's renderer.  The
+// server turns the record into the table's own state messages (server/replay.py: the
+// engine replays it, from one seat, a spectator, or with every hand open), so the page
+// holds no copy of the rules: stepping is moving along those frames, and the log is the
+// same log, built from their events.
+const R = { frames: [], rounds: [], players: [], rules: null, at: -1, view: "spectator", source: null, timer: null, speed: 1, message: "", bar: null, holder: null };
+const SPEEDS = [0.5, 1, 2, 4, 8];
+
+async function showReplay() {
+  if (S.conn) S.conn.stop();
+  stopPlaying();
+  Object.assign(S, {
+    code: null, seat: null, token: null, conn: null, room: null, state: null, game: null,
+    log: [], seenSeq: -1, prevKind: null, choice: null, unoArmed: false, revealed: null, summaryHidden: false,
+    rulesForm: null, replay: true, flipNote: null,
+  });
+  Object.assign(R, { frames: [], at: -1, bar: null, holder: null, message: "" });
+  document.title = "unokit: replay";
+  roombar.replaceChildren(h("span", { class: "roomcode", text: "Replay" }));
+  if (!S.rules) {
+    try {
+      S.rules = await api("/api/rules");
+    } catch {
+      S.rules = null;
+    }
+  }
+  const q = new URLSearchParams(location.search);
+  const room = q.get("room");
+  if (room && /^[A-Za-z0-9]{6}$/.test(room)) {
+    R.source = { room: room.toUpperCase(), game: Math.max(1, Number(q.get("game")) || 1) };
+    R.view = q.get("view") || "spectator";
+    loadReplay();
+    return;
+  }
+  R.source = null;
+  main.replaceChildren(replayOpenView());
+}
+
+function replayOpenView(error = "") {
+  const err = h("p", { class: "form-error", role: "alert", id: "replay-error", text: error });
+  const file = h("input", { type: "file", id: "replay-file", accept: ".json,application/json,text/plain" });
+  file.addEventListener("change", () => file.files[0] && readRecordFile(file.files[0]));
+  const panel = h("section", { class: "panel replay-open", id: "replay-drop" },
+    h("h1", { text: "Replay a game" }),
+    h("p", { text: "Open a game record: one downloaded from a finished game (Download the record), the output of unokit demo, or any record of docs/records.md. You can also drop the file on this page." }),
+    h("div", { class: "field" }, h("label", { for: "replay-file", text: "Game record (JSON)" }), file),
+    err,
+    h("p", { class: "hint" }, "A finished room's game has a link too: ", h("code", { text: "/replay?room=CODE&game=1" }), "."),
+    h("a", { class: "btn", href: "/", text: "Back to the home page" }));
+  return panel;
+}
+
+// a record file dropped anywhere on the replay page
+document.addEventListener("dragover", (e) => {
+  if (S.replay) e.preventDefault();
+});
+document.addEventListener("drop", (e) => {
+  if (!S.replay) return;
+  e.preventDefault();
+  const f = e.dataTransfer?.files?.[0];
+  if (f) readRecordFile(f);
+});
+
+function readRecordFile(f) {
+  if (f.size > 4 * 1024 * 1024) {
+    main.replaceChildren(replayOpenView("That file is too big to be a game record."));
+    return;
+  }
+  f.text().then((text) => {
+    R.source = { text, name: f.name };
+    R.view = "spectator";
+    loadReplay();
+  }, () => main.replaceChildren(replayOpenView("The file cannot be read.")));
+}
+
+async function loadReplay() {
+  stopPlaying();
+  const keepAt = R.at;
+  main.replaceChildren(h("p", { class: "panel loading", text: "Replaying the record…" }));
+  const view = encodeURIComponent(R.view);
+  let got;
+  try {
+    got = R.source.text !== undefined
+      ? await postText(`/api/replay?view=${view}`, R.source.text)
+      : await api(`/api/rooms/${R.source.room}/replay?game=${R.source.game}&view=${view}`);
+  } catch (e) {
+    R.frames = [];
+    main.replaceChildren(replayOpenView(`This record cannot be replayed: ${e.message}`));
+    return;
+  }
+  if (!got.frames.length) {
+    main.replaceChildren(replayOpenView(`This record cannot be replayed: ${got.message || "it has no moves"}`));
+    return;
+  }
+  Object.assign(R, { frames: got.frames, rounds: got.rounds, players: got.players, rules: got.rules, message: got.ok ? "" : got.message, at: -1, bar: null, holder: null });
+  S.room = {
+    type: "room", code: "replay", status: "playing", host: -1, you: null, game: 1, timer: 0,
+    rules: got.rules, rounds: [],
+    seats: got.players.map((name, i) => ({ seat: i, name, kind: "person", level: null, connected: true, away: null, autopilot: false, team: null })),
+  };
+  S.seat = /^\d+$/.test(R.view) ? Number(R.view) : null;
+  document.title = `unokit: replay${R.source.room ? " of room " + R.source.room : ""}`;
+  goTo(keepAt >= 0 ? Math.min(keepAt, R.frames.length - 1) : 0);
+}
+
+/** Show frame ``k``: the log is built from the frames' events up to it. */
+function goTo(k) {
+  k = Math.max(0, Math.min(R.frames.length - 1, k));
+  const prev = k === R.at + 1 ? S.state : null; // one step: the table animates it
+  if (k === R.at + 1 && R.at >= 0) {
+    takeEvents(R.frames[k]);
+  } else {
+    Object.assign(S, { log: [], seenSeq: -1, prevKind: null, revealed: null });
+    for (let i = 0; i <= k; i++) takeEvents(R.frames[i]);
+    S.flipNote = null;
+    if (R.frames[k].events.some((e) => e.kind === "flip")) S.flipNote = { side: R.frames[k].view.side, until: Date.now() + 3500, fresh: true };
+  }
+  R.at = k;
+  S.state = R.frames[k];
+  S.summaryHidden = false;
+  S.nextRoundAt = null;
+  S.clockDeadline = null;
+  render(prev);
+  if (S.flipNote) S.flipNote.fresh = false;
+}
+
+function stopPlaying() {
+  clearInterval(R.timer);
+  R.timer = null;
+}
+
+function togglePlay() {
+  if (R.timer) {
+    stopPlaying();
+  } else {
+    if (R.at >= R.frames.length - 1) goTo(0);
+    R.timer = setInterval(() => {
+      if (R.at >= R.frames.length - 1) {
+        stopPlaying();
+        render();
+        return;
+      }
+      goTo(R.at + 1);
+    }, 900 / R.speed);
+  }
+  render();
+}
+
+function roundOf(k) {
+  let r = 0;
+  R.rounds.forEach((start, i) => { if (start <= k) r = i; });
+  return r;
+}
+
+function replayWhere() {
+  const f = R.frames[R.at];
+  const r = roundOf(R.at);
+  const start = R.rounds[r];
+  const end = r + 1 < R.rounds.length ? R.rounds[r + 1] : R.frames.length;
+  const move = f.action < 0 ? "the deal" : `move ${f.action + 1} of ${end - start - 1}`;
+  return `Round ${r + 1} of ${R.rounds.length}: ${move}`;
+}
+
+// the controls stay the same elements from one frame to the next (a slider being
+// dragged, a focused button), only their values change
+function replayBar() {
+  if (!R.bar) {
+    const btn = (id, text, label, onclick) => h("button", { class: "btn small", type: "button", id, "aria-label": label, dataset: { key: id }, text, onclick });
+    const pos = h("input", { type: "range", id: "rp-pos", min: 0, max: R.frames.length - 1, value: 0, "aria-label": "Position in the game" });
+    pos.addEventListener("input", () => { stopPlaying(); goTo(Number(pos.value)); });
+    const round = h("select", { id: "rp-round", "aria-label": "Jump to a round" },
+      R.rounds.map((_, i) => h("option", { value: i, text: `Round ${i + 1}` })));
+    round.addEventListener("change", () => { stopPlaying(); goTo(R.rounds[Number(round.value)]); });
+    const speed = h("select", { id: "rp-speed", "aria-label": "Speed" },
+      SPEEDS.map((x) => h("option", { value: x, text: `${x}x speed`, selected: x === R.speed })));
+    speed.addEventListener("change", () => {
+      R.speed = Number(speed.value);
+      if (R.timer) { stopPlaying(); togglePlay(); }
+    });
+    const viewSel = h("select", { id: "rp-view", "aria-label": "Whose view" },
+      R.players.map((name, i) => h("option", { value: String(i), text: `${name}'s view` })),
+      h("option", { value: "spectator", text: "A spectator's view" }),
+      h("option", { value: "open", text: "Every hand open" }));
+    viewSel.value = R.view;
+    viewSel.addEventListener("change", () => { R.view = viewSel.value; loadReplay(); });
+    const where = h("p", { class: "rp-where", id: "rp-where", role: "status" });
+    const play = btn("rp-play", "Play", "Play (Space)", togglePlay);
+    R.bar = h("section", { class: "replay-bar panel", id: "replay-bar", "aria-label": "Replay" },
+      h("div", { class: "rp-row" },
+        h("h1", { class: "rp-title", text: R.source?.room ? `Replay: room ${R.source.room}, game ${R.source.game}` : `Replay${R.source?.name ? ": " + R.source.name : ""}` }),
+        viewSel,
+        h("a", { class: "btn small ghost", href: "/replay", id: "rp-other", text: "Open another record" })),
+      h("div", { class: "rp-row" },
+        btn("rp-first", "Start", "The first move (Home)", () => { stopPlaying(); goTo(0); }),
+        btn("rp-back", "Back", "One move back (Left)", () => { stopPlaying(); goTo(R.at - 1); }),
+        play,
+        btn("rp-next", "Forward", "One move forward (Right)", () => { stopPlaying(); goTo(R.at + 1); }),
+        btn("rp-last", "End", "The last move (End)", () => { stopPlaying(); goTo(R.frames.length - 1); }),
+        round, speed),
+      h("div", { class: "rp-row" }, pos, where),
+      R.message ? h("p", { class: "form-error", id: "rp-message", text: `The record stops at an illegal move: ${R.message}` }) : null);
+    Object.assign(R, { pos, round, where, play });
+  }
+  R.pos.value = String(R.at);
+  R.round.value = String(roundOf(R.at));
+  R.where.textContent = replayWhere();
+  R.play.textContent = R.timer ? "Pause" : "Play";
+  R.play.setAttribute("aria-label", R.timer ? "Pause (Space)" : "Play (Space)");
+  return R.bar;
+}
+
+function renderReplay(prev) {
+  const bar = replayBar();
+  if (!R.holder || main.firstChild !== bar) {
+    R.holder = h("div", { class: "replay-table" });
+    main.replaceChildren(bar, R.holder);
+  }
+  const oldRow = R.holder.querySelector(".opponents");
+  const keep = oldRow ? oldRow.scrollLeft : 0;
+  R.holder.replaceChildren(tableView(prev));
+  showWhoPlays(keep);
+}
+
+function replayKeys(e) {
+  if (!R.frames.length || e.target.closest?.(".hand")) return false;
+  const go = (k) => { e.preventDefault(); stopPlaying(); goTo(k); };
+  switch (e.key) {
+    case "ArrowRight": go(R.at + 1); return true;
+    case "ArrowLeft": go(R.at - 1); return true;
+    case "Home": go(0); return true;
+    case "End": go(R.frames.length - 1); return true;
+    case "PageDown": go(R.rounds[Math.min(R.rounds.length - 1, roundOf(R.at) + 1)]); return true;
+    case "PageUp": go(R.rounds[Math.max(0, roundOf(R.at) - (R.at === R.rounds[roundOf(R.at)] ? 1 : 0))]); return true;
+    case " ":
+      if (e.target.tagName === "BUTTON" || e.target.tagName === "A") return false;
+      e.preventDefault();
+      togglePlay();
+      return true;
+    default:
+      return false;
+  }
+}
+
 // ---------------------------------------------------------------- keys -------------------
 document.addEventListener("keydown", (e) => {
   const t = e.target;
   if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT")) return;
   if (e.ctrlKey || e.metaKey || e.altKey) return;
+  if (S.replay) { // a replay: moving along the game; nothing is sent
+    if (R.frames.length && e.target.type !== "range") replayKeys(e);
+    if (e.key !== "?" && e.key !== "Escape") return;
+  }
   const key = e.key;
   if (key === "?") {
     toggleHelp();

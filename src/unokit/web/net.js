@@ -30,6 +30,24 @@ export async function api(path, body) {
   return data;
 }
 
+/** POST a text body as it is (a game record for the replay viewer). */
+export async function postText(path, text) {
+  let res;
+  try {
+    res = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: text });
+  } catch {
+    throw new ApiError("offline", "The server cannot be reached. Check the connection and try again.");
+  }
+  let data = null;
+  try {
+    data = await res.json();
+  } catch {
+    data = null;
+  }
+  if (!res.ok) throw new ApiError(data?.code || "http_" + res.status, data?.message || res.statusText);
+  return data;
+}
+
 // --- seat tokens ----------------------------------------------------------------------
 // Per tab (sessionStorage): a reload keeps the seat, and a second window of the same
 // browser is a second player.  Also in localStorage, so a closed tab can be reopened:
