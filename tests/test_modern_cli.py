@@ -48,16 +48,46 @@ def test_demo_writes_a_record_that_replays(
     assert out["ok"] and out["state"]["game"] == preset and out["state"]["game_over"]
 
 
-@pytest.mark.parametrize(
-    "argv",
-    [
-        ["sim", "--rules", "no-mercy", "--games", "2"],
-        ["tournament", "--bots", "random", "greedy", "--rules", "flip", "--games", "2"],
-    ],
-)
-def test_front_ends_that_do_not_play_them_yet_say_so(
-    argv: list[str], capsys: pytest.CaptureFixture[str]
+def test_the_compiled_engine_refuses_the_modern_games_clearly(
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    assert main(argv) == 2
-    err = capsys.readouterr().err
-    assert "classic decks only" in err and "Traceback" not in err and err.count("\n") == 1
+    """The compiled engine is classic only: one line says so and names the way out."""
+    for preset in ("flip", "no-mercy"):
+        assert main(["sim", "--rules", preset, "--engine", "compiled", "--games", "2"]) == 2
+        err = capsys.readouterr().err
+        assert "classic decks only" in err and "--engine python" in err
+        assert "Traceback" not in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("preset", ["flip", "no-mercy"])
+def test_sim_plays_the_modern_games(
+    preset: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`unokit sim` on the Python engine: games to their end, with each game's own
+    numbers (No Mercy's knock-outs and NM-END-3 hands, Flip's flips)."""
+    path = tmp_path / "s.json"
+    argv = ["sim", "--rules", preset, "--players", "4", "--games", "40", "--workers", "1",
+            "--bots", "heuristic,random,greedy,careless", "--json", str(path)]  # fmt: skip
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    doc = json.loads(path.read_text())["runs"][0]
+    assert doc["games"] == 40 and doc["stalled_games"] == 0 and doc["game"] == preset
+    assert sum(r["wins"] for r in doc["win_rate_by_seat"]) == 40
+    assert doc["turns_per_game"]["mean"] > 10
+    if preset == "no-mercy":
+        assert "knock-outs per game" in out and doc["knockouts_per_game"]["total"] > 0
+        assert doc["rounds_per_game"]["mean"] == 1  # NM-SCORE-1: first out wins the game
+    else:
+        assert "flips per game" in out and doc["flips_per_game"]["total"] > 0
+        assert doc["rounds_per_game"]["mean"] > 1  # FLIP-SCORE: rounds to 500 points
+
+
+def test_tournament_plays_the_modern_games(capsys: pytest.CaptureFixture[str]) -> None:
+    """`unokit tournament` seats every bot at UNO Flip! and No Mercy tables."""
+    for preset in ("flip", "no-mercy"):
+        argv = ["tournament", "--bots", "random", "greedy", "heuristic",
+                "ismcts:iterations=4", "--players", "3", "--rules", preset,
+                "--games", "12", "--workers", "1"]  # fmt: skip
+        assert main(argv) == 0
+        out = capsys.readouterr().out
+        assert preset in out and "ismcts:iterations=4" in out and "left out" not in out

@@ -259,7 +259,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     spec = t.Spec(
         tuple(t.parse_entrants(args.bots)),
         _players(args, 2),
-        _classic_rules(_rules_from_args(args.rules, args.option), "tournament"),
+        _rules_from_args(args.rules, args.option),
         args.seed,
         full_games=args.full_games,
     )

@@ -71,6 +71,11 @@ class Tally:
     challenges_won: int = 0  # by the challenger: the Wild Draw Four was guilty
     catches: Hist = field(default_factory=Hist)  # per game
     stalled: int = 0  # games left out: a round had no winner after MAX_DECISIONS
+    # the modern games (sim/modern.py): No Mercy's knock-outs per game, hands won because
+    # every other player was knocked out (NM-END-3), UNO Flip!'s flips per game
+    knockouts: Hist = field(default_factory=Hist)
+    mercy_rounds: int = 0
+    flips: Hist = field(default_factory=Hist)
 
     def __post_init__(self) -> None:
         n = self.players
@@ -100,11 +105,14 @@ class Tally:
             (self.reshuffles, o.reshuffles),
             (self.challenges, o.challenges),
             (self.catches, o.catches),
+            (self.knockouts, o.knockouts),
+            (self.flips, o.flips),
         ):
             h.merge(oh)
         self.draw_turns += o.draw_turns
         self.challenges_won += o.challenges_won
         self.stalled += o.stalled
+        self.mercy_rounds += o.mercy_rounds
 
     @property
     def plays(self) -> int:
@@ -118,7 +126,7 @@ class Tally:
 
     _HISTS = (
         "turns", "rounds_per_game", "round_turns", "round_points",
-        "reshuffles", "challenges", "catches",
+        "reshuffles", "challenges", "catches", "knockouts", "flips",
     )  # fmt: skip
 
     def to_json(self) -> dict[str, Any]:

@@ -77,11 +77,10 @@ class SimConfig:
         for name in self.seats:
             check_player(name)
         rules = self.rules()  # raises RulesError for a bad preset or option
-        if rules.modern:
+        if rules.modern and self.engine == "compiled":
             raise SimError(
-                f"the simulator plays the classic decks only so far: deck={rules.deck!r} "
-                "(UNO Flip!, No Mercy) plays in the engine, `unokit demo` and `unokit "
-                "replay` (issue 38)"
+                f"the compiled engine plays the classic decks only: deck={rules.deck!r} "
+                "(UNO Flip!, No Mercy) is simulated by the Python engine; use --engine python"
             )
         rules.check_players(len(self.seats))
         if self.dealer is not None and not 0 <= self.dealer < len(self.seats):

@@ -66,8 +66,15 @@ def run_chunk(task: ChunkTask) -> Tally:
 
         tally: Tally = compiled.run_chunk(cfg, task.start, task.size)
         return tally
-    table = Table(cfg)
     tally = Tally(cfg.players)
+    if cfg.rules().modern:  # UNO Flip!, No Mercy: their own cards (sim/modern.py)
+        from unokit.sim.modern import ModernTable
+
+        modern = ModernTable(cfg)
+        for index in range(task.start, task.start + task.size):
+            modern.play(index, tally)
+        return tally
+    table = Table(cfg)
     for index in range(task.start, task.start + task.size):
         table.play(index, tally)
     return tally

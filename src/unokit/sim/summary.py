@@ -88,6 +88,7 @@ def summarize(result: SimResult) -> dict[str, Any]:
             }
         )
     reshuffled = games - t.reshuffles.counts.get(0, 0)
+    knocked = t.knockouts.n - t.knockouts.counts.get(0, 0)
     n_ch = t.challenges.total
     turns = t.turns.total
     return {
@@ -114,6 +115,12 @@ def summarize(result: SimResult) -> dict[str, Any]:
             "per_game": _mean(t.challenges),
         },
         "uno_catches": {"total": t.catches.total, "per_game": _mean(t.catches)},
+        "game": cfg.rules().deck,
+        # No Mercy (NM-MERCY-*, NM-END-3) and UNO Flip! (FLIP-FLIP-1): zero elsewhere
+        "knockouts_per_game": _mean(t.knockouts) | {"total": t.knockouts.total},
+        "games_with_knockout": {"count": knocked} | _rate(knocked, games),
+        "hands_won_by_mercy": {"count": t.mercy_rounds} | _rate(t.mercy_rounds, t.rounds),
+        "flips_per_game": _mean(t.flips) | {"total": t.flips.total},
         "stalled_games": t.stalled,
         "timing": {
             "backend": result.backend,
@@ -186,7 +193,8 @@ def rows(summary: dict[str, Any], shares: bool = True) -> list[Row]:
     out.append(Row(sec, "games with a reshuffle", r["rate"], r["ci_low"], r["ci_high"], "pct"))
     ch = summary["challenges"]
     r = ch["per_game"]
-    out.append(Row(sec, "W+4 challenges per game", r["mean"], r["ci_low"], r["ci_high"]))
+    wild = "W+2/W+C" if summary.get("game") == "flip" else "W+4"
+    out.append(Row(sec, f"{wild} challenges per game", r["mean"], r["ci_low"], r["ci_high"]))
     out.append(Row(sec, "challenges won", ch["won"], kind="int"))
     out.append(Row(sec, "challenges lost", ch["lost"], kind="int"))
     r = ch["won_rate"]
@@ -194,6 +202,19 @@ def rows(summary: dict[str, Any], shares: bool = True) -> list[Row]:
     r = summary["uno_catches"]["per_game"]
     out.append(Row(sec, "UNO catches per game", r["mean"], r["ci_low"], r["ci_high"]))
     out.append(Row(sec, "UNO catches", summary["uno_catches"]["total"], kind="int"))
+    game = summary.get("game", "classic")
+    if game == "no-mercy":
+        sec = "the Mercy rule (NM-MERCY)"
+        r = summary["knockouts_per_game"]
+        out.append(Row(sec, "knock-outs per game", r["mean"], r["ci_low"], r["ci_high"]))
+        r = summary["games_with_knockout"]
+        out.append(Row(sec, "games with a knock-out", r["rate"], r["ci_low"], r["ci_high"], "pct"))
+        r = summary["hands_won_by_mercy"]
+        label = "hands won by knock-outs (NM-END-3)"
+        out.append(Row(sec, label, r["rate"], r["ci_low"], r["ci_high"], "pct"))
+    elif game == "flip":
+        r = summary["flips_per_game"]
+        out.append(Row("flips (FLIP-FLIP)", "flips per game", r["mean"], r["ci_low"], r["ci_high"]))
     if summary["stalled_games"]:
         note = "(no winner in a round; left out)"
         out.append(Row(sec, "games stalled", summary["stalled_games"], kind="int", note=note))
