@@ -526,7 +526,9 @@ def test_toasts_stay_under_the_bar_and_the_dialog_and_the_lobby_lets_a_player_ba
         page.click("#lobby-btn")
         page.wait_for_selector(".waiting")
         # the finished game's record is still one click away
-        assert (page.locator("#last-game a").get_attribute("href") or "").endswith(f"game={game}")
+        assert (page.locator("#last-game a[download]").get_attribute("href") or "").endswith(
+            f"game={game}"
+        )
         ben.page.wait_for_selector(".waiting")
         page.click(f".seat-row[data-seat='{ben.seat}'] button:has-text('Remove')")
         ben.page.wait_for_selector("#lobby-join")

@@ -123,7 +123,8 @@ def test_a_dropped_flip_record_and_a_finished_rooms_link(browser: Any, tmp_path:
                 """(text) => {
                     const dt = new DataTransfer();
                     dt.items.add(new File([text], "flip.json", { type: "application/json" }));
-                    document.body.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
+                    const drop = { dataTransfer: dt, bubbles: true, cancelable: true };
+                    document.body.dispatchEvent(new DragEvent("drop", drop));
                 }""",
                 path.read_text(),
             )
@@ -137,7 +138,8 @@ def test_a_dropped_flip_record_and_a_finished_rooms_link(browser: Any, tmp_path:
                 files=[{"name": "x.json", "mimeType": "application/json", "buffer": b"{oops"}],
             )
             page.wait_for_function(
-                "() => document.querySelector('#replay-error').textContent.includes('cannot be replayed')"
+                "() => document.querySelector('#replay-error')"
+                ".textContent.includes('cannot be replayed')"
             )
             # a finished room's game, by the link its summary gives
             create_room(p, url, players=2, seats=["easy"])

@@ -6,6 +6,7 @@
 import { api, Connection, forgetSeat, postText, saveName, saveSeat, savedName, savedSeat, tabSeat } from "./net.js";
 import { cardBack, cardFace, cardName, colorName, COLOR_KEYS, COLORS, icon, parseCard } from "./cards.js";
 import { describe } from "./log.js";
+import { setSound, sound, soundOn } from "./sounds.js";
 
 // ---------------------------------------------------------------- tiny DOM helper ---
 function h(tag, attrs, ...kids) {
@@ -483,7 +484,8 @@ function onState(msg) {
   const before = S.log.length ? S.log[S.log.length - 1] : null;
   const beforeText = before ? before.text : null;
   const count = S.log.length;
-  takeEvents(msg);
+  const fresh = takeEvents(msg);
+  if (prev && prev.game === msg.game) playSound(fresh, prev, msg);
   // what a screen reader hears: the new log lines (a joined line counts as new)
   S.fresh = S.log.slice(count).map((e) => e.text);
   if (before && before.text !== beforeText) S.fresh.unshift(before.text);
@@ -505,9 +507,11 @@ function onState(msg) {
 /** A state message's new events into the log (the live table and the replay viewer). */
 function takeEvents(msg) {
   const names = msg.view.names;
+  const fresh = [];
   for (const ev of msg.events) {
     if (ev.seq <= S.seenSeq) continue;
     S.seenSeq = ev.seq;
+    fresh.push(ev);
     // a challenged hand stays in view until the challenger's own next play (or a new round)
     if (ev.kind === "reveal" && ev.cards) S.revealed = { seat: ev.seat, cards: ev.cards };
     if (ev.kind === "round_start" || ((ev.kind === "play" || ev.kind === "keep") && ev.seat === S.seat)) S.revealed = null;
@@ -524,6 +528,22 @@ function takeEvents(msg) {
       addLog({ text: d.text.charAt(0).toUpperCase() + d.text.slice(1), cls: d.cls || "" });
     }
   }
+  return fresh;
+}
+
+// one sound per state message, the one that matters most (sounds.js makes them): a
+// round won, UNO, a flip, your turn coming, a card played, a card you drew
+function playSound(events, prev, msg) {
+  const me = S.seat;
+  const v = msg.view;
+  const ended = (ev) => (ev.kind === "round_over" || ev.kind === "game_over") && ev.winner === me && me !== null;
+  const mine = (x) => me !== null && x.current === me && !["round_over", "game_over"].includes(x.phase) && x.legal.length > 0;
+  if (events.some(ended)) sound("win");
+  else if (events.some((e) => e.kind === "uno")) sound("uno");
+  else if (events.some((e) => e.kind === "flip")) sound("flip");
+  else if (mine(v) && !mine(prev.view)) sound("turn");
+  else if (events.some((e) => e.kind === "play")) sound("play");
+  else if (events.some((e) => e.kind === "draw" && e.seat === me)) sound("draw");
 }
 
 // ---------------------------------------------------------------- the room bar ------
@@ -554,6 +574,9 @@ function drawRoombar() {
     S.room && S.room.status !== "lobby"
       ? h("button", { class: "btn small ghost", type: "button", id: "rules-btn", "aria-expanded": String(!!S.rulesOpen), "aria-controls": "rules", onclick: toggleRules }, icon("rules"), h("span", { class: "phone-hidden", text: "Rules" }))
       : null,
+    h("button", { class: "btn small ghost", type: "button", id: "sound-btn", "aria-pressed": String(soundOn()), "aria-label": "Sounds", title: soundOn() ? "Sounds on" : "Sounds off",
+      onclick: () => { setSound(!soundOn()); drawRoombar(); } },
+      icon(soundOn() ? "sound" : "mute"), h("span", { class: "phone-hidden", text: soundOn() ? "Sound on" : "Sound off" })),
     h("button", { class: "btn small ghost", type: "button", id: "help-btn", "aria-expanded": String(S.help), "aria-controls": "help", text: "Keys ?", onclick: toggleHelp }),
     S.room && S.room.status === "playing" && S.seat !== null && S.seat === S.room.host
       ? h("button", { class: "btn small ghost", type: "button", id: "end-btn", "aria-label": "End game", onclick: () => {

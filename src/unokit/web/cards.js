@@ -68,6 +68,8 @@ const ICONS = {
   skipall: [["circle", { cx: 9, cy: 12, r: 6.5 }], ["circle", { cx: 15, cy: 12, r: 6.5 }], ["path", { d: "M4 18 20 6" }]],
   discardall: [["rect", { x: 4, y: 8, width: 10, height: 13, rx: 1.5 }], ["path", { d: "M8 5h10v13" }], ["path", { d: "M11 2h10v13" }]],
   roulette: [["circle", { cx: 12, cy: 12, r: 9 }], ["path", { d: "M12 3v18M3 12h18" }], ["circle", { cx: 12, cy: 12, r: 2.5, fill: "currentColor" }]],
+  sound: [["path", { d: "M4 9h4l5-4v14l-5-4H4z", fill: "currentColor" }], ["path", { d: "M16 9a4 4 0 0 1 0 6M18.5 6.5a7.5 7.5 0 0 1 0 11" }]],
+  mute: [["path", { d: "M4 9h4l5-4v14l-5-4H4z", fill: "currentColor" }], ["path", { d: "m16 9 6 6m0-6-6 6" }]],
   side: [["path", { d: "M12 3a9 9 0 1 0 0 18z", fill: "currentColor" }], ["circle", { cx: 12, cy: 12, r: 9 }]],
 };
 
