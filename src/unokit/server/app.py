@@ -170,6 +170,7 @@ class Limits:
     message_bytes: int = m.MAX_MESSAGE
     messages_per_second: float = 20.0  # per connection, with a burst of twice that
     chat_per_minute: int = 20
+    reactions_per_minute: int = 20
     connections_per_address: int = 30
     rooms_per_address_per_hour: int = 30
     joins_per_address_per_minute: int = 30  # joins and token checks (guessing)
@@ -271,6 +272,7 @@ class Conn:
     closed: bool = False
     bucket: Bucket = field(default_factory=lambda: Bucket(20.0))
     resynced: tuple[int, int] = (-1, -1)  # (game, version) of the last stale resync
+    name: str = ""  # a spectator's name, if they gave one (the spectator list, chat)
 
     def send(self, msg: dict[str, Any]) -> None:
         if self.closed:
@@ -608,7 +610,7 @@ class Server:
             return
         if msg.get("t") == "chat":
             line = msg.get("line")
-            if isinstance(line, dict) and line.get("type") == "chat":
+            if isinstance(line, dict) and line.get("type") in ("chat", "react"):
                 self.chat(code, line)
             return
         asyncio.get_running_loop().create_task(self.remote(code, msg))
@@ -694,6 +696,13 @@ class Server:
     def chat(self, code: str, line: dict[str, Any]) -> None:
         for c in list(self.conns.get(code, ())):
             c.send(line)
+
+    def watchers(self, code: str) -> None:
+        """Tell the room who watches it from this server (issue 36 item 16): the names
+        spectators gave, and how many watch in all."""
+        watching = [c for c in self.conns.get(code, ()) if c.seat is None and not c.closed]
+        names = sorted({c.name for c in watching if c.name}, key=str.lower)
+        self.chat(code, {"type": "watchers", "names": names, "count": len(watching)})
 
     def evict(self, room: Room) -> None:
         """Close the connections of seats another server gave to a bot (a kick)."""
@@ -1644,6 +1653,12 @@ def create_app(
         if room.match is not None and hello.last_seq is not None and hello.game == room.game_no:
             conn.game = room.game_no
             conn.seq = hello.last_seq  # resume: only what was missed
+        if seat is None and hello.name:
+            taken = [x.name for x in room.seats if x is not None]
+            taken += [c.name for c in server.conns.get(room.code, ()) if c.name]
+            refusal = m.name_refusal(hello.name, taken)
+            if refusal is None:
+                conn.name = hello.name.strip()
         server.conns[room.code].add(conn)
         ops.CONNECTIONS.inc()
         sender = asyncio.get_running_loop().create_task(_pump(conn))
@@ -1654,9 +1669,15 @@ def create_app(
                 server.my_presence(room)
                 server.want_lease(room)  # a player's server drives the room, if free
             server.broadcast(room)
+            if seat is None:
+                server.watchers(room.code)
+                if hello.name and not conn.name:
+                    conn.send(_err("name_taken", "that name is taken here; you watch unnamed"))
             await _serve(conn)
         finally:
             server.conns[room.code].discard(conn)
+            if seat is None:
+                server.watchers(conn.room.code)
             ops.CONNECTIONS.dec()
             conn.closed = True
             with contextlib.suppress(asyncio.QueueFull):
@@ -1742,13 +1763,22 @@ def create_app(
             return
         if isinstance(msg, m.Hello):
             raise RoomError("already said hello", code="bad_message")
-        if isinstance(msg, m.Chat):
-            if seat is None:
-                raise RoomError("spectators cannot chat", code="no_seat")
-            if not chat_window.allow(f"{room.code}:{seat}"):
-                raise RoomError("too many chat lines; wait a little", code="rate_limited")
-            s = room.seats[seat]
-            line = {"type": "chat", "seat": seat, "name": s.name if s else "", "text": msg.text}
+        if isinstance(msg, (m.Chat, m.React)):
+            chat = isinstance(msg, m.Chat)
+            if seat is None and chat and not room.watch_chat:
+                raise RoomError("the host turned spectators' chat off", code="no_seat")
+            if seat is None and not conn.name:
+                raise RoomError("give a name (watch again) to chat or react", code="no_seat")
+            who = f"{room.code}:{seat}" if seat is not None else f"{room.code}:w:{conn.name}"
+            if not (chat_window if chat else react_window).allow(who):
+                raise RoomError("too many messages; wait a little", code="rate_limited")
+            s = room.seats[seat] if seat is not None else None
+            name = s.name if s else conn.name
+            line: dict[str, Any] = (
+                {"type": "chat", "seat": seat, "name": name, "text": msg.text}
+                if isinstance(msg, m.Chat)
+                else {"type": "react", "seat": seat, "name": name, "emote": msg.emote}
+            )
             server.chat(room.code, line)
             if server.cluster:
                 server.bus.publish({"t": "chat", "code": room.code, "line": line})
@@ -1805,9 +1835,12 @@ def create_app(
             room.rematch(seat)
         elif isinstance(msg, m.SetRules):
             room.set_rules(seat, msg.preset, msg.options, msg.timer)
+        elif isinstance(msg, m.WatchChat):
+            room.set_watch_chat(seat, msg.on)
         server.broadcast(room)
 
     chat_window = Window(limits.chat_per_minute, 60)
+    react_window = Window(limits.reactions_per_minute, 60)
 
     return app
 

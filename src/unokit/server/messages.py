@@ -155,12 +155,14 @@ def name_refusal(name: str, taken: list[str]) -> tuple[str, str] | None:
 
 
 class Hello(Strict):
-    """The first message on a websocket: a seat token to take a seat, none to watch."""
+    """The first message on a websocket: a seat token to take a seat, none to watch
+    (``name``: a spectator's, for the spectator list and their chat, issue 36)."""
 
     type: Literal["hello"]
     token: Annotated[str, Field(max_length=100)] | None = None
     last_seq: Annotated[int, Field(ge=0, le=10_000_000)] | None = None
     game: Annotated[int, Field(ge=0, le=1_000_000)] | None = None
+    name: Annotated[str, Field(max_length=40)] | None = None
 
 
 class Act(Strict):
@@ -180,6 +182,25 @@ class Chat(Strict):
         if not v:
             raise ValueError("an empty chat line")
         return v
+
+
+# quick reactions (issue 36 item 16): words, so no emoji font is needed
+EMOTES = ("nice", "gg", "oops", "wow", "hurry", "thanks")
+Emote = Literal["nice", "gg", "oops", "wow", "hurry", "thanks"]
+
+
+class React(Strict):
+    """A quick reaction from a player or a spectator, shown beside them."""
+
+    type: Literal["react"]
+    emote: Emote
+
+
+class WatchChat(Strict):
+    """Host: whether spectators may chat (on by default)."""
+
+    type: Literal["watch_chat"]
+    on: bool
 
 
 class Start(Strict):
@@ -230,7 +251,19 @@ class SetRules(Strict):
 
 
 ClientMessage = Annotated[
-    Hello | Act | Chat | Start | AddBot | Kick | End | NextRound | Rematch | SetRules | Ping,
+    Hello
+    | Act
+    | Chat
+    | React
+    | WatchChat
+    | Start
+    | AddBot
+    | Kick
+    | End
+    | NextRound
+    | Rematch
+    | SetRules
+    | Ping,
     Field(discriminator="type"),
 ]
 CLIENT = TypeAdapter(ClientMessage)

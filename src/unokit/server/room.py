@@ -181,6 +181,7 @@ class Room:
     timer: int = 0
     host: int = 0
     status: str = "lobby"  # lobby, playing, over
+    watch_chat: bool = True  # spectators may chat (the host's choice)
     game_no: int = 0
     game_seed: int = 0
     dealer: int = -1
@@ -258,6 +259,7 @@ class Room:
                 "timer": self.timer,
                 "host": self.host,
                 "status": self.status,
+                "watch_chat": self.watch_chat,
                 "game": self.game_no,
                 "game_seed": self.game_seed,
                 "created": self.created,
@@ -299,6 +301,7 @@ class Room:
             timer=timer,
             host=d.get("host", 0),
             status=d["status"],
+            watch_chat=bool(d.get("watch_chat", True)),
             game_no=d.get("game", 0),
             game_seed=d.get("game_seed", 0),
             timing=room_timing(timing, timer),
@@ -670,6 +673,18 @@ class Room:
             raise
         self.touch()
 
+    def set_watch_chat(self, by: int | None, on: bool) -> None:
+        """The host lets spectators chat, or not (issue 36 item 16)."""
+        self._host_only(by)
+        before = self.watch_chat
+        self.watch_chat = on
+        try:
+            self.save()
+        except BaseException:
+            self.watch_chat = before
+            raise
+        self.touch()
+
     def to_lobby(self, by: int | None) -> None:
         """The host takes a finished game's room back to the lobby: the seats stay as
         they are, and the host may remove a bot (a player whose seat went to a bot can
@@ -864,6 +879,7 @@ class Room:
             "game": self.game_no,
             "rules": {"preset": self.preset, "options": self.options},
             "timer": self.timer,
+            "watch_chat": self.watch_chat,
             "seats": [
                 None
                 if s is None

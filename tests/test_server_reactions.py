@@ -1,0 +1,69 @@
+"""Reactions, the spectator list and spectators' chat (issue 36 item 16) on the server:
+a reaction reaches everyone, rate-limited like chat; a named spectator is listed,
+may react and chat unless the host turns their chat off; hostile messages get a clear
+error and change nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from server_helpers import Client, running
+from unokit.server.app import Limits
+
+pytestmark = pytest.mark.asyncio
+
+
+def of(c: Client, kind: str) -> list[dict[str, Any]]:
+    return [f for f in c.frames if f["type"] == kind]
+
+
+async def test_reactions_watchers_and_spectator_chat() -> None:
+    limits = Limits(messages_per_second=10_000, reactions_per_minute=3, chat_per_minute=5)
+    async with running(limits=limits) as h:
+        r = await h.room(seats=2, bots=["easy"])
+        code = r["code"]
+        ana = await Client(f"{h.ws}/{code}", r["token"]).connect()
+        dee = await Client(f"{h.ws}/{code}").connect(name="Dee")
+        anon = await Client(f"{h.ws}/{code}").connect()
+        await ana.wait(lambda: any(w["count"] == 2 for w in of(ana, "watchers")))
+        assert of(ana, "watchers")[-1]["names"] == ["Dee"]
+        # a player's reaction reaches everyone, with the seat and the name
+        await ana.send({"type": "react", "emote": "gg"})
+        await dee.wait(lambda: bool(of(dee, "react")))
+        assert of(dee, "react")[0] == {"type": "react", "seat": 0, "name": "Ana", "emote": "gg"}
+        # a named spectator reacts and chats; an unnamed one may not
+        await dee.send({"type": "react", "emote": "wow"})
+        await dee.send({"type": "chat", "text": "go Ana"})
+        await ana.wait(lambda: len(of(ana, "react")) == 2 and bool(of(ana, "chat")))
+        assert of(ana, "react")[1]["seat"] is None and of(ana, "react")[1]["name"] == "Dee"
+        assert of(ana, "chat")[0]["name"] == "Dee" and of(ana, "chat")[0]["seat"] is None
+        await anon.send({"type": "react", "emote": "nice"})
+        await anon.wait(lambda: bool(anon.errors))
+        assert anon.errors[-1]["code"] == "no_seat"
+        # hostile: an emote that does not exist, a spectator switching chat off
+        before = h.server.rooms[code].watch_chat
+        await dee.send({"type": "react", "emote": "<img src=x>"})
+        await dee.send({"type": "watch_chat", "on": False})
+        await dee.wait(lambda: len(dee.errors) >= 2)
+        assert [e["code"] for e in dee.errors[-2:]] == ["bad_message", "not_host"]
+        assert h.server.rooms[code].watch_chat is before is True
+        # the host turns spectators' chat off: said in the room message, refused after
+        await ana.send({"type": "watch_chat", "on": False})
+        await dee.wait(lambda: dee.room is not None and dee.room["watch_chat"] is False)
+        await dee.send({"type": "chat", "text": "hello?"})
+        await dee.wait(lambda: len(dee.errors) >= 3)
+        assert "turned spectators' chat off" in dee.errors[-1]["message"]
+        # rate-limited like chat: the fourth reaction in a minute is refused
+        for _ in range(3):
+            await ana.send({"type": "react", "emote": "oops"})
+        await ana.wait(lambda: bool(ana.errors))
+        assert ana.errors[-1]["code"] == "rate_limited"
+        # a spectator who leaves leaves the list
+        await anon._ws.close()
+        await ana.wait(lambda: of(ana, "watchers")[-1]["count"] == 1)
+        # a taken name: watched unnamed, told why
+        ben = await Client(f"{h.ws}/{code}").connect(name="ana")
+        await ben.wait(lambda: bool(ben.errors))
+        assert ben.errors[0]["code"] == "name_taken"
