@@ -345,7 +345,12 @@ function joinView(room) {
       err.textContent = ex.message;
     }
   });
-  const watch = h("button", { class: "btn", type: "button", id: "watch-btn", text: "Just watch", onclick: () => connect() });
+  // a spectator watches under the name typed above, if any (the spectator list, chat)
+  const watch = h("button", { class: "btn", type: "button", id: "watch-btn", text: "Just watch", onclick: () => {
+    const name = nameInput.value.trim();
+    if (name) saveName(name);
+    connect(name || null);
+  } });
   const who = room.seats.filter(Boolean).map((s) => s.name);
   const saved = savedSeat(room.code);
   const resume = saved && saved.token
@@ -365,6 +370,9 @@ function joinView(room) {
     h("p", { text: who.length ? `At the table: ${who.join(", ")}.` : "The table is empty." }),
     h("p", { class: "hint", id: "join-rules", text: `${rulesLine(room)} ${room.seats.length} seats.` }),
     open ? form : h("p", { text: room.status === "lobby" ? "Every seat is taken: you can watch." : "The game has started: you can watch." }),
+    // watching: the name typed is shown in the spectator list, and chats and reacts
+    open ? null : h("div", { class: "field" }, h("label", { for: "watch-name", text: "Your name while you watch (optional: to chat and react)" }),
+      h("input", { id: "watch-name", maxlength: 20, value: savedName(), autocomplete: "nickname", oninput: (e) => (nameInput.value = e.target.value) })),
     watch);
 }
 
@@ -394,9 +402,12 @@ function lobbySeatForm() {
   return form;
 }
 
-function connect() {
+function connect(watchName = null) {
   main.replaceChildren(h("p", { class: "panel loading", text: "Connecting…" }));
-  S.conn = new Connection(S.code, S.token, { onMessage, onStatus });
+  S.watchName = S.token ? null : watchName;
+  S.watchers = null;
+  S.reacts = {};
+  S.conn = new Connection(S.code, S.token, { onMessage, onStatus, name: S.watchName });
   S.conn.open();
 }
 
@@ -426,8 +437,22 @@ function onMessage(msg) {
       onState(msg);
       return;
     case "chat":
-      addLog({ text: `${msg.name}: ${msg.text}`, cls: "chat" });
+      addLog({ text: `${msg.name}${msg.seat === null ? " (watching)" : ""}: ${msg.text}`, cls: "chat" });
       drawLog();
+      return;
+    case "react": {
+      // a quick reaction: beside the seat (or the spectator's name) for a moment, and logged
+      const text = EMOTE_TEXT[msg.emote] || msg.emote;
+      const key = msg.seat === null ? `w:${msg.name}` : String(msg.seat);
+      S.reacts[key] = { text, until: Date.now() + 4000 };
+      addLog({ text: `${msg.name}${msg.seat === null ? " (watching)" : ""}: ${text}`, cls: "chat react" });
+      render();
+      setTimeout(() => { if (S.reacts[key] && Date.now() >= S.reacts[key].until) { delete S.reacts[key]; render(); } }, 4100);
+      return;
+    }
+    case "watchers":
+      S.watchers = msg;
+      render();
       return;
     case "error":
       onError(msg);
@@ -449,6 +474,12 @@ function onError(msg) {
     S.conn.stop();
     toast(msg.code === "kicked" ? "The host gave your seat to a bot. You can watch." : "Your seat here is no longer valid. You can watch or join again.");
     openRoom(S.code);
+    return;
+  }
+  if (msg.code === "name_taken" && S.seat === null && S.watchName) {
+    S.watchName = null; // watching unnamed
+    toast(msg.message || msg.code);
+    render();
     return;
   }
   if (msg.code === "no_room") {
@@ -964,6 +995,7 @@ function opponentView(s, v, prev) {
     h("div", { class: "opp-head" },
       isTurn ? h("span", { class: "turn-mark", "aria-hidden": "true" }, icon("turn")) : null,
       h("span", { class: "opp-name", text: v.names[s] }),
+      reactBubble(String(s)),
       h("span", { class: "opp-score", text: `${v.scores[s]} pts` })),
     h("div", { class: "opp-cards" }, fan, h("span", { class: "opp-count", text: `${count}` }, )),
     badges);
@@ -1056,6 +1088,7 @@ function myArea(v, myTurn, prev) {
   const head = h("div", { class: "me-head" },
     h("span", { class: "me-name", text: v.names[me] }),
     h("span", { class: "tag you", text: "you" }),
+    reactBubble(String(me)),
     seat?.team !== null && seat?.team !== undefined ? h("span", { class: `badge team t${seat.team}`, text: `team ${seat.team + 1}` }) : null,
     h("span", { class: "me-score", text: `${v.scores[me]} pts` }),
     v.hand.length === 1 ? h("span", { class: `badge uno${v.vulnerable === me ? " uncalled" : ""}`, text: v.vulnerable === me ? "call UNO!" : "UNO!" }) : null,
@@ -1259,7 +1292,15 @@ function sideView() {
   if (S.help) side.append(helpPanel());
   if (S.rulesOpen) side.append(rulesPanel());
   side.append(h("h2", { class: "side-h", text: "Log" }), log);
-  if (S.seat !== null && !S.replay) side.append(chatForm());
+  if (!S.replay) {
+    const w = watchersView();
+    if (w) side.append(w);
+    if (S.seat !== null || S.watchName) side.append(reactionsView());
+    if (S.seat !== null || (S.watchName && S.room?.watch_chat !== false)) side.append(chatForm());
+    else if (S.watchName) side.append(h("p", { class: "hint", id: "watch-chat-off", text: "The host turned spectators' chat off." }));
+    const wc = watchChatToggle();
+    if (wc) side.append(wc);
+  }
   const tools = hostTools();
   if (tools) side.append(tools);
   queueMicrotask(() => (log.scrollTop = log.scrollHeight));
@@ -1291,6 +1332,39 @@ function drawLog() {
   if (!log) return;
   fillLog(log);
   log.scrollTop = log.scrollHeight;
+}
+
+// ---- reactions and spectators (issue 36 item 16) -----------------------------------------
+const EMOTE_TEXT = { nice: "Nice!", gg: "Good game!", oops: "Oops!", wow: "Wow!", hurry: "Hurry up!", thanks: "Thanks!" };
+
+function reactBubble(key) {
+  const r = S.reacts?.[key];
+  return r && Date.now() < r.until ? h("span", { class: "react-bubble", role: "status", text: r.text }) : null;
+}
+
+function reactionsView() {
+  return h("div", { class: "reactions", role: "group", "aria-label": "React" },
+    Object.entries(EMOTE_TEXT).map(([k, text]) => h("button", {
+      class: "btn small ghost", type: "button", dataset: { key: `react:${k}`, emote: k }, text,
+      onclick: () => S.conn?.send({ type: "react", emote: k }),
+    })));
+}
+
+function watchersView() {
+  const w = S.watchers;
+  if (!w || !w.count) return null;
+  const unnamed = w.count - w.names.length;
+  return h("section", { class: "watchers", id: "watchers", "aria-label": "Spectators" },
+    h("h2", { class: "side-h", text: `Watching (${w.count})` }),
+    h("ul", {}, w.names.map((n) => h("li", {}, h("span", { text: n + (n === S.watchName && S.seat === null ? " (you)" : "") }), reactBubble(`w:${n}`))),
+      unnamed ? h("li", { class: "hint", text: `${unnamed} without a name` }) : null));
+}
+
+function watchChatToggle() {
+  if (!S.room || S.seat === null || S.seat !== S.room.host) return null;
+  const box = h("input", { type: "checkbox", id: "watch-chat", checked: S.room.watch_chat !== false });
+  box.addEventListener("change", () => S.conn?.send({ type: "watch_chat", on: box.checked }));
+  return h("div", { class: "opt check watch-chat" }, box, h("label", { for: "watch-chat", text: "Spectators may chat" }));
 }
 
 // ---- the round summary ------------------------------------------------------------------

@@ -105,9 +105,10 @@ export function saveName(name) {
  * server's ``restarting`` error is not passed on: it is a drop, and reconnects.
  */
 export class Connection {
-  constructor(code, token, { onMessage, onStatus }) {
+  constructor(code, token, { onMessage, onStatus, name = null }) {
     this.code = code;
     this.token = token;
+    this.name = name; // a spectator's name (the spectator list, chat, reactions)
     this.onMessage = onMessage;
     this.onStatus = onStatus;
     this.ws = null;
@@ -145,6 +146,7 @@ export class Connection {
     ws.onopen = () => {
       const hello = { type: "hello" };
       if (this.token) hello.token = this.token;
+      else if (this.name) hello.name = this.name;
       if (this.game !== null && this.lastSeq !== null) {
         hello.game = this.game;
         hello.last_seq = this.lastSeq;
