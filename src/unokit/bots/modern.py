@@ -264,6 +264,9 @@ class ModernWeights:
     flip: float = 6.0  # a Flip, by what the opponents will hold after it
     mercy: float = 1.2  # each card past 15 in hand: stacks and swaps matter more
     bluff_near: int = 2  # bluff a wild draw only against a seat with this many cards
+    points: float = 0.0  # each point the card is worth (shed the costly ones first)
+    same_colour: float = 3.0  # a play on the colour in force, not on number or symbol
+    bluffs: float = 0.25  # how often a player holding the colour in force plays a wild draw
 
 
 def urgency(cards: int) -> float:
@@ -356,7 +359,7 @@ class ModernHeuristic:
         by = view.wd4_by
         h = view.hand_sizes[by] if by >= 0 else 7
         p_hold = 1 - (1 - 26 / 112) ** h
-        p = 0.25 * p_hold
+        p = self.w.bluffs * p_hold
         hit = 2 if view.pending == WILD_D2 else WDC_DRAWS
         gain = p * 2 * hit - (1 - p) * 2
         return challenge[0] if gain > 0 else accept[0]
@@ -378,7 +381,9 @@ class ModernHeuristic:
         me = view.seat
         nxt = next_live(view, me)
         mercy = view.rules.mercy_limit if view.rules.deck == "no-mercy" else 0
-        v = -w.left * left
+        v = -w.left * left + w.points * t.points[card]
+        if t.color[card] == view.color:
+            v += w.same_colour
         if mercy and len(view.hand) > 15:
             v -= w.mercy * (left - len(rest))  # a big hand: swaps and passes weigh more
         top = a.extra[-1] if a.extra else card
