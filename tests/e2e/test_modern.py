@@ -130,6 +130,12 @@ def test_uno_flip_through_the_page(browser: Any, tmp_path: Any) -> None:
             # the opponents' cards now show their light faces, the other side
             assert all(c[0] in "RYGB" or c in ("W", "W+2") for o in v["others"] for c in o)
             shot(page, "table-flip-dark.png")
+            # on a 390 px phone: the dark side fits, nothing scrolls sideways
+            page.set_viewport_size({"width": 390, "height": 844})
+            page.wait_for_timeout(200)
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390
+            shot(page, "table-flip-phone-390.png")
+            page.set_viewport_size({"width": 1280, "height": 860})
             seen = play_through(ana)
             st = ana.last_state()
             assert st is not None and st["view"]["phase"] in ("round_over", "game_over")

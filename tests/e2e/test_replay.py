@@ -90,6 +90,11 @@ def test_a_record_file_stepped_jumped_played_and_seen_from_every_view(
             page.wait_for_selector(".opp .open-fan .card")
             assert page.locator(".opp").count() == 3
             shot(page, "replay.png")
+            page.set_viewport_size({"width": 390, "height": 844})
+            page.wait_for_timeout(200)
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390
+            shot(page, "replay-phone-390.png")
+            page.set_viewport_size({"width": 1280, "height": 860})
             assert not serious(page), serious(page)
             # the end: the game's summary, with the winner
             page.keyboard.press("End")
