@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
 from browser_table import Player, create_room, find_seed, run_server, shot
 
 from unokit.engine import PLAY
@@ -35,6 +36,17 @@ def _first_play_ends_with(suffix: str, target: bool = False) -> Any:
         )
 
     return good
+
+
+def serious(page: Any) -> list[str]:
+    """axe-core's serious and critical findings (as test_accessibility.py)."""
+    axe = pytest.importorskip("axe_playwright_python.sync_playwright")
+    results = axe.Axe().run(page)
+    return [
+        f"{v['id']}: {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
 
 
 def play_through(p: Player, limit: float = 240.0, prefer: str = "") -> dict[str, int]:
@@ -130,6 +142,7 @@ def test_uno_flip_through_the_page(browser: Any, tmp_path: Any) -> None:
             # the opponents' cards now show their light faces, the other side
             assert all(c[0] in "RYGB" or c in ("W", "W+2") for o in v["others"] for c in o)
             shot(page, "table-flip-dark.png")
+            assert not serious(page), serious(page)  # the dark side reads as well
             # on a 390 px phone: the dark side fits, nothing scrolls sideways
             page.set_viewport_size({"width": 390, "height": 844})
             page.wait_for_timeout(200)
