@@ -99,9 +99,9 @@ def room_timing(base: Timing | None, timer: int) -> Timing:
 def make_bot(level: str, seed: int, rules: RuleSet | None = None) -> Bot:
     """A bot of a level, as the terminal game seats them (bots.roster.make_bots).
 
-    For UNO Flip! and No Mercy, a level whose bot cannot play that game yet (the
-    greedy, heuristic and search bots are being adapted, issue 38) seats the random
-    bot instead, which plays every legal action of any view."""
+    For UNO Flip! and No Mercy, a level whose bot cannot play that game (a bot kind
+    without the modern games) seats the random bot instead, which plays every legal
+    action of any view: a modern room never stalls on a bot."""
     if rules is not None and rules.modern and not _plays_modern(level, rules.deck):
         return make_bots("random", level, 1, seed)[0]
     return make_bots(None, level, 1, seed)[0]
