@@ -390,7 +390,12 @@ class UnoApp(App[int]):
         else:
             hint = Text(action_hint(view, self.look))
             if any(a.kind == PLAY and a.uno for a in view.legal):
-                hint = Text("Last but one card! ", style="bold")
+                last = (
+                    "Last but one card! "
+                    if len(view.hand) == 2
+                    else "A play can leave you one card! "
+                )
+                hint = Text(last, style="bold")
                 hint.append(
                     "UNO armed: it is called with your play"
                     if self.uno_armed

@@ -61,6 +61,7 @@ class HandView(Widget, can_focus=True):
         self.playable: frozenset[int] = frozenset()
         self.cursor = 0
         self.look: Look = CLASSIC_LOOK  # the game's faces (``unokit.tui.modern``)
+        self._first_row = 0  # the first row drawn (a hand taller than the widget)
 
     # --- data ----------------------------------------------------------------------
     def set_hand(
@@ -122,7 +123,16 @@ class HandView(Widget, can_focus=True):
         card_w, per_row = self._geometry(width)
         lines: list[Text] = []
         focused = self.has_focus
-        for start in range(0, len(self.cards), per_row):
+        # a hand taller than the widget (No Mercy without the Mercy rule: 60 cards and
+        # more) shows the rows around the cursor's, and says how many are out of sight
+        rows = -(-len(self.cards) // per_row)
+        fit = max(1, (self.size.height + 1) // ROW_H) if self.size.height else rows
+        first = 0
+        if rows > fit:
+            fit = max(1, (self.size.height + 1 - 1) // ROW_H)  # a line for the note
+            first = max(0, min(self.cursor // per_row - fit // 2, rows - fit))
+        self._first_row = first
+        for start in range(first * per_row, min(len(self.cards), (first + fit) * per_row), per_row):
             row = list(enumerate(self.cards))[start : start + per_row]
             out = [Text() for _ in range(ROW_H)]
             for i, card in row:
@@ -153,6 +163,13 @@ class HandView(Widget, can_focus=True):
                     out[y].append(" ")
             lines.extend(out[: CARD_H + 1])  # out[-1] stays blank: the gap between rows
             lines.append(out[-1])
+        if rows > fit:
+            above, below = first * per_row, max(0, len(self.cards) - (first + fit) * per_row)
+            lines[-1] = Text(
+                f"{len(self.cards)} cards: {above} before, {below} after these (↑ ↓ to see)",
+                style="dim",
+            )
+            return Text("\n").join(lines)
         return Text("\n").join(lines[:-1])
 
     def on_resize(self, event: events.Resize) -> None:
@@ -185,7 +202,7 @@ class HandView(Widget, can_focus=True):
         col, gap = divmod(x, card_w + 1)
         if gap == card_w or col >= per_row or x < 0 or y < 0:
             return -1
-        index = (y // ROW_H) * per_row + col
+        index = (y // ROW_H + self._first_row) * per_row + col
         return index if index < len(self.cards) else -1
 
     def on_click(self, event: events.Click) -> None:
@@ -286,7 +303,7 @@ def pile_text(view: View, look: Look = CLASSIC_LOOK) -> Text:
     return t
 
 
-def others_text(view: View, look: Look, width: int) -> Text:
+def others_text(view: View, look: Look, width: int, rows: int = 99) -> Text:
     """UNO Flip!: the other face of each opponent's cards (FLIP-VIEW-2), which the
     human sees as everyone does, in their hand order; never the human's own."""
     others = getattr(view, "others", ())
@@ -296,9 +313,14 @@ def others_text(view: View, look: Look, width: int) -> Text:
         return t
     other = SIDE_NAMES[1 - side]
     t.append(f"Their cards' {other} side, which you see (you never see your own): ", "bold")
-    for seat, faces in enumerate(others):
-        if seat == view.seat:
-            continue
+    # in seat order, as the players list; on a short screen the players next in the
+    # order of play are the ones kept
+    n = len(others)
+    order = [(view.seat + k * view.direction) % n for k in range(1, n)]
+    kept = order if len(order) <= rows - 1 else order[: max(1, rows - 2)]
+    shown = [s for s in range(n) if s in kept]
+    for seat in shown:
+        faces = others[seat]
         t.append("\n")
         line = Text(no_wrap=True, overflow="ellipsis")
         line.append(f"{view.names[seat][:9]:<9} ")
@@ -307,6 +329,12 @@ def others_text(view: View, look: Look, width: int) -> Text:
             line.append(" ")
         line.truncate(max(width, 20), overflow="ellipsis")
         t.append_text(line)
+    hidden = [view.names[s] for s in order if s not in shown]
+    if hidden:
+        more = Text(f"… and {', '.join(hidden)} (a taller terminal shows them)", "dim")
+        more.truncate(max(width, 20), overflow="ellipsis")
+        t.append("\n")
+        t.append_text(more)
     return t
 
 
@@ -324,10 +352,12 @@ class OthersView(Static):
     """UNO Flip!: the faces of the opponents' cards that the human sees."""
 
     DEFAULT_CSS = """
-    OthersView { height: auto; max-height: 11; padding: 0 1; display: none; }
+    OthersView { height: auto; padding: 0 1; display: none; }
     """
 
     def show(self, view: View, look: Look) -> None:
-        text = others_text(view, look, (self.content_region.width or self.size.width or 80))
+        width = self.content_region.width or self.size.width or 80
+        rows = max(3, (self.app.size.height - 12) // 2)  # the table keeps the rest
+        text = others_text(view, look, width, rows)
         self.display = bool(text.plain)
         self.update(text)
