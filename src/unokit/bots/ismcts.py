@@ -521,6 +521,8 @@ class ISMCTSBot:
                 v[col] = max(0, v[col] + amount)
 
     def _remember(self, view: View) -> None:
+        if self._kind is None:  # the first view says which game: the waiting events go in
+            self._modern_search(view)
         self.seat = view.seat
         self.n = view.n
         self.sizes = dict(enumerate(view.hand_sizes))
