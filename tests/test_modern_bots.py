@@ -27,7 +27,7 @@ from unokit.engine import FlipGame, Game, ModernGame, NoMercyGame, view_of
 from unokit.engine.actions import ACCEPT, CHALLENGE, DRAW, PLAY, Action
 from unokit.engine.modern.position import modern_position
 from unokit.engine.view import View
-from unokit.modern_cards import parse_face, parse_nm_card
+from unokit.modern_cards import parse_face, parse_flip_color, parse_nm_card
 from unokit.rules import RuleSet, from_preset
 
 KINDS = ("random", "greedy", "heuristic", "ismcts")
@@ -276,3 +276,15 @@ def test_the_bots_classes_play_the_modern_games_through_the_registry() -> None:
         g = Game(from_preset("no-mercy"), 2, seed=4)
         play_round(g, [bot, RandomBot(2)])
         assert g.round_over
+
+
+@pytest.mark.parametrize(("others", "expected"), [(8, CHALLENGE), (1, ACCEPT)])
+def test_flip_chal_wdc_the_heuristic_challenges_by_the_odds(others: int, expected: int) -> None:
+    """FLIP-CHAL-WDC: a Wild Draw Colour from a big hand is likely a bluff (a wrong
+    challenge costs 2 cards, a right one moves the whole draw); from a small hand not."""
+    rest = ["O1", "O2", "O3", "V4", "V5", "V6", "O7", "V8"][:others]
+    g = _flip([["W+C", *rest], ["T1", "T2", "T3", "T4", "T5"], ["P1", "P2", "P3"]], ["P7"],
+              side=1)  # fmt: skip
+    g.apply(0, Action(PLAY, parse_face("W+C"), parse_flip_color("T")))
+    assert g.current == 1
+    assert _heuristic(g).kind == expected
