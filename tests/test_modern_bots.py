@@ -203,7 +203,10 @@ FAR2 = ["G0", "G1", "G2", "G4", "G5", "G6", "G7", "G8"]
 
 
 def test_nm_stack_2_the_heuristic_answers_a_stack_with_its_smallest_draw_card() -> None:
-    """NM-STACK-2, -4: answering beats absorbing; the W+10 is kept for later."""
+    """NM-STACK-2, -4: answering beats absorbing; the +4 and the W+10 are kept for
+    later (the next player is far from going out)."""
+    g = _nm([["B+4", "Y+2", "W+10", "B3", "Y5"], FAR, FAR2], ["G5", "R+2"], pending=["R+2"])
+    assert _heuristic(g).card == parse_nm_card("Y+2")
     g = _nm([["B+4", "W+10", "G3", "Y5"], FAR, FAR2], ["G5", "R+2"], pending=["R+2"])
     assert _heuristic(g).card == parse_nm_card("B+4")
 

@@ -413,7 +413,7 @@ class ModernHeuristic:
                 if mercy and vs + d >= mercy:
                     hit += w.knockout
                 if view.phase == P_ANSWER:  # answering: keep the big cards for later
-                    hit += w.left * 2 - t.draws[card] * (0.2 if urgency(vs) == 0 else -0.5)
+                    hit += w.left * 2 - t.draws[card] * (1.0 if urgency(vs) == 0 else -0.5)
             v += hit
             if two:
                 v += w.again
