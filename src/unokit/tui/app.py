@@ -2,7 +2,9 @@
 
 The screen shows only what the human seat may know: its view (``view_of``) and the
 events it may see (``game.events_for``).  Bots move on Textual timers, ``--speed``
-seconds apart, so the interface never blocks.
+seconds apart, so the interface never blocks.  UNO Flip! and No Mercy play here too:
+a ``Look`` (``unokit.tui.modern``) draws their faces, and the widgets show what their
+views add (the side up, the other faces of opponents' cards, knock-outs).
 """
 
 from __future__ import annotations
