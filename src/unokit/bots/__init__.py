@@ -6,6 +6,7 @@ from unokit.bots.base import Bot, RandomBot
 from unokit.bots.greedy import GreedyBot
 from unokit.bots.heuristic import HeuristicBot
 from unokit.bots.ismcts import ISMCTSBot
+from unokit.bots.learned import LearnedBot
 from unokit.bots.runner import RoundStalled, play_game, play_round
 
 
@@ -20,6 +21,7 @@ BOTS: dict[str, BotFactory] = {
     "greedy": GreedyBot,
     "heuristic": HeuristicBot,
     "ismcts": ISMCTSBot,
+    "learned": LearnedBot,  # numpy only: the PPO policy of learned.npz (docs/rl.md)
 }
 
 __all__ = [

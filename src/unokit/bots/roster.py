@@ -54,11 +54,39 @@ class ForgetfulBot:
         return action
 
 
+class UnoDecksOnly:
+    """A bot of the UNO decks (``learned``) with a stand-in for the games it refuses
+    (UNO Flip!, No Mercy), so a level plays every game."""
+
+    def __init__(self, inner: Bot, stand_in: Bot) -> None:
+        from unokit.bots.learned import DECKS
+
+        self.inner = inner
+        self.stand_in = stand_in
+        self.name = inner.name
+        self.decks = DECKS
+        self.observes = observes(inner) or observes(stand_in)
+
+    def _bot(self, view: View) -> Bot:
+        return self.inner if view.rules.deck in self.decks else self.stand_in
+
+    def observe(self, events: Sequence[Event]) -> None:
+        self.inner.observe(events)
+        self.stand_in.observe(events)
+
+    def act(self, view: View) -> Action:
+        return self._bot(view).act(view)
+
+    def react(self, view: View) -> Action | None:
+        return self._bot(view).react(view)
+
+
 def bot_kind(level: str, kinds: Mapping[str, object]) -> str:
     """The bot kind a level means when ``--bots`` is not given (the best one installed)."""
     wanted = {
         "easy": ("random",),
-        "normal": ("greedy", "random"),
+        # learned: greedy's strength, against random and against heuristic (docs/bots.md)
+        "normal": ("learned", "greedy", "random"),
         "hard": ("heuristic", "greedy", "random"),
     }.get(level, ("random",))
     for kind in wanted:
@@ -84,6 +112,8 @@ def make_bots(kind: str | None, level: str, count: int, seed: int | None) -> lis
     for i in range(count):
         s = seed * 100 + i + 1 if seed is not None else rng.getrandbits(32)
         bot: Bot = kinds[kind](seed=s)
+        if kind == "learned" and "greedy" in kinds:  # it plays the UNO decks only
+            bot = UnoDecksOnly(bot, kinds["greedy"](seed=s))
         forget, skip = LEVEL_FORGET.get(level, LEVEL_FORGET["normal"])
         bot = ForgetfulBot(bot, seed=s + 7, forget=forget, skip=skip)
         bots.append(bot)
