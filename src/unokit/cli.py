@@ -291,8 +291,8 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
 
 
 LEVEL_HELP = (
-    "how strong the bots are: easy (random moves), normal (learned: the trained policy; "
-    "greedy in UNO Flip! and No Mercy) or hard (heuristic). "
+    "how strong the bots are: easy (random moves), normal (greedy) or hard (learned: the "
+    "trained policy; heuristic in UNO Flip! and No Mercy). "
     "Bots forget to call UNO now and then, so you can catch them: easy 40%%, normal 15%%, "
     "hard 5%% of the time; and they let a forgotten UNO of yours pass: easy 50%%, normal "
     "25%%, hard never"
