@@ -195,3 +195,11 @@ def test_the_hard_level_seats_it_with_heuristic_for_the_modern_games() -> None:
         game = Game(from_preset(preset), 2, seed=3, events=False)
         play_round(game, [Checked(b) for b in bots], max_steps=20_000)
         assert game.round_over
+
+
+def test_the_terminal_game_seats_heuristic_at_hard_in_the_modern_games() -> None:
+    from unokit.tui.modern import modern_bot_kind
+
+    for preset in ("flip", "no-mercy"):
+        kind, note = modern_bot_kind(None, "hard", from_preset(preset))
+        assert kind == "heuristic" and "learned" in note

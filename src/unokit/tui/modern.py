@@ -396,7 +396,7 @@ def modern_bot_kind(kind: str | None, level: str, rules: RuleSet) -> tuple[str, 
     if kind is not None:
         return kind, ""
     best = bot_kind(level, BOTS)
-    for candidate in dict.fromkeys((best, "greedy", "random")):
+    for candidate in dict.fromkeys((best, "heuristic", "greedy", "random")):
         if candidate in BOTS and (candidate == "random" or plays_modern(candidate, rules)):
             if candidate == best:
                 return candidate, ""
