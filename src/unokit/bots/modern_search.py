@@ -56,7 +56,7 @@ from unokit.modern_cards import (
 )
 
 BLUFF_PRIOR = 0.25  # the chance a world's waiting Wild Draw Two/Colour is a bluff
-MAX_ROLLOUT = 3000  # decisions in one rollout before it is judged by hand sizes
+MAX_ROLLOUT = 1000  # decisions in one rollout before it is judged by hand sizes
 MAX_CANDIDATES = 6  # actions searched: the heuristic's best ones
 
 
