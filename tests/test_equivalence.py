@@ -24,8 +24,8 @@ from unokit.engine import Game
 from unokit.engine.actions import PLAY, Action
 from unokit.engine.view import View
 from unokit.match import Match, Timing, ask_bot
+from unokit.obs.spec import A_PASS, action_index
 from unokit.record import dumps
-from unokit.rl.spec import A_PASS, action_index
 from unokit.rl.uno_v1 import UnoAECEnv
 from unokit.rules import PRESET_PLAYERS, PRESETS, RuleSet, from_preset
 from unokit.server.room import Room, make_bot

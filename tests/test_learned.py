@@ -20,7 +20,7 @@ import pytest
 from unokit.bots import BOTS, Bot, RandomBot, play_round
 from unokit.bots.learned import WEIGHTS, LearnedBot, LearnedUnsupported, Network
 from unokit.engine import Action, Game, View, view_of
-from unokit.rl.spec import NUM_ACTIONS, OBS_SIZE
+from unokit.obs.spec import NUM_ACTIONS, OBS_SIZE
 from unokit.rules import RuleSet, from_preset
 
 

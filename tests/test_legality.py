@@ -107,8 +107,8 @@ def test_an_uno_call_is_allowed_any_time_but_not_listed() -> None:
 
 def test_the_rl_mask_offers_keep_for_the_unplayable_drawn_wd4() -> None:
     """The RL table's fast mask agrees with legal_actions there (it offered nothing)."""
-    from unokit.rl.core import Table, mask_of_view
-    from unokit.rl.spec import NUM_ACTIONS
+    from unokit.obs.core import Table, mask_of_view
+    from unokit.obs.spec import NUM_ACTIONS
 
     g = drawn_wd4_then_false_uno()
     table = Table(g.rules, 2)

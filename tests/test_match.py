@@ -12,7 +12,7 @@ from unokit.bots.base import BotBase
 from unokit.bots.runner import play_round
 from unokit.engine import PLAY, Action, Event, Game, IllegalAction, View, position, view_of
 from unokit.match import Match, StaleVersion, Timing, reaction_order
-from unokit.rl.core import Table
+from unokit.obs.core import Table
 from unokit.rules import PRESETS, RuleSet, from_preset
 
 

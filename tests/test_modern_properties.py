@@ -362,7 +362,7 @@ def test_a_dealt_flip_round_starts_on_the_light_side_each_round() -> None:
 def test_rl_environments_refuse_the_modern_games_clearly() -> None:
     """The RL tables have no observation or action table for these games: a clear
     refusal (``bad_rules``), not an error from deep inside."""
-    from unokit.rl.core import Table
+    from unokit.obs.core import Table
     from unokit.rules import RulesError
 
     for preset in ("flip", "no-mercy"):

@@ -29,10 +29,10 @@ pytest.importorskip("numba")
 from gymnasium.vector import AutoresetMode
 
 from unokit.engine import Game
+from unokit.obs.core import IllegalTableAction
+from unokit.obs.spec import A_PASS, NUM_PLAYS, O_PHASE, action_index
 from unokit.record import loads, replay
 from unokit.rl import uno_v1
-from unokit.rl.core import IllegalTableAction
-from unokit.rl.spec import A_PASS, NUM_PLAYS, O_PHASE, action_index
 from unokit.rl.vector import (
     KERNEL_DECKS,
     UnoVectorEnv,

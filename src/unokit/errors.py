@@ -19,6 +19,7 @@ CODES: dict[str, str] = {
     "bad_action": "text or JSON that does not describe an action",
     # rule sets
     "bad_rules": "a rule set that cannot be built",
+    "bot_unsupported": "a bot that does not play these rules (the learned bot: the UNO decks only)",
     "bad_option": "an unknown option, or a value it does not take",
     "bad_preset": "an unknown preset",
     "bad_player_count": "too few or too many players for the rules",

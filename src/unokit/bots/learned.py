@@ -4,7 +4,7 @@ numpy alone (no torch at play time).
 Its weights ship beside this file (``learned.npz``, with ``learned.json`` recording the
 command, seed and commit that trained them: ``unokit train``, ``unokit.rl.train``,
 docs/rl.md).  A decision encodes the seat's view with ``uno_v1``'s observation table
-(``unokit.rl.core.encode_view``, the reference encoder), masks the table's actions to
+(``unokit.obs.core.encode_view``, the reference encoder), masks the table's actions to
 the legal ones (``mask_of_view``) and runs the network: 330 inputs, two hidden layers
 of ``HIDDEN`` ReLU units, one logit per action of the table.  It plays the legal
 action with the highest logit (``sample=True``: draws one from their softmax with the
@@ -54,7 +54,7 @@ def obs_scale() -> F32:
     policy saw single rounds only), the number of players by 1/10, one-hots by 1.
     """
     from unokit.cards import NUM_CARDS
-    from unokit.rl import spec
+    from unokit.obs import spec
 
     s = np.ones(spec.OBS_SIZE, np.float32)
     s[spec.O_HAND : spec.O_HAND + NUM_CARDS] = 0.25
@@ -72,7 +72,7 @@ def prune(mask: npt.NDArray[np.int8]) -> npt.NDArray[np.int8]:
     and in play: a play without the UNO call where the same play calling UNO is allowed
     (the call only avoids a penalty), and PASS where a catch or a late UNO call is
     allowed (out of turn, where both are free).  Returns ``mask``."""
-    from unokit.rl.spec import A_CATCH, A_PASS, A_UNO, A_UNO_PLAYS, NUM_PLAYS, OFFSETS
+    from unokit.obs.spec import A_CATCH, A_PASS, A_UNO, A_UNO_PLAYS, NUM_PLAYS, OFFSETS
 
     if mask.ndim == 1:  # one decision (the bot): the same, without the batch's reshapes
         mask[:NUM_PLAYS] &= 1 - mask[A_UNO_PLAYS : A_UNO_PLAYS + NUM_PLAYS]
@@ -118,15 +118,15 @@ def network(path: str = str(WEIGHTS)) -> Network:
 @lru_cache(maxsize=1)
 def _encoder() -> tuple[Callable[[View], Any], Callable[[View], Any], int]:
     """``uno_v1``'s encoder, imported when first needed (``unokit.bots`` stays light)."""
-    from unokit.rl.core import encode_view, mask_of_view
-    from unokit.rl.spec import A_PASS
+    from unokit.obs.core import encode_view, mask_of_view
+    from unokit.obs.spec import A_PASS
 
     return encode_view, mask_of_view, A_PASS
 
 
 @lru_cache(maxsize=64)
 def _table(seat: int, n: int) -> tuple[Action | None, ...]:
-    from unokit.rl.spec import decode_table
+    from unokit.obs.spec import decode_table
 
     return decode_table(seat, n)
 

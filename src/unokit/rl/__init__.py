@@ -4,7 +4,7 @@
 * ``UnoGymEnv``: a Gymnasium environment, one learning seat against unokit bots
   (registered as ``unokit/Uno-v1``).
 
-Both share one fixed action table and observation layout (``unokit.rl.spec``,
+Both share one fixed action table and observation layout (``unokit.obs.spec``,
 documented in docs/rl.md).
 """
 
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from importlib.util import find_spec
 
-from unokit.rl import spec
-from unokit.rl.core import IllegalTableAction, Table, encode_view, mask_of_view
-from unokit.rl.spec import NUM_ACTIONS, OBS_SIZE, action_index, action_name
+from unokit.obs import spec
+from unokit.obs.core import IllegalTableAction, Table, encode_view, mask_of_view
+from unokit.obs.spec import NUM_ACTIONS, OBS_SIZE, action_index, action_name
 
 GYM_ID = "unokit/Uno-v1"
 # The tables and the encoder (spec, core) need numpy alone: the ``learned`` bot plays

@@ -29,8 +29,8 @@ from unokit.bots import BOTS, Bot
 from unokit.bots.base import observes
 from unokit.engine import view_of
 from unokit.match import ask_bot, inform
-from unokit.rl.core import IllegalTableAction, Table, observation_bounds
-from unokit.rl.spec import NUM_ACTIONS
+from unokit.obs.core import IllegalTableAction, Table, observation_bounds
+from unokit.obs.spec import NUM_ACTIONS
 from unokit.rules import RuleSet, from_preset
 
 OBSERVATION_MODES = ("dict", "array")

@@ -17,8 +17,8 @@ import torch
 from torch import nn
 
 from unokit.bots.learned import HIDDEN, obs_scale, prune
-from unokit.rl.spec import NUM_ACTIONS, OBS_SIZE
-from unokit.rl.train import Config
+from unokit.obs.spec import NUM_ACTIONS, OBS_SIZE
+from unokit.rl.train_config import Config
 from unokit.rl.vector import UnoVectorEnv, UnoVectorGymEnv
 
 F32 = npt.NDArray[np.float32]

@@ -14,7 +14,7 @@
 
 Agents are ``player_0`` .. ``player_{n-1}`` (the seat numbers).  Observations are
 ``{"observation": uint8[330], "action_mask": int8[343]}``; actions index the fixed
-table of ``unokit.rl.spec`` (docs/rl.md).  Out-of-turn decisions (catching a player who
+table of ``unokit.obs.spec`` (docs/rl.md).  Out-of-turn decisions (catching a player who
 did not call UNO, a late UNO call, a jump-in) are offered one seat at a time before
 each turn decision, with a PASS action; see ``Table.select``.
 
@@ -34,8 +34,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from unokit.engine import view_of
-from unokit.rl.core import IllegalTableAction, Table, observation_bounds
-from unokit.rl.spec import NUM_ACTIONS
+from unokit.obs.core import IllegalTableAction, Table, observation_bounds
+from unokit.obs.spec import NUM_ACTIONS
 from unokit.rules import RuleSet, from_preset
 
 ILLEGAL_MODES = ("raise", "terminate")

@@ -15,7 +15,7 @@ training wants millions.  Here ``num_envs`` games live in one ``int64`` array (t
 compiled engine's state, ``unokit.compiled.kernel``, one row a game) and a batch of
 actions is one numba call: the kernel's trusted moves, ``who_acts`` for whose decision
 comes next (the engine's ``seat_to_ask``: the same single rule as every other loop),
-and ``uno_v1``'s observation and mask tables (``unokit.rl.spec``) written by compiled
+and ``uno_v1``'s observation and mask tables (``unokit.obs.spec``) written by compiled
 code (``unokit.rl.vector_kernel``).  A game whose episode ended starts the next one in
 the same step (automatic reset), so every row always holds a decision to take.
 
@@ -50,14 +50,14 @@ from gymnasium.vector.utils import batch_space
 
 from unokit import compiled
 from unokit.cards import build_deck
-from unokit.rl.core import (
+from unokit.obs.core import (
     EPISODE_MODES,
     REWARD_MODES,
     IllegalTableAction,
     observation_bounds,
     rule_features,
 )
-from unokit.rl.spec import MAX_SEATS, NUM_ACTIONS, OBS_SIZE, action_name
+from unokit.obs.spec import MAX_SEATS, NUM_ACTIONS, OBS_SIZE, action_name
 from unokit.rl.uno_v1 import make_rules
 from unokit.rules import RuleSet
 

@@ -4,7 +4,7 @@ Each game is the compiled engine's flat state (``unokit.compiled.kernel``, one r
 ``ST``); the rules are the kernel's ``R``.  What is new here is only what an RL
 environment adds on top of the kernel's moves:
 
-* ``observe``: ``uno_v1``'s observation and action mask (``unokit.rl.spec``) of one
+* ``observe``: ``uno_v1``'s observation and action mask (``unokit.obs.spec``) of one
   seat, written into two rows.  It is a port of ``rl.core.Table.observe_with_mask`` and
   of ``Game.legal_actions`` mapped through ``spec.action_index``; the differential test
   (``tests/test_rl_vector.py``) holds both to the AEC environment step by step.
@@ -101,7 +101,7 @@ from unokit.compiled.kernel import (
     who_acts,
 )
 from unokit.compiled.search import C_DN, heur_challenges, heur_choose
-from unokit.rl.spec import (
+from unokit.obs.spec import (
     A_ACCEPT,
     A_CATCH,
     A_CHALLENGE,
@@ -136,8 +136,8 @@ from unokit.rl.spec import (
     OFFSETS,
     SCORE_CAP,
 )
-from unokit.rl.spec import O_LIVE as OB_LIVE
-from unokit.rl.spec import O_SCORES as OB_SCORES
+from unokit.obs.spec import O_LIVE as OB_LIVE
+from unokit.obs.spec import O_SCORES as OB_SCORES
 
 # ---------------------------------------------------------------- per-game control --
 C_AGENT = 0  # the seat whose decision the row's observation is for

@@ -405,7 +405,8 @@ def modern_bot_kind(kind: str | None, level: str, rules: RuleSet) -> tuple[str, 
                 f"The {best} bots of level {level} do not play {game} yet: "
                 f"{candidate} bots play instead."
             )
-    return "random", ""
+    fallback = "random"  # plays every legal action of any view
+    return fallback, ""
 
 
 def modern_bots(

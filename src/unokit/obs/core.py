@@ -54,7 +54,7 @@ from unokit.engine import (
     view_of,
 )
 from unokit.engine.state import seat_to_ask
-from unokit.rl.spec import (
+from unokit.obs.spec import (
     A_ACCEPT,
     A_CATCH,
     A_CHALLENGE,
