@@ -982,3 +982,37 @@ async def test_the_reaper_lets_the_loop_serve_between_idle_rooms() -> None:
     assert not server.rooms
     assert len(seen) == 3 and seen[0] < seen[1] < seen[2]  # the loop ran in between
     assert [r.data["status"] for r in store.load_rooms()] == ["expired"] * 3
+
+
+async def test_the_reaper_stops_at_the_first_store_failure() -> None:
+    """A store that fails (PostgreSQL unreachable: each call waits for a connection)
+    is tried once a sweep, not once a room: the other idle rooms stay in memory until a
+    later sweep, and moves are refused at once meanwhile, as after any failed write."""
+    from unokit.server.app import Limits, Server
+    from unokit.server.room import Room
+    from unokit.server.store import MemoryStore, StoreError
+
+    calls = 0
+
+    class Down(MemoryStore):
+        broken = False
+
+        def put_room(self, row: Any, expect: int | None) -> bool:
+            nonlocal calls
+            if self.broken:
+                calls += 1
+                raise StoreError("connection timed out")
+            return bool(super().put_room(row, expect))
+
+    store = Down()
+    server = Server(store, None, Limits(room_idle_seconds=1))
+    for _ in range(3):
+        room, _ = Room.create(store, "Ana", "classic", {}, 2, ["normal"], 0)
+        server.rooms[room.code] = room
+    store.broken = True
+    await server.reap_once(time.monotonic() + 10)
+    assert calls == 1 and len(server.rooms) == 3
+    with pytest.raises(StoreError):
+        server.check_store()
+    await server.reap_once(time.monotonic() + 10)
+    assert calls == 1  # still within the retry pause: not tried again

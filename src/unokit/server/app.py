@@ -1128,11 +1128,15 @@ class Server:
         for code, room in list(self.rooms.items()):
             if self.conns.get(code) or self.rooms.get(code) is not room:
                 continue
+            if time.monotonic() < self.store_down_until:
+                return  # the store is failing: every call would wait; next minute
             if now - room.last_active > self.limits.room_idle_seconds:
                 try:
                     self.expire(room)
                 except StoreError as e:  # kept in memory; tried again next minute
                     log.warning("room %s could not be expired: %s", code, e)
+                    self.store_failed(e)  # the rest wait: each call would wait too
+                    return
                 # one room's store calls at a time: the loop serves the others between
                 # them (a thousand rooms idle at once stalled it for all of them)
                 await asyncio.sleep(0)
