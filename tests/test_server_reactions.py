@@ -60,6 +60,16 @@ async def test_reactions_watchers_and_spectator_chat() -> None:
             await ana.send({"type": "react", "emote": "oops"})
         await ana.wait(lambda: bool(ana.errors))
         assert ana.errors[-1]["code"] == "rate_limited"
+        # a spectator's allowance is by address: watching again under a new name
+        # does not bring a fresh one (the review found names reset it)
+        for _ in range(10):
+            await dee.send({"type": "react", "emote": "wow"})
+        await dee.wait(lambda: dee.errors[-1]["code"] == "rate_limited")
+        eve = await Client(f"{h.ws}/{code}").connect(name="Eve")
+        await eve.send({"type": "react", "emote": "wow"})
+        await eve.wait(lambda: bool(eve.errors))
+        assert eve.errors[-1]["code"] == "rate_limited"
+        await eve._ws.close()
         # a spectator who leaves leaves the list
         await anon._ws.close()
         await ana.wait(lambda: of(ana, "watchers")[-1]["count"] == 1)

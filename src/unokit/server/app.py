@@ -1512,16 +1512,21 @@ def create_app(
     # the replay viewer (issue 36 item 13): a record as the table's state messages
     replay_window = Window(limits.replays_per_address_per_minute, 60)
 
-    async def replayed(text: str, view: str | None, addr: str) -> JSONResponse:
+    def replay_body(text: str, view: str | None) -> bytes:
+        return json.dumps(frames_of(text, view).to_json(), separators=(",", ":")).encode()
+
+    async def replayed(text: str, view: str | None, addr: str) -> Response:
         if not replay_window.allow(addr):
             raise RoomError("too many replays from here; wait a minute", code="rate_limited")
-        got = await asyncio.to_thread(frames_of, text, view)  # CPU: off the loop
-        return JSONResponse(got.to_json())
+        # the replay and its encoding (tens of MB for a long game with every hand open)
+        # both run in a worker thread: the loop goes on serving the rooms meanwhile
+        body = await asyncio.to_thread(replay_body, text, view)
+        return Response(body, media_type="application/json")
 
     @app.post("/api/replay")
     async def replay_record(
         request: Request, view: Annotated[str | None, Query(max_length=12)] = None
-    ) -> JSONResponse:
+    ) -> Response:
         """A record sent by the page (a downloaded game, a file dropped on it)."""
         body = b""
         async for chunk in request.stream():
@@ -1540,7 +1545,7 @@ def create_app(
         request: Request,
         game: Annotated[int, Query(ge=0, le=10**9)] = 1,
         view: Annotated[str | None, Query(max_length=12)] = None,
-    ) -> JSONResponse:
+    ) -> Response:
         """A finished game of a room, by its link (``/replay?room=CODE&game=N``)."""
         addr = _address(request.client)
         probing(addr)
@@ -1773,7 +1778,8 @@ def create_app(
                 raise RoomError("the host turned spectators' chat off", code="no_seat")
             if seat is None and not conn.name:
                 raise RoomError("give a name (watch again) to chat or react", code="no_seat")
-            who = f"{room.code}:{seat}" if seat is not None else f"{room.code}:w:{conn.name}"
+            # a spectator is counted by address: a new name must not bring a new allowance
+            who = f"{room.code}:{seat}" if seat is not None else f"{room.code}:w:{conn.address}"
             if not (chat_window if chat else react_window).allow(who):
                 raise RoomError("too many messages; wait a little", code="rate_limited")
             s = room.seats[seat] if seat is not None else None
