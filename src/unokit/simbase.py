@@ -10,6 +10,7 @@ the bots and the simulator, importing neither.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -83,6 +84,30 @@ class Tally:
         self.wins_by_position = self.wins_by_position or [0] * n
         self.plays_by_card = self.plays_by_card or [0] * NUM_CARDS
         self.type_sq = self.type_sq or [0] * N_TYPES
+
+    def add_game(
+        self,
+        winner: int,
+        position: int,
+        turns: int,
+        rounds: int,
+        reshuffles: int,
+        counts: Sequence[int],
+    ) -> None:
+        """One finished game (both engines' drivers): ``position`` is the winner's seat
+        counted from the first dealer, ``counts`` the driver's per-game counters (index 1
+        draw turns, 2 challenges, 3 challenges won, 4 catches)."""  # fmt: skip
+        self.games += 1
+        self.rounds += rounds
+        self.wins_by_seat[winner] += 1
+        self.wins_by_position[position] += 1
+        self.turns.add(turns)
+        self.rounds_per_game.add(rounds)
+        self.draw_turns += counts[1]
+        self.reshuffles.add(reshuffles)
+        self.challenges.add(counts[2])
+        self.challenges_won += counts[3]
+        self.catches.add(counts[4])
 
     def merge(self, o: Tally) -> None:
         if o.players != self.players:

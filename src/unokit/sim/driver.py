@@ -284,17 +284,7 @@ class Table:
             winner = game.round_winner  # under teams: the partner who went out last
         else:
             winner = game.game_winner
-        tally.games += 1
-        tally.rounds += rounds
-        tally.wins_by_seat[winner] += 1
-        tally.wins_by_position[(winner - first_dealer) % n] += 1
-        tally.turns.add(turns)
-        tally.rounds_per_game.add(rounds)
-        tally.draw_turns += c[1]
-        tally.reshuffles.add(game.reshuffles)
-        tally.challenges.add(c[2])
-        tally.challenges_won += c[3]
-        tally.catches.add(c[4])
+        tally.add_game(winner, (winner - first_dealer) % n, turns, rounds, game.reshuffles, c)
         sq = tally.type_sq
         for t, k in enumerate(tc):
             if k:

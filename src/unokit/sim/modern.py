@@ -185,17 +185,7 @@ class ModernTable:
             else:
                 game.start_round()
         winner = game.round_winner if cfg.rounds_only else game.game_winner
-        tally.games += 1
-        tally.rounds += rounds
-        tally.wins_by_seat[winner] += 1
-        tally.wins_by_position[(winner - first_dealer) % n] += 1
-        tally.turns.add(turns)
-        tally.rounds_per_game.add(rounds)
-        tally.draw_turns += counts[1]
-        tally.reshuffles.add(game.reshuffles)
-        tally.challenges.add(counts[2])
-        tally.challenges_won += counts[3]
-        tally.catches.add(counts[4])
+        tally.add_game(winner, (winner - first_dealer) % n, turns, rounds, game.reshuffles, counts)
         tally.knockouts.add(knockouts)
         tally.flips.add(counts[5])
         return game
