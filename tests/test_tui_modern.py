@@ -431,6 +431,7 @@ async def test_a_draw_goes_on_until_a_playable_card_which_must_be_played() -> No
         await settle(pilot, app)
         assert "You drew G1 Y2 R9" in log_text(app)
         assert "You drew R9, which must be played: Enter or p." in widget_text(app, "#status")
+        assert "Keep" not in screen_text(app)  # neither the key bar nor a button offers it
         await pilot.press("k")  # no keeping it
         await pilot.pause()
         assert app.view().phase == P_DRAWN

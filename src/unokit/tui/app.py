@@ -684,6 +684,8 @@ class UnoApp(App[int]):
             view = self.view()
             if action == "accept":
                 return any(a.kind == ACCEPT for a in view.legal)
+            if action == "keep" and not any(a.kind == KEEP for a in view.legal):
+                return False  # the drawn card must be played (No Mercy, draw-to-match)
             return view.current == self.human and view.phase == P_DRAWN
         return True
 
