@@ -231,6 +231,33 @@ async def test_a_flip_card_turns_the_table_and_is_announced() -> None:
 
 
 @pytest.mark.asyncio
+async def test_the_flip_notice_covers_neither_hand_nor_pile_at_80_columns() -> None:
+    game = modern_position(
+        from_preset("flip"), [["RF", "B2", "R1", "R2", "G5", "G6", "Y7", "Y8"], ["Y1", "Y2"]],
+        ["R5"], seed=2,
+    )  # fmt: skip
+    app = app_for(game, [Script("flip")])
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot, app)
+        hand = app.query_one(HandView)
+        flip = next(c for c in hand.cards if app.look.label(c).startswith("R↕"))
+        await press_card(pilot, app, flip)
+        for _ in range(5):
+            await pilot.pause()
+        assert "You played R↕" in log_text(app)
+        toasts = list(app.screen.query("Toast"))
+        assert toasts, "the flip is announced in a notice"
+        for toast in toasts:
+            for widget in (
+                app.query_one(HandView),
+                app.query_one("#pile"),
+                app.query_one("#status"),
+            ):
+                overlap = toast.region.intersection(widget.region)
+                assert overlap.area == 0, f"the notice covers {widget.id} at {overlap}"
+
+
+@pytest.mark.asyncio
 async def test_dark_side_colours_are_pink_teal_orange_purple_by_letter() -> None:
     game = modern_position(
         from_preset("flip"), [["W", "P2"], ["O1", "O2"]], ["T5"], side=DARK, seed=4

@@ -108,6 +108,10 @@ class UnoApp(App[int]):
     ENABLE_COMMAND_PALETTE = False
     CSS = """
     Screen { layout: vertical; }
+    /* notices (a flip, a knock-out) go over the log's top, never over the hand or the
+       pile: the log starts 43 columns in, so a notice is at most 36 wide */
+    ToastRack { dock: top; align: right top; margin: 2 0 0 0; }
+    Toast { max-width: 36; }
     #topbar { height: 1; background: $panel; padding: 0 1; }
     #rulesbar { height: 1; background: $panel; padding: 0 1; color: $text-muted; }
     #topbar, #rulesbar { text-wrap: nowrap; text-overflow: ellipsis; }
