@@ -12,6 +12,7 @@ from unokit.bots.heuristic import MANY_WEIGHTS, HeuristicBot, Weights
 from unokit.bots.ismcts import RANK_VOID, _banned, rollout
 from unokit.bots.runner import play_round, step
 from unokit.engine import Game, view_of
+from unokit.engine.position import position
 from unokit.rules import PRESETS, RuleSet, from_preset
 
 
@@ -562,10 +563,8 @@ def test_worlds_are_weighed_by_how_likely_they_make_the_opponents_last_play() ->
     from unokit.compiled import search
     from unokit.engine.actions import Action
 
-    game = Game(RuleSet(), 2, seed=1, events=True)
-    game.hands = [[parse_card(c) for c in h] for h in (["G1", "G2", "Y3"], ["R5", "B9"])]
-    game.discard = [parse_card("R3")]
-    game.color, game.current, game.direction, game.phase, game.vulnerable = 0, 1, 1, 0, -1
+    game = position(RuleSet(), hands=[["G1", "G2", "Y3"], ["R5", "B9"]], discard=["R3"],
+                    current=1, seed=1)  # fmt: skip
     bot = ISMCTSBot(seed=1, iterations=40, infer=0.1)
     bot._remember(view_of(game, 0))
     mark = len(game.events or [])
@@ -702,17 +701,14 @@ def test_tilt_weighs_a_world_by_its_opponents_hands() -> None:
 
     from unokit import compiled
     from unokit.bots.ismcts import TILT
-    from unokit.cards import parse_card
     from unokit.compiled import search
 
-    game = Game(RuleSet(), 2, seed=1, events=False)
-    game.discard = [parse_card("R3")]
-    game.color = 0  # red in force, a 3 on top
     tilt = np.array([TILT] * 3, dtype=np.float64)
     f = np.zeros(search.TILT_FEATURES)
 
     def weight(other: list[str]) -> float:
-        game.hands = [[parse_card("G1")], [parse_card(c) for c in other]]
+        # red in force, a 3 on top
+        game = position(RuleSet(), hands=[["G1"], other], discard=["R3"], events=False)
         st = compiled.state_from_game(game)
         return float(search.tilt_weight(st, 0, tilt, f))
 
@@ -734,23 +730,25 @@ def test_tilt_rows_follow_the_direction_of_play() -> None:
     import numpy as np
 
     from unokit import compiled
-    from unokit.cards import parse_card
     from unokit.compiled import search
 
-    game = Game(RuleSet(), 4, seed=1, events=False)
-    game.discard = [parse_card("R3")]
-    game.color = 0
     # only "holds the colour in force" counts, by a different weight in each row
     tilt = np.zeros((3, search.TILT_FEATURES))
     tilt[:, 1] = (1.0, 10.0, 100.0)
     f = np.zeros(search.TILT_FEATURES)
-    # seats 1, 2 and 3 hold red; seat 0 is the bot
-    game.hands = [[parse_card("G1")], [parse_card("R5")], [parse_card("R6")], [parse_card("R7")]]
+    out_rules = RuleSet(scoring="elimination")
 
-    def log_weight(direction: int, red: set[int]) -> float:
-        for s in (1, 2, 3):
-            game.hands[s] = [parse_card("R5" if s in red else "G5")]
-        game.direction = direction
+    def log_weight(direction: int, red: set[int], out: int = -1) -> float:
+        # seat 0 is the bot, a red 3 on top; seats in ``red`` hold red, the others green
+        others = [[] if s == out else ["R5" if s in red else "G5"] for s in (1, 2, 3)]
+        game = position(
+            out_rules if out >= 0 else RuleSet(),
+            hands=[["G1"], *others],
+            discard=["R3"],
+            direction=direction,
+            live=[s != out for s in range(4)] if out >= 0 else None,
+            events=False,
+        )
         st = compiled.state_from_game(game)
         return math.log(float(search.tilt_weight(st, 0, tilt, f)))
 
@@ -758,10 +756,9 @@ def test_tilt_rows_follow_the_direction_of_play() -> None:
     assert log_weight(1, {3}) == pytest.approx(100.0)  # seat 3 played just before
     assert log_weight(-1, {1}) == pytest.approx(100.0)  # reversed: seat 1 played before
     assert log_weight(-1, {2, 3}) == pytest.approx(11.0)
-    game.live = [True, True, False, True]  # seat 2 is out: three live seats
-    game.n_live = 3
-    game.direction = 1
-    assert log_weight(1, {1, 2, 3}) == pytest.approx(101.0)
+    # seat 1 is out: seat 2 plays next (not "in between"), seat 3 played just before
+    assert log_weight(1, {2}, out=1) == pytest.approx(1.0)
+    assert log_weight(1, {2, 3}, out=1) == pytest.approx(101.0)
 
 
 def test_tilt_with_more_than_two_players_only_when_asked() -> None:
@@ -863,15 +860,12 @@ def test_named_weight_counts_the_named_colour() -> None:
     import numpy as np
 
     from unokit import compiled
-    from unokit.cards import parse_card
     from unokit.compiled import search
 
-    game = Game(RuleSet(), 3, seed=1, events=False)
-    game.hands = [
-        [parse_card("G1")],
-        [parse_card(c) for c in ("B1", "B+2", "R4", "W")],
-        [parse_card(c) for c in ("B5", "B6", "B7")],
-    ]
+    game = position(
+        RuleSet(), hands=[["G1"], ["B1", "B+2", "R4", "W"], ["B5", "B6", "B7"]],
+        discard=["G3"], events=False,
+    )  # fmt: skip
     st = compiled.state_from_game(game)
 
     def log_weight(named: list[int]) -> float:
