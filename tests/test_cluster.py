@@ -572,3 +572,74 @@ async def test_one_failed_lease_turn_does_not_give_up_the_rooms() -> None:
         assert code in a.server.held
         assert a.server.refreshes == refreshes  # no room read again
         await ana.close()
+
+
+async def _deaf_a_with_row_changed_through_b(
+    a: Harness, b: Harness, code: str, host_token: str
+) -> None:
+    """Server A hears nothing more, and the room's row changes through server B (the
+    host's other tab turns spectators' chat off): A's next save of the row loses."""
+    a.server.bus.up = False
+    tab = await Client(f"{b.ws}/{code}", host_token).connect()
+    rev = a.server.rooms[code].rev
+    await tab.send({"type": "watch_chat", "on": False})
+    await tab.wait(lambda: tab.room is not None and not tab.room["watch_chat"])
+    await tab.close()
+    assert a.server.rooms[code].rev == rev  # A did not hear of it
+
+
+async def test_a_winning_move_whose_row_save_lost_a_race_is_acknowledged() -> None:
+    """Review finding A: the winning move's entry is stored, then saving the finished
+    game's row loses a race (another server changed the row first).  The move is made,
+    so its player is not refused (stale_version said it was not, while the fresh view
+    showed it made), the game is over, and its record is saved once the room is read
+    again (the lease loop)."""
+    async with cluster(2, timing=FAST) as ((a, b), store):
+        r = await a.room(seats=2, bots=[None], options={"target_score": 1})
+        code = r["code"]
+        ben = await a.join(code, "Ben")
+        ana_c = await Client(f"{a.ws}/{code}", r["token"]).connect()
+        ben_c = await Client(f"{a.ws}/{code}", ben["token"]).connect()
+        await ana_c.send({"type": "start"})
+        await ana_c.wait(lambda: ana_c.state is not None)
+        await _deaf_a_with_row_changed_through_b(a, b, code, r["token"])
+        await play_out([ana_c, ben_c], lambda: a.server.rooms[code].status != "playing", 30)
+        for c in (ana_c, ben_c):
+            await c.wait(lambda c=c: c.state["view"]["phase"] == "game_over")
+            assert not c.errors, c.errors
+        last = store.log(code, 1)[-1]
+        assert last["t"] == "act"
+        await ana_c.wait(lambda: store.record(code, 1) is not None, 5)
+        assert a.server.errors == 0
+        await ana_c.close()
+        await ben_c.close()
+
+
+async def test_a_kick_whose_row_save_lost_a_race_is_made_not_refused() -> None:
+    """The host kicks Ben mid-game through A; the kick's entry is stored, then the save
+    of the row loses a race (the row changed through B, unheard by A).  The kick is
+    made (the log has it): the host is not told room_changed, Ben's seat is a bot on A,
+    his token no longer seats him, and the room A holds is the store's."""
+    async with cluster(2, timing=FAST) as ((a, b), store):
+        r = await a.room(seats=3, bots=[None, "normal"])
+        code = r["code"]
+        ben = await a.join(code, "Ben")
+        ana_c = await Client(f"{a.ws}/{code}", r["token"]).connect()
+        ben_c = await Client(f"{a.ws}/{code}", ben["token"]).connect()
+        await ana_c.send({"type": "start"})
+        await ana_c.wait(lambda: ana_c.state is not None)
+        await _deaf_a_with_row_changed_through_b(a, b, code, r["token"])
+        await ana_c.send({"type": "kick", "seat": 1})
+        await ben_c.wait(lambda: any(e["code"] == "kicked" for e in ben_c.errors))
+        await ana_c.wait(lambda: a.server.rooms[code].seats[1].kind == "bot")
+        await asyncio.sleep(0.1)
+        assert not ana_c.errors, ana_c.errors
+        assert {"t": "seat", "seat": 1, "kind": "bot"} in store.log(code, 1)
+        room = a.server.rooms[code]
+        assert room.rev == store.rooms[code]["rev"] and not room.watch_chat
+        assert room.seat_of(ben["token"]) is None
+        again = await Client(f"{a.ws}/{code}", ben["token"]).connect()
+        assert again.errors and again.errors[0]["code"] == "bad_token"
+        assert a.server.errors == 0
+        await ana_c.close()
+        await ben_c.close()

@@ -897,3 +897,53 @@ def test_a_finished_game_that_could_not_be_saved_keeps_its_record_through_a_rema
             await bc.close()
 
     asyncio.run(run())
+
+
+def test_a_move_whose_entry_is_stored_is_acknowledged_whatever_fails_after() -> None:
+    """Review finding A, at the pipeline: once a move's entry is in the store's log the
+    move is made, so whatever fails while this server applies it (here the room's own
+    follow-up raises ``RoomChanged``, as a lost save of the row did) its player is not
+    told it was refused; the room is read again from the store, and everyone is sent
+    the view with the move in it."""
+    import asyncio
+
+    from server_helpers import FAST, Client, running
+    from test_server import choose
+    from unokit.server.room import RoomChanged
+    from unokit.server.store import MemoryStore
+
+    async def run() -> None:
+        store = MemoryStore()
+        async with running(store, timing=FAST) as h:
+            r = await h.room(seats=2, bots=[None])
+            code = r["code"]
+            ben = await h.join(code, "Ben")
+            ana = await Client(f"{h.ws}/{code}", r["token"]).connect()
+            bc = await Client(f"{h.ws}/{code}", ben["token"]).connect()
+            await ana.send({"type": "start"})
+            await ana.wait(lambda: ana.state is not None and bc.state is not None)
+            room = h.server.rooms[code]
+            mover = next(c for c in (ana, bc) if c.seat == room.match.game.current)
+            action = choose(mover.state["view"])
+            real = room.commit
+
+            def fails_after(*args: object, **kw: object) -> None:
+                real(*args, **kw)  # type: ignore[arg-type]
+                raise RoomChanged()
+
+            room.commit = fails_after  # type: ignore[method-assign]
+            version = room.match.version
+            await mover.act(action)
+            await mover.wait(lambda: mover.state["version"] > version)
+            await asyncio.sleep(0.1)
+            assert not mover.errors, mover.errors
+            assert len(store.log(code, 1)) == 2  # the deal and the move
+            fresh = h.server.rooms[code]
+            assert fresh is not room and fresh.match.version == version + 1  # read again
+            other = bc if mover is ana else ana
+            await other.wait(lambda: other.state["version"] == version + 1)
+            assert h.server.accepted >= 1
+            await ana.close()
+            await bc.close()
+
+    asyncio.run(run())

@@ -76,7 +76,7 @@ from unokit.server.room import (
     action_from_wire,
     new_code,
 )
-from unokit.server.store import MemoryStore, SQLiteStore, Store, StoreError
+from unokit.server.store import MemoryStore, RoomRow, SQLiteStore, Store, StoreError
 
 log = logging.getLogger("unokit.server")
 
@@ -296,6 +296,16 @@ def encode(msg: dict[str, Any]) -> str:
 Then = Callable[[], None]
 
 
+class Applied(Exception):
+    """An entry is in the store's log, but applying it to this server's copy of the
+    room failed (``cause``): the action is made all the same (the log is the truth), so
+    it is acknowledged, and the room is read again from the store."""
+
+    def __init__(self, cause: BaseException) -> None:
+        super().__init__(f"stored, then applying it failed: {cause!r}")
+        self.cause = cause
+
+
 class GroupCommit:
     """The log entries of every room, committed together: a group commit.
 
@@ -379,10 +389,11 @@ class GroupCommit:
                     continue
                 try:
                     then()
-                except Exception as e:  # logged but not applied: a bug, told to its room
-                    log.exception("an action failed after its entry was committed")
+                except Exception as e:  # stored: made, whatever failed here (``Applied``)
+                    if not isinstance(e, RoomChanged):
+                        log.exception("an action failed after its entry was committed")
                     if not fut.done():
-                        fut.set_exception(e)
+                        fut.set_exception(Applied(e))
                     continue
                 if not fut.done():
                     fut.set_result(None)
@@ -673,6 +684,19 @@ class Server:
                 return room
             except Exception:
                 log.warning("room %s: its stored entries did not apply; reading it again", code)
+        return await self.reload(room, row)
+
+    async def reload(self, room: Room, row: RoomRow | None = None) -> Room:
+        """Read ``room`` again from the store, whole (with its lock held), and send its
+        connections what it now is."""
+        code = room.code
+        room = self.rooms.get(code, room)
+        if row is None:
+            self.refreshes += 1
+            row = await self.io(self.store.load_room, code)
+            if row is None or row.data.get("status") == "expired":
+                self.drop(room)
+                return room
         new: Room = await self.io(Room.restore, row, self.store, self.timing)
         self.replace(room, new)
         self.broadcast(new, local=False)
@@ -1074,7 +1098,8 @@ class Server:
                         self.accepted += what != "autopilot"
                         if what != "autopilot":
                             ops.ACTIONS.inc()
-                        self.broadcast(room)
+                        if self.rooms.get(code) is room:  # else read again and sent
+                            self.broadcast(room)
             except asyncio.CancelledError:
                 raise
             except RoomChanged:  # another server got there first: catch up, decide again
@@ -1096,19 +1121,33 @@ class Server:
         """Log ``action`` (checked by the room), then apply it: the way a person's or
         a bot's action reaches a game on the server."""
         entry = act_entry(seat, action, room.match.game if room.match else None)
-        if self.group is None:
-            room._log(entry)
-            room.commit(seat, action, version, person)
-            return
         idx = room.log_len
 
         def then() -> None:
             room.stored_entry(entry)
             room.commit(seat, action, version, person)
 
-        began = time.perf_counter()
-        await self.group.append(room.code, room.game_no, idx, entry, then)
-        ops.COMMIT_SECONDS.observe(time.perf_counter() - began)
+        try:
+            if self.group is None:
+                if not self.store.append_at([(room.code, room.game_no, idx, entry)])[0]:
+                    raise RoomChanged()
+                try:
+                    then()
+                except Exception as e:
+                    raise Applied(e) from e
+                return
+            began = time.perf_counter()
+            await self.group.append(room.code, room.game_no, idx, entry, then)
+            ops.COMMIT_SECONDS.observe(time.perf_counter() - began)
+        except Applied as e:
+            # the entry is stored, so the action is made: acknowledged, never refused
+            # (its player would be told it was not, then shown it made); this copy of
+            # the room is read again from the store and everyone is sent it
+            if not isinstance(e.cause, RoomChanged):
+                self.errors += 1
+            log.warning("room %s: an entry stored, then not applied here; reading the room "
+                        "again: %r", room.code, e.cause)  # fmt: skip
+            await self.reload(room)
 
     async def bot_step(self, room: Room) -> bool:
         decided = room.bot_decide()
@@ -1822,7 +1861,8 @@ def create_app(
             await server.commit(room, seat, action, msg.version, person=True)
             server.accepted += 1
             ops.ACTIONS.inc()
-            server.broadcast(room)
+            if server.rooms.get(room.code) is room:  # else read again: everyone was sent it
+                server.broadcast(room)
             ops.TURN_SECONDS.observe(time.perf_counter() - began)
             return
         elif isinstance(msg, m.Start):
@@ -1847,6 +1887,10 @@ def create_app(
             room.set_rules(seat, msg.preset, msg.options, msg.timer)
         elif isinstance(msg, m.WatchChat):
             room.set_watch_chat(seat, msg.on)
+        if room.stale:  # made, but another server changed the row first: read it again
+            room.stale = False
+            await server.reload(room)
+            return
         server.broadcast(room)
 
     chat_window = Window(limits.chat_per_minute, 60)

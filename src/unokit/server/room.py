@@ -206,6 +206,9 @@ class Room:
     rev: int = 0
     log_len: int = 0
     stored: bool = False  # the store has this room (a save must find its ``rev``)
+    # a change is in the store's log, but the save of the room's row after it lost a
+    # race (another server changed the row first): the server reads the room again
+    stale: bool = False
     # entries stored since the cluster's other servers were last told (``Server.announce``)
     unsent: list[dict[str, Any]] = field(default_factory=list)
     # open connections per seat on other servers of a cluster (``Server.presence``)
@@ -339,7 +342,10 @@ class Room:
                 seat, action = action_from_entry(game, entry["a"])
                 game.apply(seat, action)
                 self._count_round()
-            elif kind == "seat":  # a seat changed hands during the game
+            elif kind == "seat":  # a seat changed hands during the game (a kick)
+                s = self.seats[entry["seat"]]
+                if s is not None and entry["kind"] == "bot":
+                    s.token_hash = ""  # the row may still hold it (its save failed)
                 self._set_seat_kind(entry["seat"], entry["kind"])
             elif kind == "end":  # the host ended it: nothing after counts
                 self.ended = True
@@ -493,19 +499,35 @@ class Room:
             raise RoomError(f"seat {seat} is empty", code="bad_seat")
         if seat == self.host:
             raise RoomError("the host cannot kick themself", code="bad_seat")
-        with self._all_or_nothing():
-            if self.status == "lobby":
+        if self.status == "lobby":
+            with self._all_or_nothing():
                 self.seats[seat] = None
-            else:
-                s = self.seats[seat]
-                assert s is not None
-                self._log({"t": "seat", "seat": seat, "kind": "bot"})
-                s.kind = "bot"
-                s.token_hash = ""
-                self.autopilot.discard(seat)
-                self._set_seat_kind(seat, "bot")
-            self.save()
+                self.save()
+            self.touch()
+            return
+        s = self.seats[seat]
+        assert s is not None
+        self._log({"t": "seat", "seat": seat, "kind": "bot"})  # refused: nothing changed
+        # the kick is made once its entry is stored (a room read again from the log
+        # applies it): a failed save of the row after it does not undo it
+        s.kind = "bot"
+        s.token_hash = ""
+        self.autopilot.discard(seat)
+        self._set_seat_kind(seat, "bot")
+        self.save_after_entry()
         self.touch()
+
+    def save_after_entry(self) -> None:
+        """Save the row after a change whose log entry is already stored: the change
+        stands whatever happens here.  A lost race (another server changed the row)
+        marks the room ``stale`` (the server reads it again, log included); a store
+        failure leaves the row behind until the room's next save (the log has it)."""
+        try:
+            self.save()
+        except RoomChanged:
+            self.stale = True
+        except StoreError as e:
+            log.warning("room %s: the row could not be saved after its change: %s", self.code, e)
 
     def _host_only(self, by: int | None) -> None:
         if by != self.host:
