@@ -2,51 +2,66 @@
 // RULES.md §1 has the table; the modern games' faces are RULES-MODERN.md's (UNO Flip!:
 // light R7, Y+1, GR, BS, RF, W, W+2 and dark P7, T+5, OR, VSE, PF, W, W+C; No Mercy:
 // R0, B+4, GSE, YDA, WR+4, W+6, W+10, WCR).  Every card shows its colour as a letter
-// too (colour-blind players), and its name is its accessible label.
+// too (colour-blind players), and its name is its accessible label.  Names are in the
+// page's language (i18n.js); the letters on the cards are the colour keys (R Y G B).
 
+import { t } from "./i18n.js";
+
+// ``name`` (in running text: "red") and ``label`` ("Red") are in the page's language
+// (i18n.js), looked up each time they are read.
+const colour = (name, key) => ({
+  name,
+  get label() {
+    return t(`colors.${key}`);
+  },
+  get text() {
+    return t(`colorName.${key}`);
+  },
+});
 export const COLORS = {
-  R: { name: "red", label: "Red" },
-  Y: { name: "yellow", label: "Yellow" },
-  G: { name: "green", label: "Green" },
-  B: { name: "blue", label: "Blue" },
+  R: colour("red", "R"),
+  Y: colour("yellow", "Y"),
+  G: colour("green", "G"),
+  B: colour("blue", "B"),
   // UNO Flip!'s dark side (RULES-MODERN.md A1: P T O V)
-  P: { name: "pink", label: "Pink" },
-  T: { name: "teal", label: "Teal" },
-  O: { name: "orange", label: "Orange" },
-  V: { name: "purple", label: "Purple" },
+  P: colour("pink", "P"),
+  T: colour("teal", "T"),
+  O: colour("orange", "O"),
+  V: colour("purple", "V"),
 };
 export const COLOR_KEYS = ["R", "Y", "G", "B"];
 export const DARK_KEYS = ["P", "T", "O", "V"];
 
 // Symbols are drawn by the page (icon(), inline SVG): no font on the machine needs to
 // have them (no emoji font is assumed).  ``sym``/``corner`` are text, ``icon`` a drawing.
+// Their names are the locales' "cards.<code>" keys (i18n.js).
 const WILDS = {
-  W: { name: "Wild", short: "Wild", sym: "W", corner: "W" },
-  "W+4": { name: "Wild Draw Four", short: "Wild Draw Four", sym: "+4", corner: "+4" },
-  WSWAP: { name: "Wild Swap Hands", short: "Wild Swap Hands", icon: "swap", corner: "SW" },
-  WSHUF: { name: "Wild Shuffle Hands", short: "Wild Shuffle Hands", icon: "shuffle", corner: "SH" },
-  WCUST: { name: "Wild Customizable", short: "Wild Customizable", icon: "star", cornerIcon: "star" },
+  W: { sym: "W", corner: "W" },
+  "W+4": { sym: "+4", corner: "+4" },
+  WSWAP: { icon: "swap", corner: "SW" },
+  WSHUF: { icon: "shuffle", corner: "SH" },
+  WCUST: { icon: "star", cornerIcon: "star" },
   // UNO Flip!
-  "W+2": { name: "Wild Draw Two", short: "Wild Draw Two", sym: "+2", corner: "+2" },
-  "W+C": { name: "Wild Draw Colour", short: "Wild Draw Colour", sym: "+C", corner: "+C", dark: true },
+  "W+2": { sym: "+2", corner: "+2" },
+  "W+C": { sym: "+C", corner: "+C", dark: true },
   // No Mercy
-  "WR+4": { name: "Wild Reverse Draw Four", short: "Wild Reverse Draw Four", sym: "+4", corner: "R+4" },
-  "W+6": { name: "Wild Draw Six", short: "Wild Draw Six", sym: "+6", corner: "+6" },
-  "W+10": { name: "Wild Draw Ten", short: "Wild Draw Ten", sym: "+10", corner: "+10" },
-  WCR: { name: "Wild Colour Roulette", short: "Wild Colour Roulette", icon: "roulette", cornerIcon: "roulette" },
+  "WR+4": { sym: "+4", corner: "R+4" },
+  "W+6": { sym: "+6", corner: "+6" },
+  "W+10": { sym: "+10", corner: "+10" },
+  WCR: { icon: "roulette", cornerIcon: "roulette" },
 };
 const ACTIONS = {
-  S: { name: "Skip", icon: "skip", cornerIcon: "skip" },
-  R: { name: "Reverse", icon: "reverse", cornerIcon: "reverse" },
-  "+2": { name: "Draw Two", sym: "+2", corner: "+2" },
+  S: { icon: "skip", cornerIcon: "skip" },
+  R: { icon: "reverse", cornerIcon: "reverse" },
+  "+2": { sym: "+2", corner: "+2" },
   // UNO Flip!
-  "+1": { name: "Draw One", sym: "+1", corner: "+1" },
-  "+5": { name: "Draw Five", sym: "+5", corner: "+5" },
-  F: { name: "Flip", icon: "flip", cornerIcon: "flip" },
-  SE: { name: "Skip Everyone", icon: "skipall", cornerIcon: "skipall" },
+  "+1": { sym: "+1", corner: "+1" },
+  "+5": { sym: "+5", corner: "+5" },
+  F: { icon: "flip", cornerIcon: "flip" },
+  SE: { icon: "skipall", cornerIcon: "skipall" },
   // No Mercy
-  "+4": { name: "Draw Four", sym: "+4", corner: "+4" },
-  DA: { name: "Discard All", icon: "discardall", cornerIcon: "discardall" },
+  "+4": { sym: "+4", corner: "+4" },
+  DA: { icon: "discardall", cornerIcon: "discardall" },
 };
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -98,24 +113,29 @@ export function icon(name, cls = "") {
 export function parseCard(code) {
   if (WILDS[code]) {
     const w = WILDS[code];
-    return { code, color: null, rank: code, wild: true, ...w };
+    const name = t(`cards.${code}`);
+    return { code, color: null, rank: code, wild: true, name, short: name, ...w };
   }
-  if (typeof code !== "string" || !code) return { code, color: null, rank: "", wild: false, name: "a card", short: "?", sym: "?", corner: "?" };
+  if (typeof code !== "string" || !code) return { code, color: null, rank: "", wild: false, name: t("cards.unknown"), short: "?", sym: "?", corner: "?" };
   const color = code[0];
   const rank = code.slice(1);
   const c = COLORS[color];
   if (!c) return { code, color: null, rank: code, wild: false, name: code, short: code, sym: "?", corner: "?" };
   const a = ACTIONS[rank];
-  if (a) return { code, color, rank, wild: false, ...a, name: `${c.label} ${a.name}`, short: a.name };
-  return { code, color, rank, wild: false, name: `${c.label} ${rank}`, short: rank, sym: rank, corner: rank };
+  if (a) {
+    const short = t(`cards.${rank}`);
+    return { code, color, rank, wild: false, ...a, name: t("cards.colored", { color: c.label, rank: short }), short };
+  }
+  return { code, color, rank, wild: false, name: t("cards.colored", { color: c.label, rank }), short: rank, sym: rank, corner: rank };
 }
 
 export function cardName(code) {
   return parseCard(code).name;
 }
 
+/** A colour's name in running text ("red"), in the page's language. */
 export function colorName(key) {
-  return COLORS[key] ? COLORS[key].name : "none";
+  return t(`colorName.${COLORS[key] ? key : "none"}`);
 }
 
 /** Whether a face belongs to UNO Flip!'s dark side by itself (a dark colour, or Wild
@@ -152,7 +172,7 @@ export function cardFace(code, { tag = "span", size = "", dark = false, other = 
   el.dataset.card = code;
   if (tag === "span") {
     el.setAttribute("role", "img");
-    el.setAttribute("aria-label", other ? `${c.name} (other side)` : c.name);
+    el.setAttribute("aria-label", other ? t("cards.otherSide", { card: c.name }) : c.name);
   }
   const inner = span("card-inner");
   inner.setAttribute("aria-hidden", "true");

@@ -1,112 +1,112 @@
-// The log: each event (engine/events.py FIELDS, docs/protocol.md) as a sentence.
+// The log: each event (engine/events.py FIELDS, docs/protocol.md) as a sentence, in the
+// page's language (i18n.js: the locales' "log.*" keys; ".you" when the sentence is about
+// you, ".other" else, so that each language says it its own way).
 // Returns {text, join} where join means "continue the previous line" (a skip after a
 // play reads "Ben played Green Skip: Cy is skipped").
 
 import { cardName, colorName } from "./cards.js";
+import { t, tn } from "./i18n.js";
 
 const list = (cards) => (cards || []).map(cardName).join(", ");
+const given = (x) => x !== null && x !== undefined;
 
 // ``prev`` is the kind of the event before this one: a reshuffle right after a Wild
 // Draw Four went back at the start (R-START-WD4) shuffles the draw pile, not discards.
 // ``game``: the view's ``game`` ("flip", "no-mercy"; undefined for the classic game).
 export function describe(ev, names, me, prev = null, game = undefined) {
-  const who = (s) => (s === me ? "You" : names[s] ?? `Seat ${s}`);
-  const whom = (s) => (s === me ? "you" : names[s] ?? `Seat ${s}`);
-  const verb = (s, youForm, otherForm) => (s === me ? youForm : otherForm);
-  const whose = (s) => (s === me ? "your" : `${names[s] ?? "Seat " + s}'s`);
+  const nameOf = (s) => names[s] ?? t("common.seat", { n: s });
+  // "log.x.you" about me, else "log.x.other" with {name}
+  const about = (key, s, vars = {}) => (s === me ? t(`${key}.you`, vars) : t(`${key}.other`, { name: nameOf(s), ...vars }));
+  const aboutN = (key, s, n, vars = {}) => (s === me ? tn(`${key}.you`, n, vars) : tn(`${key}.other`, n, { name: nameOf(s), ...vars }));
+  // a second seat in the sentence: "...withYou" when it is me
+  const withWhom = (key, s, target) => (target === me ? t(`${key}.withYou`) : t(`${key}.${s === me ? "you" : "other"}`, { name: nameOf(target) }));
   switch (ev.kind) {
     case "dealer_draw":
       return null; // choosing the dealer: too noisy for the log
     case "round_start":
-      return { text: `Round ${ev.round + 1}: ${who(ev.dealer)} ${verb(ev.dealer, "deal", "deals")}.`, cls: "round" };
+      return { text: about("log.roundStart", ev.dealer, { round: ev.round + 1 }), cls: "round" };
     case "deal":
-      if (ev.cards) return { text: `You were dealt ${ev.count === 1 ? "1 card" : ev.count + " cards"}.` };
+      if (ev.cards) return { text: tn("log.dealt", ev.count) };
       return null;
     case "start_card":
-      return { text: `The first card is ${cardName(ev.card)}.`, cls: "play" };  // its effect joins it
+      return { text: t("log.startCard", { card: cardName(ev.card) }), cls: "play" };  // its effect joins it
     case "start_return":
-      return { text: `${cardName(ev.card)} cannot start a round: it goes back into the pile.` };
+      return { text: t("log.startReturn", { card: cardName(ev.card) }) };
     case "reshuffle":
-      if (prev === "start_return") return { text: `The draw pile is shuffled (${ev.pile} cards).` };
-      return { text: `The discards are shuffled into a new draw pile (${ev.pile} cards).` };
+      if (prev === "start_return") return { text: tn("log.reshuffleStart", ev.pile) };
+      return { text: tn("log.reshuffle", ev.pile) };
     case "play": {
-      let t = `${who(ev.seat)} played ${list(ev.cards)}`;
+      let text = about("log.played", ev.seat, { cards: list(ev.cards) });
       const last = ev.cards && ev.cards[ev.cards.length - 1];
-      if (last === "WCR") t += ": the next player names a colour and turns cards over until it comes";
-      else if (last && last.startsWith("W") && ev.color) t += ` and chose ${colorName(ev.color)}`;
-      if (last && last.endsWith("DA") && ev.cards.length > 1) t += ` (Discard All: ${ev.cards.length - 1} more of its colour)`;
-      if (ev.target !== null && ev.target !== undefined) t += `, swapping hands with ${whom(ev.target)}`;
-      return { text: t + "." , cls: "play" };
+      if (last === "WCR") text += t("log.playedRoulette");
+      else if (last && last.startsWith("W") && ev.color) text += about("log.playedColor", ev.seat, { color: colorName(ev.color) });
+      if (last && last.endsWith("DA") && ev.cards.length > 1) text += tn("log.playedDiscardAll", ev.cards.length - 1);
+      if (given(ev.target)) text += withWhom("log.playedSwap", ev.seat, ev.target);
+      return { text: text + t("log.end"), cls: "play" };
     }
     case "draw":
-      if (ev.cards && ev.cards.length)
-        return { text: `You drew ${list(ev.cards)}.` };
-      return { text: `${who(ev.seat)} drew ${ev.count === 1 ? "a card" : ev.count + " cards"}.` };
+      if (ev.cards && ev.cards.length) return { text: t("log.drewCards", { cards: list(ev.cards) }) };
+      return { text: aboutN("log.drew", ev.seat, ev.count) };
     case "keep":
-      return { text: `${who(ev.seat)} kept the card.` };
+      return { text: about("log.kept", ev.seat) };
     case "color": {
-      let t = `${who(ev.seat)} chose ${colorName(ev.color)}`;
-      if (ev.target !== null && ev.target !== undefined) t += ` and swapped hands with ${whom(ev.target)}`;
-      return { text: t + "." };
+      let text = about("log.chose", ev.seat, { color: colorName(ev.color) });
+      if (given(ev.target)) text += withWhom("log.choseSwap", ev.seat, ev.target);
+      return { text: text + t("log.end") };
     }
     case "uno":
-      return { text: `${who(ev.seat)} called UNO!`, cls: "uno" };
+      return { text: about("log.uno", ev.seat), cls: "uno" };
     case "false_uno":
-      return { text: `${who(ev.seat)} called UNO without one card: ${ev.penalty} cards penalty.` };
-    case "catch":
-      return {
-        text: `${who(ev.seat)} caught ${whom(ev.caught)} not calling UNO: ${whom(ev.caught)} ${verb(ev.caught, "draw", "draws")} ${ev.penalty}.`,
-        cls: "catch",
-      };
-    case "challenge":
-      if (game === "flip")
-        return {
-          text: `${who(ev.seat)} challenged ${whose(ev.challenged)} wild draw card: ${ev.guilty ? "guilty! " + who(ev.challenged) + " " + verb(ev.challenged, "draw", "draws") + " instead" : "not guilty, " + whom(ev.seat) + " " + verb(ev.seat, "draw", "draws") + " the penalty and 2 more"}.`,
-          cls: "challenge",
-        };
-      return {
-        text: `${who(ev.seat)} challenged ${whose(ev.challenged)} Wild Draw Four: ${ev.guilty ? "guilty! " + who(ev.challenged) + " " + verb(ev.challenged, "draw", "draws") + " 4" : "not guilty, " + whom(ev.seat) + " " + verb(ev.seat, "draw", "draws") + " 6"}.`,
-        cls: "challenge",
-      };
+      return { text: about("log.falseUno", ev.seat, { n: ev.penalty }) };
+    case "catch": {
+      const vars = { n: ev.penalty, caught: nameOf(ev.caught), name: nameOf(ev.seat) };
+      const text = ev.seat === me ? t("log.catch.you", vars) : ev.caught === me ? t("log.catch.caughtYou", vars) : t("log.catch.other", vars);
+      return { text, cls: "catch" };
+    }
+    case "challenge": {
+      const card = t(`log.challengeCard.${game === "flip" ? "flip" : "classic"}`);
+      const vars = { card, name: nameOf(ev.seat), target: nameOf(ev.challenged) };
+      const head = ev.seat === me ? t("log.challenge.you", vars) : ev.challenged === me ? t("log.challenge.challengedYou", vars) : t("log.challenge.other", vars);
+      const flip = game === "flip" ? "Flip" : "";
+      // guilty: the challenged player draws; not guilty: the challenger
+      const outcome = ev.guilty ? about(`log.guilty${flip}`, ev.challenged) : about(`log.innocent${flip}`, ev.seat);
+      return { text: `${head}: ${outcome}${t("log.end")}`, cls: "challenge" };
+    }
     case "reveal":
-      if (ev.cards) return { text: `${who(ev.seat)} showed you their hand: ${list(ev.cards)}.`, cls: "reveal" };
-      return { text: `${who(ev.seat)} showed their hand to the challenger.` };
+      if (ev.cards) return { text: t("log.revealToYou", { name: nameOf(ev.seat), cards: list(ev.cards) }), cls: "reveal" };
+      return { text: about("log.reveal", ev.seat) };
     case "retract":
-      return { text: `${who(ev.seat)} took the ${game === "flip" ? "wild draw card" : "Wild Draw Four"} back; ${colorName(ev.color)} is in force again.` };
+      return { text: about("log.retract", ev.seat, { card: t(`log.challengeCard.${game === "flip" ? "flip" : "classic"}`), color: colorName(ev.color) }) };
     case "skip":
-      return { text: `${who(ev.seat)} ${verb(ev.seat, "are", "is")} skipped.`, join: true };
+      return { text: about("log.skip", ev.seat), join: true };
     case "reverse":
-      return { text: "the direction of play reverses.", join: true };
+      return { text: t("log.reverse"), join: true };
     case "hit":
-      return { text: `${who(ev.seat)} must answer ${cardName(ev.card)} or draw ${ev.total}.` };
+      return { text: about("log.hit", ev.seat, { card: cardName(ev.card), n: ev.total }) };
     case "hand":
-      return ev.cards ? { text: `Your hand is now ${list(ev.cards)}.` } : { text: `${who(ev.seat)} now ${verb(ev.seat, "have", "has")} ${ev.count === 1 ? "1 card" : ev.count + " cards"}.` };
-    case "swap":
-      return { text: `${who(ev.seat)} swapped hands with ${whom(ev.with)}.` };
+      return ev.cards ? { text: t("log.handCards", { cards: list(ev.cards) }) } : { text: aboutN("log.hand", ev.seat, ev.count) };
+    case "swap": {
+      const vars = { name: nameOf(ev.seat), target: nameOf(ev.with) };
+      return { text: ev.seat === me ? t("log.swap.you", vars) : ev.with === me ? t("log.swap.withYou", vars) : t("log.swap.other", vars) };
+    }
     case "rotate":
-      return { text: `Every hand passes to the ${ev.direction > 0 ? "next" : "previous"} player.` };
+      return { text: t(ev.direction > 0 ? "log.rotate.next" : "log.rotate.previous") };
     case "shuffle_hands":
-      return { text: `${who(ev.seat)} shuffled every hand together and dealt them out again.` };
+      return { text: about("log.shuffleHands", ev.seat) };
     case "discard":
-      return { text: `${who(ev.seat)} discarded ${list(ev.cards)}.` };
+      return { text: about("log.discard", ev.seat, { cards: list(ev.cards) }) };
     case "launch":
-      return { text: `${who(ev.seat)} pressed the launcher: ${ev.fired ? ev.fired + " cards fly out" : "nothing"}.` };
+      return { text: about("log.launch", ev.seat, { result: ev.fired ? tn("log.launchFired", ev.fired) : t("log.launchNothing") }) };
     case "flip":
-      return {
-        text: `Flip! Every card turns over: the ${ev.side === 1 ? "dark" : "light"} side is up, and ${cardName(ev.card)} is on top.`,
-        cls: "flip",
-      };
+      return { text: t(ev.side === 1 ? "log.flip.dark" : "log.flip.light", { card: cardName(ev.card) }), cls: "flip" };
     case "knockout":
-      return {
-        text: `${who(ev.seat)} ${verb(ev.seat, "have", "has")} ${ev.count} cards: knocked out by the Mercy rule.`,
-        cls: "catch",
-      };
+      return { text: about("log.knockout", ev.seat, { n: ev.count }), cls: "catch" };
     case "round_over":
-      return { text: `${who(ev.winner)} went out${ev.points ? " and " + verb(ev.winner, "score", "scores") + " " + ev.points + " points" : ""}!`, cls: "round" };
+      return { text: ev.points ? about("log.roundOverPoints", ev.winner, { n: ev.points }) : about("log.roundOver", ev.winner), cls: "round" };
     case "eliminated":
-      return { text: `${who(ev.seat)} ${verb(ev.seat, "are", "is")} out of the game (${ev.score} points).` };
+      return { text: about("log.eliminated", ev.seat, { n: ev.score }) };
     case "game_over":
-      return { text: `${who(ev.winner)} ${verb(ev.winner, "win", "wins")} the game${ev.score ? ` with ${ev.score} points` : ""}!`, cls: "round" };
+      return { text: ev.score ? about("log.gameOverScore", ev.winner, { n: ev.score }) : about("log.gameOver", ev.winner), cls: "round" };
     default:
       return { text: ev.kind };
   }

@@ -1,10 +1,15 @@
 // HTTP helpers, the seat tokens kept in the browser, and the websocket that resumes
 // by itself after a drop (with the last sequence number, so only missed events come).
 
+import { errorText } from "./i18n.js";
+
+/** A refusal: ``message`` is in the page's language (chosen by ``code``), and
+ * ``serverMessage`` the server's own words. */
 export class ApiError extends Error {
   constructor(code, message) {
-    super(message);
+    super(errorText(code, message));
     this.code = code;
+    this.serverMessage = message;
   }
 }
 
@@ -18,7 +23,7 @@ export async function api(path, body) {
   try {
     res = await fetch(path, opts);
   } catch {
-    throw new ApiError("offline", "The server cannot be reached. Check the connection and try again.");
+    throw new ApiError("offline", "");
   }
   let data = null;
   try {
@@ -36,7 +41,7 @@ export async function postText(path, text) {
   try {
     res = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: text });
   } catch {
-    throw new ApiError("offline", "The server cannot be reached. Check the connection and try again.");
+    throw new ApiError("offline", "");
   }
   let data = null;
   try {
