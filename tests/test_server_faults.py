@@ -947,3 +947,89 @@ def test_a_move_whose_entry_is_stored_is_acknowledged_whatever_fails_after() -> 
             await bc.close()
 
     asyncio.run(run())
+
+
+def test_a_room_change_stuck_in_the_store_stops_no_other_room_and_shows_nothing() -> None:
+    """Review finding B: a join and a start whose store call hangs (PostgreSQL not
+    answering) run in a worker thread, so the server goes on serving other rooms
+    meanwhile; the room's change is seen by nobody (the lobby's look-up, a new
+    websocket) until the store has it, and a call that then fails changes nothing."""
+    import asyncio
+
+    from server_helpers import FAST, Client, running
+    from test_server import play_out
+    from unokit.server.store import MemoryStore, RoomRow, StoreError
+
+    class Hangs(MemoryStore):
+        sync = "full"  # its calls wait: the server makes them in worker threads
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.stuck: str | None = None  # the room whose row saves hang
+            self.go = threading.Event()
+            self.fail = False
+            self.waiting = threading.Event()
+
+        def put_room(self, row: RoomRow, expect: int | None) -> bool:
+            if row.code == self.stuck:
+                self.waiting.set()
+                self.go.wait(5)
+                if self.fail:
+                    raise StoreError("storage failed: connection timed out")
+            return super().put_room(row, expect)
+
+    async def run() -> None:
+        store = Hangs()
+        async with running(store, timing=FAST, limits=Limits(messages_per_second=1e4)) as h:
+            other = await h.room(seats=2, bots=["normal"])
+            ana = await Client(f"{h.ws}/{other['code']}", other["token"]).connect()
+            await ana.send({"type": "start"})
+            await ana.wait(lambda: ana.state is not None)
+            r = await h.room(seats=3, bots=[])
+            code = r["code"]
+            host = await Client(f"{h.ws}/{code}", r["token"]).connect()
+            await host.wait(lambda: host.room is not None)
+
+            async def served_meanwhile() -> None:
+                """The other room plays on, and this room looks as before its change."""
+                await asyncio.to_thread(store.waiting.wait, 5)
+                moves = ana.state["version"]
+                await play_out([ana], lambda: ana.state["version"] >= moves + 3, limit=5)
+                info = (await h.get(f"/api/rooms/{code}")).json()
+                watcher = await Client(f"{h.ws}/{code}").connect()
+                await watcher.wait(lambda: watcher.room is not None)
+                for seen in (info, watcher.room):
+                    assert seen["status"] == "lobby" and seen["seats"][1] is None
+                await watcher.close()
+
+            # a join whose row save hangs, then fails: refused, the seat still free
+            store.stuck = code
+            store.fail = True
+            joining = asyncio.create_task(h.post(f"/api/rooms/{code}/join", {"name": "Ben"}))
+            await served_meanwhile()
+            assert not joining.done()  # still waiting for the store
+            store.go.set()
+            resp = await joining
+            assert resp.status_code == 503 and resp.json()["code"] == "storage_unavailable"
+            room = h.server.rooms[code]
+            assert room.seats[1] is None and room.status == "lobby"
+            assert store.rooms[code]["seats"][1] is None
+            h.server.store_down_until = 0.0  # the next try goes to the store
+
+            # a start whose row save hangs, then succeeds: seen only once stored
+            store.go.clear()
+            store.waiting.clear()
+            store.fail = False
+            await host.send({"type": "start"})
+            await served_meanwhile()
+            assert host.state is None and h.server.rooms[code].status == "lobby"
+            store.go.set()
+            await host.wait(lambda: host.state is not None)
+            assert h.server.rooms[code].status == "playing"
+            assert store.rooms[code]["status"] == "playing"
+            assert h.server.errors == 0
+            store.stuck = None
+            await ana.close()
+            await host.close()
+
+    asyncio.run(run())

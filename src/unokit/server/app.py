@@ -524,6 +524,7 @@ class Server:
             self.add(room)
 
     def add(self, room: Room) -> None:
+        room.defer_finish = True  # a finished game is saved off the loop (``append``)
         self.rooms[room.code] = room
         ops.ROOMS.set(len(self.rooms))
         code = room.code
@@ -1089,10 +1090,12 @@ class Server:
                         room.set_autopilot(seat, True)
                         acted = True
                     elif what == "timer":
-                        room.autopilot_turn(seat)
-                        acted = True
+                        decided = room.autopilot_decide(seat)
+                        if decided is not None:
+                            await self.commit(room, seat, decided, None)
+                        acted = decided is not None
                     else:
-                        room.next_round(room.host)
+                        await self.next_round(room, room.host)
                         acted = True
                     if acted:
                         self.accepted += what != "autopilot"
@@ -1115,18 +1118,48 @@ class Server:
                 log.exception("room %s: the driver failed", code)
                 await asyncio.sleep(1.0)
 
+    async def change(self, room: Room, op: Callable[[Room], Any]) -> Any:
+        """Run ``op`` (a change of the room that the store keeps: a join, the start, a
+        kick...) on a private twin of ``room``, in a worker thread when the store's calls
+        wait (PostgreSQL), then publish the twin in ``room`` on the loop: the change is
+        seen only once it is stored, by the readers that do not take the room's lock
+        too (a websocket's hello, the lobby), and a change the store refused or failed
+        is never seen.  Returns what ``op`` returns.  Call it with the room's lock held."""
+        twin = room.twin()
+        try:
+            result = await self.io(op, twin)
+        except BaseException:
+            if twin.rev != room.rev and twin.status == room.status:
+                # the change undid itself in the store too (a start whose deal could not
+                # be logged saves the lobby again): the row is the room as it was
+                room.rev, room.stored = twin.rev, twin.stored
+            raise
+        room.publish(twin)
+        room.touch()
+        return result
+
+    async def next_round(self, room: Room, by: int | None) -> None:
+        entry, then = room.next_round_entry(by)
+        await self.append(room, entry, then)
+
     async def commit(
         self, room: Room, seat: int, action: Action, version: int | None, person: bool = False
     ) -> None:
         """Log ``action`` (checked by the room), then apply it: the way a person's or
         a bot's action reaches a game on the server."""
         entry = act_entry(seat, action, room.match.game if room.match else None)
-        idx = room.log_len
 
         def then() -> None:
             room.stored_entry(entry)
             room.commit(seat, action, version, person)
 
+        await self.append(room, entry, then)
+
+    async def append(self, room: Room, entry: dict[str, Any], then: Then) -> None:
+        """Store ``entry`` at the room's next log index, then run ``then`` (which applies
+        it): in the group commit, or alone (``--commit each``).  A game the entry ended
+        is saved next (its record and row), off the loop."""
+        idx = room.log_len
         try:
             if self.group is None:
                 if not self.store.append_at([(room.code, room.game_no, idx, entry)])[0]:
@@ -1148,6 +1181,22 @@ class Server:
             log.warning("room %s: an entry stored, then not applied here; reading the room "
                         "again: %r", room.code, e.cause)  # fmt: skip
             await self.reload(room)
+            return
+        if room.finish_pending and room.status == "over":
+            await self.save_finished(room)
+
+    async def save_finished(self, room: Room) -> None:
+        """Save a finished game's record and row (``Room.save_finished``) off the loop; if
+        it fails it stays pending (the lease loop, the room's next save or its next
+        reading from the store saves it), and a lost race reads the room again."""
+        try:
+            await self.io(room.save_finished)
+        except RoomChanged:
+            self.conflicts += 1
+            with contextlib.suppress(StoreError, RoomChanged):
+                await self.reload(room)
+        except StoreError as e:
+            log.warning("room %s: the finished game could not be saved yet: %s", room.code, e)
 
     async def bot_step(self, room: Room) -> bool:
         decided = room.bot_decide()
@@ -1515,7 +1564,8 @@ def create_app(
                 if refusal is not None:
                     raise RoomError(refusal[1], code=refusal[0])
                 try:
-                    seat, token = room.join(body.name)
+                    seat, token = await server.change(room, functools.partial(Room.join,
+                                                              name=body.name))  # fmt: skip
                     break
                 except RoomChanged:
                     server.conflicts += 1
@@ -1866,11 +1916,11 @@ def create_app(
             ops.TURN_SECONDS.observe(time.perf_counter() - began)
             return
         elif isinstance(msg, m.Start):
-            room.start(seat)
+            await server.change(room, lambda r: r.start(seat))
         elif isinstance(msg, m.AddBot):
-            room.add_bot(seat, msg.seat, msg.level)
+            await server.change(room, lambda r: r.add_bot(seat, msg.seat, msg.level))
         elif isinstance(msg, m.Kick):
-            room.kick(seat, msg.seat)
+            await server.change(room, lambda r: r.kick(seat, msg.seat))
             for c in list(server.conns.get(room.code, ())):
                 if c.seat == msg.seat:
                     c.send(_err("kicked", "the host gave your seat to a bot"))
@@ -1878,15 +1928,16 @@ def create_app(
                     with contextlib.suppress(asyncio.QueueFull):
                         c.queue.put_nowait(None)
         elif isinstance(msg, m.End):
-            room.end(seat)
+            await server.change(room, lambda r: r.end(seat))
         elif isinstance(msg, m.NextRound):
-            room.next_round(seat)
+            await server.next_round(room, seat)
         elif isinstance(msg, m.Rematch):
-            room.rematch(seat)
+            await server.change(room, lambda r: r.rematch(seat))
         elif isinstance(msg, m.SetRules):
-            room.set_rules(seat, msg.preset, msg.options, msg.timer)
+            rules = (msg.preset, msg.options, msg.timer)
+            await server.change(room, lambda r: r.set_rules(seat, *rules))
         elif isinstance(msg, m.WatchChat):
-            room.set_watch_chat(seat, msg.on)
+            await server.change(room, lambda r: r.set_watch_chat(seat, msg.on))
         if room.stale:  # made, but another server changed the row first: read it again
             room.stale = False
             await server.reload(room)

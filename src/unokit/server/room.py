@@ -17,6 +17,7 @@ also in the downloadable record, so anyone can check the deal was fixed in advan
 from __future__ import annotations
 
 import contextlib
+import copy
 import dataclasses
 import hashlib
 import hmac
@@ -209,12 +210,80 @@ class Room:
     # a change is in the store's log, but the save of the room's row after it lost a
     # race (another server changed the row first): the server reads the room again
     stale: bool = False
+    # a finished game's record and row are saved by the server after the winning move
+    # (off the event loop), not by ``_after_change`` inside the commit's callback
+    defer_finish: bool = False
+    # a twin's (``twin``): the autopilot seats, bots and seat kinds it was made from
+    _base: tuple[set[int], list[Any], list[Any]] | None = field(
+        default=None, repr=False, compare=False
+    )
     # entries stored since the cluster's other servers were last told (``Server.announce``)
     unsent: list[dict[str, Any]] = field(default_factory=list)
     # open connections per seat on other servers of a cluster (``Server.presence``)
     elsewhere: dict[int, int] = field(default_factory=dict)
     _bots: dict[int, Bot] = field(default_factory=dict)
     on_change: Callable[[bool], None] | None = None
+
+    # ----------------------------------------------------------------- twins -------
+    def twin(self) -> Room:
+        """A private copy of the room for a change to be made and stored on (in a worker
+        thread) before anyone sees it: ``publish`` then puts it in this room at once.
+
+        It shares nothing the change can alter: seats, rounds, lists and sets are
+        copied, and a game in progress gets its own seat kinds and bots (a kick gives a
+        seat to a bot).  The game itself is shared, read only: no change made this way
+        plays a move (moves go through the group commit)."""
+        t = copy.copy(self)
+        t.seats = [dataclasses.replace(s) if s else None for s in self.seats]
+        t.options = dict(self.options)
+        t.rounds = [dataclasses.replace(rs) for rs in self.rounds]
+        t.autopilot = set(self.autopilot)
+        t.totals = [list(x) for x in self.totals]
+        t._bots = dict(self._bots)
+        t.unsent = []
+        t.elsewhere = dict(self.elsewhere)
+        t.on_change = None
+        if self.match is not None:
+            mt = copy.copy(self.match)
+            mt.bots, mt.kinds = list(self.match.bots), list(self.match.kinds)
+            t.match = mt
+            t._base = (set(self.autopilot), list(mt.bots), list(mt.kinds))
+        else:
+            t._base = (set(self.autopilot), [], [])
+        return t
+
+    _KEEP = frozenset({"last_active", "elsewhere", "on_change", "unsent", "match",
+                       "autopilot", "_base"})  # fmt: skip
+
+    def publish(self, twin: Room) -> None:
+        """Make ``twin``'s stored change this room's, in one step on the event loop.
+
+        What changed here meanwhile without the room's lock stays: connections per seat
+        and the seats' time away, other servers' connections, and the autopilot of a
+        game that goes on (a player came back or left)."""
+        assert twin._base is not None
+        auto_before, bots_before, kinds_before = twin._base
+        for i, s in enumerate(twin.seats):
+            cur = self.seats[i] if i < len(self.seats) else None
+            if s is not None and cur is not None:
+                s.connected, s.away_since = cur.connected, cur.away_since
+        same = (
+            self.match is not None and twin.match is not None and twin.match.game is self.match.game
+        )
+        if same:
+            assert self.match is not None and twin.match is not None
+            for i, (bot, kind) in enumerate(zip(twin.match.bots, twin.match.kinds, strict=True)):
+                if bot is not bots_before[i] or kind != kinds_before[i]:
+                    self.match.set_bot(i, bot, kind)  # a seat the change gave to a bot
+            gone, came = auto_before - twin.autopilot, twin.autopilot - auto_before
+            self.autopilot = (self.autopilot - gone) | came
+        else:  # a new game (or none): the twin's
+            self.match = twin.match
+            self.autopilot = twin.autopilot
+        for f in dataclasses.fields(self):
+            if f.name not in self._KEEP:
+                setattr(self, f.name, getattr(twin, f.name))
+        self.unsent = self.unsent + twin.unsent
 
     # ----------------------------------------------------------------- creating ----
     @staticmethod
@@ -324,8 +393,9 @@ class Room:
                 game = room.match.game if room.match is not None else None
                 if room.status == "playing" and game is not None and (game.game_over or room.ended):
                     # the crash came between logging the last action and saving the
-                    # finished game: finish it now (status, record)
-                    room._finish()
+                    # finished game: finish it now (status, record), or later if the
+                    # store cannot save it now (the room is read all the same)
+                    room._finish_or_later()
         return room
 
     def _rebuild(self, log: list[dict[str, Any]]) -> None:
@@ -628,15 +698,32 @@ class Room:
         self.touch()
 
     def _start_round(self, dealer: int) -> None:
-        assert self.match is not None
+        entry, rs = self._round_entry(dealer)
+        self._log(entry)
+        self._begin_round(rs)
+
+    @staticmethod
+    def _round_entry(dealer: int) -> tuple[dict[str, Any], RoundSeed]:
         rs = RoundSeed(_randbits(48), secrets.token_hex(16), dealer)
-        self._log({"t": "round", "seed": rs.seed, "salt": rs.salt, "dealer": dealer})
+        return {"t": "round", "seed": rs.seed, "salt": rs.salt, "dealer": dealer}, rs
+
+    def _begin_round(self, rs: RoundSeed) -> None:
+        """The round whose entry is stored starts."""
+        assert self.match is not None
+        dealer = rs.dealer
         self.rounds.append(rs)
         self.match.start_round(dealer, seed=rs.seed)
         self.changed_at = time.monotonic()
         self.turn_moved(None)
 
     def next_round(self, by: int | None) -> None:
+        entry, then = self.next_round_entry(by)
+        self._store_entry(entry)
+        then()
+
+    def next_round_entry(self, by: int | None) -> tuple[dict[str, Any], Callable[[], None]]:
+        """The next round's log entry, checked, and what starts the round once the entry
+        is stored (``next_round``, or the server's group commit)."""
         if by is None:
             raise RoomError("spectators cannot start the next round", code="no_seat")
         game = self._game()
@@ -649,8 +736,14 @@ class Room:
                 dealer = (dealer + 1) % game.n
                 if game.live[dealer]:
                     break
-        self._start_round(dealer)
-        self.touch()
+        entry, rs = self._round_entry(dealer)
+
+        def then() -> None:
+            self.stored_entry(entry)
+            self._begin_round(rs)
+            self.touch()
+
+        return entry, then
 
     def rematch(self, by: int | None) -> None:
         self._host_only(by)
@@ -732,11 +825,16 @@ class Room:
             self.finish_pending = False
         except (StoreError, RoomChanged) as e:
             log.warning("room %s: the finished game could not be saved yet: %s", self.code, e)
-            self.status = "over"
-            for rs in self.rounds:
-                rs.revealed = True
-            self.finish_pending = True
-            self.touch()
+            self._over_unsaved()
+
+    def _over_unsaved(self) -> None:
+        """The game's end is committed: it is over here, its record and row saved later
+        (``save_finished``)."""
+        self.status = "over"
+        for rs in self.rounds:
+            rs.revealed = True
+        self.finish_pending = True
+        self.touch()
 
     def save_finished(self) -> None:
         """Save a finished game that could not be saved when it ended (``StoreError``
@@ -775,13 +873,16 @@ class Room:
     def _log(self, entry: dict[str, Any]) -> None:
         """Store ``entry`` at the game log's next index (``RoomChanged`` if another
         server stored one there first)."""
+        self._store_entry(entry)
+        self.stored_entry(entry)
+
+    def _store_entry(self, entry: dict[str, Any]) -> None:
         stored = (
             self.store is None
             or self.store.append_at([(self.code, self.game_no, self.log_len, entry)])[0]
         )
         if not stored:
             raise RoomChanged()
-        self.stored_entry(entry)
 
     def stored_entry(self, entry: dict[str, Any]) -> None:
         """``entry`` is in the store at index ``log_len``: count it, and keep it for the
@@ -849,15 +950,22 @@ class Room:
 
     def autopilot_turn(self, seat: int) -> None:
         """The turn timer ran out: the heuristic bot makes this one decision."""
+        action = self.autopilot_decide(seat)
+        if action is None:
+            return
+        assert self.match is not None
+        self._log(act_entry(seat, action, self.match.game))
+        self.commit(seat, action, None)
+
+    def autopilot_decide(self, seat: int) -> Action | None:
+        """The decision the heuristic bot makes for ``seat`` when its turn timer ran
+        out, checked (None: no game in play), to log and ``commit``."""
         match = self.match
         if match is None or self.status != "playing":
-            return
+            return None
         bot = self._bots.get(seat) or make_bot("hard", self.game_seed + seat, self.rules)
         self._bots[seat] = bot
-        action = match.decide_for(seat, bot)
-        self._log(act_entry(seat, action, match.game))
-        match.submit(seat, action, checked=True)
-        self._after_change(seat)
+        return match.decide_for(seat, bot)
 
     def _count_round(self) -> None:
         """Keep the scores once a round has ended (once per round)."""
@@ -884,7 +992,10 @@ class Room:
         if game.round_over and self.rounds:
             self.rounds[-1].revealed = True
         if game.game_over:
-            self._finish_or_later()
+            if self.defer_finish:  # the server saves it next, off the event loop
+                self._over_unsaved()
+            else:
+                self._finish_or_later()
             return
         self.touch(meta=game.round_over)  # the round's seed is revealed
 
