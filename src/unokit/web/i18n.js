@@ -1,5 +1,6 @@
 // Languages (issue 36 item 18): every string the page shows is looked up here, in one
-// table per language (locales/en.js, de.js, es.js: flat "area.what" keys).
+// table per language (locales/en.js, de.js, es.js, fr.js, listed in locales/index.js;
+// flat "area.what" keys).
 //
 //   t("home.create")                      the text of a key in the current language
 //   t("join.continueAs", { name })        "{name}" placeholders filled in
@@ -13,16 +14,11 @@
 // language in, text out) and runs in Node; the browser's parts (navigator, localStorage,
 // document) are the small functions at the end.
 
-import en from "./locales/en.js";
-import de from "./locales/de.js";
-import es from "./locales/es.js";
+import TABLES from "./locales/index.js";
 
 /** Every language the page speaks: code -> its name in itself and its table. */
-export const LANGUAGES = {
-  en: { name: "English", table: en },
-  de: { name: "Deutsch", table: de },
-  es: { name: "Español", table: es },
-};
+export const LANGUAGES = TABLES;
+const en = LANGUAGES.en.table;
 export const DEFAULT_LANGUAGE = "en";
 export const STORAGE_KEY = "unokit:lang";
 
