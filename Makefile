@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 BENCH_VENV := .bench-venv
 
-.PHONY: train play serve demo test explore lint typecheck unit chromium e2e bench bench-bots clean fuzz loadtest chaos chaos-cluster soak cluster cluster-stop loadtest-cluster bus-compare
+.PHONY: train play serve demo test explore lint typecheck unit js chromium e2e bench bench-bots clean fuzz loadtest chaos chaos-cluster soak cluster cluster-stop loadtest-cluster bus-compare
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -34,6 +34,12 @@ typecheck: $(STAMP)
 unit: $(STAMP)
 	$(BIN)/pytest
 
+# The web page's render functions, store and patcher (tests/js) with Node's own test
+# runner: no npm package, no build step.
+js:
+	@command -v node >/dev/null 2>&1 || { echo "make js: the web page's tests need Node.js (node), missing here; run: sudo apt-get install nodejs" >&2; exit 1; }
+	node --test tests/js/
+
 # The browser tests (tests/e2e) in their own pytest process: Playwright's sync API and
 # pytest-asyncio's loop do not mix.  They drive Debian's chromium (never a browser
 # Playwright downloads): when it is missing and we may (root, or sudo without a
@@ -60,7 +66,7 @@ chromium:
 e2e: $(STAMP) chromium
 	UNOKIT_CHROMIUM=$(CHROMIUM) $(BIN)/pytest tests/e2e
 
-test: chromium lint typecheck unit e2e
+test: chromium lint typecheck js unit e2e
 
 # The property tests with fresh random examples (make test runs them derandomized).
 explore: $(STAMP)

@@ -143,7 +143,7 @@ def test_a_dropped_flip_record_and_a_finished_rooms_link(browser: Any, tmp_path:
                 files=[{"name": "x.json", "mimeType": "application/json", "buffer": b"{oops"}],
             )
             page.wait_for_function(
-                "() => document.querySelector('#replay-error')"
+                "() => document.querySelector('#replay-error')?"
                 ".textContent.includes('cannot be replayed')"
             )
             # a finished room's game, by the link its summary gives

@@ -1,0 +1,334 @@
+// The forms that hold what is typed in them: the home page's (a new room, a code to
+// join), a room's join page, a watcher taking an open seat, the host's rules for the
+// next game.  Unlike render/, these build DOM (with dom.js's el) and wire their own
+// inputs: a form is built once and kept while the user types, and the render functions
+// place it as it is.
+
+import { el } from "./dom.js";
+import { api, saveName, saveSeat, savedName, savedSeat } from "./net.js";
+import { rulesLine } from "./render/rules.js";
+
+/**
+ * The rules a room is dealt by, as form controls: a preset (with its description), every
+ * house rule (in a closed "House rules"), and the turn timer.  The home page's create
+ * form and the host's form in the lobby both use it; ``prefix`` keeps their ids apart,
+ * and ``preset``, ``options`` and ``timer`` prefill it (a room's current rules).
+ * ``value()`` is what ``POST /api/rooms`` and the ``rules`` message take: the preset,
+ * the options that differ from it, and the timer.
+ */
+export function rulesControls(rules, { prefix = "", preset = null, options = {}, timer = 0, onPreset = null } = {}) {
+  const id = (name) => prefix + name;
+  const presetSel = el("select", { id: id("preset"), name: "preset" },
+    rules.presets.map((p) => el("option", { value: p.name, text: p.name })));
+  if (preset && rules.presets.some((p) => p.name === preset)) presetSel.value = preset;
+  const presetHelp = el("p", { class: "hint", id: id("preset-help") });
+  const optBox = el("div", { class: "options" });
+  const controls = {};
+  const rows = {};
+  for (const o of rules.options) {
+    if (o.name === "launcher_weights") continue;
+    let input;
+    const oid = id(`opt-${o.name}`);
+    if (typeof o.default === "boolean") {
+      input = el("input", { type: "checkbox", id: oid, name: o.name });
+    } else if (o.choices) {
+      input = el("select", { id: oid, name: o.name }, o.choices.map((c) => el("option", { value: c, text: c })));
+    } else {
+      input = el("input", { type: "number", id: oid, name: o.name, min: 0, max: 1000000, inputmode: "numeric" });
+    }
+    controls[o.name] = input;
+    const label = el("label", { for: oid }, el("b", { text: o.name.replaceAll("_", " ") }), el("span", { class: "hint", text: " " + o.help }));
+    rows[o.name] = typeof o.default === "boolean" ? el("div", { class: "opt check" }, input, label) : el("div", { class: "opt" }, label, input);
+    optBox.append(rows[o.name]);
+  }
+  // the game the preset plays (classic, flip, no-mercy) decides which options it takes
+  const gameOf = () => rules.presets.find((x) => x.name === presetSel.value)?.game || "classic";
+  const plays = (o) => !o.games || o.games.includes(gameOf());
+  const showRows = () => {
+    for (const o of rules.options) if (rows[o.name]) rows[o.name].hidden = !plays(o);
+  };
+  const presetValues = () => {
+    const p = rules.presets.find((x) => x.name === presetSel.value);
+    const vals = {};
+    for (const o of rules.options) vals[o.name] = o.default;
+    Object.assign(vals, p ? p.options : {});
+    return vals;
+  };
+  const show = (vals) => {
+    for (const [k, input] of Object.entries(controls)) {
+      const v = vals[k];
+      if (input.type === "checkbox") input.checked = !!v;
+      else if (input.tagName === "SELECT") input.value = v;
+      else {
+        input.value = v === null || v === undefined ? "" : String(v);
+        if (k === "hand_size") input.placeholder = vals.deck === "my-first-uno" ? "5" : "7";
+      }
+    }
+  };
+  const applyPreset = () => {
+    const p = rules.presets.find((x) => x.name === presetSel.value);
+    presetHelp.textContent = p ? p.description : "";
+    show(presetValues());
+    showRows();
+    onPreset?.(p);
+  };
+  presetSel.addEventListener("change", applyPreset);
+  applyPreset();
+  show({ ...presetValues(), ...options });
+  // options the form does not show (launcher_weights) are kept as they were
+  const hidden = Object.fromEntries(Object.entries(options).filter(([k]) => !(k in controls)));
+  const timerSel = el("select", { id: id("timer"), name: "timer" },
+    rules.timers.map((t) => el("option", { value: t, text: t ? `${t} s, then the autopilot plays` : "off" })));
+  if (rules.timers.includes(timer)) timerSel.value = String(timer);
+  return {
+    preset: el("div", { class: "field" }, el("label", { for: id("preset"), text: "Rules" }), presetSel, presetHelp),
+    house: el("details", { class: "house" }, el("summary", { text: "House rules" }), optBox),
+    timer: el("div", { class: "field" }, el("label", { for: id("timer"), text: "Turn timer" }), timerSel),
+    value() {
+      const vals = presetValues();
+      const chosen = { ...hidden };
+      for (const [k, input] of Object.entries(controls)) {
+        if (!plays(rules.options.find((o) => o.name === k))) continue; // not this game's
+        let v;
+        if (input.type === "checkbox") v = input.checked;
+        else if (input.tagName === "SELECT") v = input.value;
+        else if (input.value === "") continue;
+        else v = Number(input.value);
+        if (v !== vals[k]) chosen[k] = v;
+      }
+      return { preset: presetSel.value, options: chosen, timer: Number(timerSel.value) };
+    },
+  };
+}
+
+/** The home page: your name, a new room's rules and seats, or a code to join.
+ * ``go(path)`` goes to a page of the app (a room made, a room to join). */
+export function homeView(rules, go) {
+  const nameInput = el("input", {
+    id: "name", name: "name", maxlength: 20, required: true, autocomplete: "nickname",
+    placeholder: "e.g. Ana", value: savedName(),
+  });
+  const seatsSel = el("select", { id: "seats", name: "seats" },
+    [2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => el("option", { value: n, text: `${n} players`, selected: n === 3 })));
+  // a preset's player range (No Mercy: 2 to 6): the other counts are not offered
+  const fitPlayers = (p) => {
+    const [lo, hi] = p?.players || [2, 10];
+    for (const o of seatsSel.options) o.disabled = Number(o.value) < lo || Number(o.value) > hi;
+    if (Number(seatsSel.value) > hi) {
+      seatsSel.value = String(hi);
+      seatsSel.dispatchEvent(new Event("change"));
+    }
+  };
+  const ruleControls = rulesControls(rules, { onPreset: fitPlayers });
+  const seatBox = el("div", { class: "seat-choices" });
+  const seatChoice = [null, "normal"]; // default: a friend and a bot
+  const drawSeats = () => {
+    const n = Number(seatsSel.value);
+    while (seatChoice.length < n - 1) seatChoice.push("normal");
+    seatBox.replaceChildren();
+    for (let i = 1; i < n; i++) {
+      const sel = el("select", { id: `seat-${i}`, "aria-label": `Seat ${i + 1}` },
+        el("option", { value: "", text: "open: a friend joins" }),
+        rules.levels.map((l) => el("option", { value: l, text: `bot (${l})` })));
+      sel.value = seatChoice[i - 1] || "";
+      sel.addEventListener("change", () => (seatChoice[i - 1] = sel.value || null));
+      seatBox.append(el("div", { class: "seat-choice" }, el("label", { for: `seat-${i}`, text: `Seat ${i + 1}` }), sel));
+    }
+  };
+  seatsSel.addEventListener("change", drawSeats);
+  drawSeats();
+  const err = el("p", { class: "form-error", role: "alert" });
+
+  const create = el("form", { class: "panel create", "aria-labelledby": "create-h" },
+    el("h2", { id: "create-h", text: "New room" }),
+    ruleControls.preset,
+    ruleControls.house,
+    el("div", { class: "field" }, el("label", { for: "seats", text: "Players" }), seatsSel),
+    seatBox,
+    ruleControls.timer,
+    err,
+    el("button", { class: "btn primary big", type: "submit", id: "create-btn", text: "Create the room" }));
+  create.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    err.textContent = "";
+    const name = nameInput.value.trim();
+    if (!name) {
+      err.textContent = "Type your name first.";
+      nameInput.focus();
+      return;
+    }
+    const n = Number(seatsSel.value);
+    try {
+      saveName(name);
+      const res = await api("/api/rooms", {
+        name, ...ruleControls.value(), seats: n, bots: seatChoice.slice(0, n - 1),
+      });
+      saveSeat(res.code, { token: res.token, seat: res.seat, name });
+      go(res.link);
+    } catch (ex) {
+      err.textContent = ex.message;
+    }
+  });
+
+  const codeInput = el("input", {
+    id: "join-code", name: "code", maxlength: 6, autocomplete: "off", autocapitalize: "characters",
+    spellcheck: "false", placeholder: "ABC234", class: "code-input",
+  });
+  const joinErr = el("p", { class: "form-error", role: "alert" });
+  const join = el("form", { class: "panel join", "aria-labelledby": "join-h" },
+    el("h2", { id: "join-h", text: "Join a room" }),
+    el("p", { class: "hint", text: "Type the code a friend sent you, or open their link." }),
+    el("div", { class: "field" }, el("label", { for: "join-code", text: "Room code" }), codeInput),
+    joinErr,
+    el("button", { class: "btn big", type: "submit", text: "Go to the room" }));
+  join.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const code = codeInput.value.trim().toUpperCase();
+    if (!/^[A-Z0-9]{6}$/.test(code)) {
+      joinErr.textContent = "A room code has 6 letters and digits.";
+      return;
+    }
+    if (nameInput.value.trim()) saveName(nameInput.value.trim());
+    go(`/r/${code}`);
+  });
+
+  return el("div", { class: "home" },
+    el("section", { class: "panel intro" },
+      el("h1", { text: "Play UNO with friends" }),
+      el("p", {}, "Make a room, send the link, play in any browser. Bots fill the empty seats. Or ", el("a", { href: "/replay", id: "replay-home", text: "replay a game record" }), "."),
+      el("div", { class: "field" }, el("label", { for: "name", text: "Your name" }), nameInput)),
+    el("div", { class: "home-forms" }, create, join));
+}
+
+/** A room seen from outside: take a seat, continue as before, or just watch.
+ * ``enter(token, name)``: connect with a seat's token (null: watch, under ``name``). */
+export function joinView(room, enter) {
+  const open = room.status === "lobby" && room.seats.some((s) => s === null);
+  const nameInput = el("input", { id: "join-name", maxlength: 20, required: true, value: savedName(), autocomplete: "nickname" });
+  const err = el("p", { class: "form-error", role: "alert" });
+  const form = el("form", { class: "join-form" },
+    el("div", { class: "field" }, el("label", { for: "join-name", text: "Your name" }), nameInput),
+    err,
+    el("button", { class: "btn primary big", type: "submit", id: "join-btn", text: "Take a seat" }));
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    err.textContent = "";
+    const name = nameInput.value.trim();
+    if (!name) return;
+    try {
+      saveName(name);
+      const res = await api(`/api/rooms/${room.code}/join`, { name });
+      saveSeat(res.code, { token: res.token, seat: res.seat, name });
+      enter(res.token);
+    } catch (ex) {
+      err.textContent = ex.message;
+    }
+  });
+  // a spectator watches under the name typed above, if any (the spectator list, chat)
+  const watch = el("button", { class: "btn", type: "button", id: "watch-btn", text: "Just watch", onclick: () => {
+    const name = nameInput.value.trim();
+    if (name) saveName(name);
+    enter(null, name || null);
+  } });
+  const who = room.seats.filter(Boolean).map((s) => s.name);
+  const saved = savedSeat(room.code);
+  const resume = saved && saved.token
+    ? el("div", { class: "resume" },
+        el("button", { class: "btn primary big", type: "button", id: "resume-btn", text: `Continue as ${saved.name}`, onclick: () => {
+          saveSeat(room.code, saved);
+          enter(saved.token);
+        } }),
+        el("p", { class: "hint", text: open
+          ? "This browser sat here before. Someone else on it? Take a new seat below."
+          : "This browser sat here before. Someone else on it? Every seat is taken: they can just watch." }))
+    : null;
+  return el("section", { class: "panel joinroom" },
+    el("h1", { text: `Room ${room.code}` }),
+    resume,
+    el("p", { text: who.length ? `At the table: ${who.join(", ")}.` : "The table is empty." }),
+    el("p", { class: "hint", id: "join-rules", text: `${rulesLine(room)} ${room.seats.length} seats.` }),
+    open ? form : el("p", { text: room.status === "lobby" ? "Every seat is taken: you can watch." : "The game has started: you can watch." }),
+    // watching: the name typed is shown in the spectator list, and chats and reacts
+    open ? null : el("div", { class: "field" }, el("label", { for: "watch-name", text: "Your name while you watch (optional: to chat and react)" }),
+      el("input", { id: "watch-name", maxlength: 20, value: savedName(), autocomplete: "nickname", oninput: (e) => (nameInput.value = e.target.value) })),
+    watch);
+}
+
+// A watcher in the lobby (back from a finished game, say) may take an open seat.
+export function lobbySeatForm(code, enter) {
+  const input = el("input", { id: "lobby-name", maxlength: 20, required: true, value: savedName(), autocomplete: "nickname" });
+  const err = el("p", { class: "form-error", role: "alert" });
+  const form = el("form", { class: "join-form", id: "lobby-join" },
+    el("div", { class: "field" }, el("label", { for: "lobby-name", text: "A seat is open: your name" }), input),
+    err,
+    el("button", { class: "btn primary", type: "submit", id: "lobby-join-btn", text: "Take a seat" }));
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const name = input.value.trim();
+    if (!name) return;
+    try {
+      saveName(name);
+      const res = await api(`/api/rooms/${code}/join`, { name });
+      saveSeat(res.code, { token: res.token, seat: res.seat, name });
+      enter(res.token);
+    } catch (ex) {
+      err.textContent = ex.message;
+    }
+  });
+  return form;
+}
+
+// The host's form for the next game's rules (issue 36 item 10), the create form's
+// controls prefilled with the room's rules.  The controller keeps it and
+// reuses it for each render until the room's rules change, so a room message (someone joins) does not
+// undo what the host is typing.
+export function rulesKey(rules, timer) {
+  const opts = Object.keys(rules.options || {}).sort().map((k) => [k, rules.options[k]]);
+  return JSON.stringify([rules.preset, opts, timer]);
+}
+
+export function lobbyRulesForm(room, rules, old, send) {
+  const key = rulesKey(room.rules, room.timer);
+  if (old && old.key === key) return old;
+  const c = rulesControls(rules, { prefix: "lobby-", preset: room.rules.preset, options: room.rules.options || {}, timer: room.timer });
+  if (old?.house.open) c.house.open = true;
+  const err = el("p", { class: "form-error", id: "lobby-rules-error", role: "alert" });
+  const note = el("p", { class: "hint", id: "lobby-rules-note", role: "status",
+    text: old?.pending ? "Saved: the next game is dealt by these rules." : "" });
+  const save = el("button", { class: "btn", type: "submit", id: "rules-save", text: "Save the rules" });
+  const formEl = el("form", { class: "lobby-rules", id: "lobby-rules-form", "aria-labelledby": "lobby-rules-h" },
+    el("h2", { id: "lobby-rules-h", text: "Rules for the next game" }),
+    el("div", { class: "lobby-rules-fields" }, c.preset, c.timer),
+    c.house, err, note, save);
+  const form = { key, el: formEl, house: c.house, err, note, pending: null };
+  formEl.addEventListener("change", () => {
+    err.textContent = "";
+    note.textContent = "Not saved yet: Save the rules, or the next game keeps the rules above.";
+  });
+  formEl.addEventListener("submit", (e) => {
+    e.preventDefault();
+    err.textContent = "";
+    note.textContent = "";
+    const value = c.value();
+    if (send({ type: "rules", ...value })) form.pending = value;
+    else err.textContent = "Not connected: try again in a moment.";
+  });
+  return form;
+}
+
+// the room came: if it carries the rules the host just sent, they were saved (a change
+// comes back as a new key, and the form is built afresh from it, saying so)
+export function rulesArrived(f, room) {
+  if (!f?.pending || room.status !== "lobby") return;
+  if (rulesKey(room.rules, room.timer) === rulesKey(f.pending, f.pending.timer) && f.key === rulesKey(room.rules, room.timer)) {
+    f.pending = null;
+    f.note.textContent = "Saved: the next game is dealt by these rules.";
+  }
+}
+
+export function rulesRefused(f, msg) {
+  f.pending = null;
+  f.note.textContent = "";
+  f.err.textContent = `Not saved: ${msg.message || msg.code}.`.replace(/\.\.$/, ".");
+}
+

@@ -1,0 +1,59 @@
+// The room before the game: the seats, the link to share, the rules, Start.  Pure: a
+// context in, vnodes out.  The two forms that hold what is typed in them (the host's
+// rules for the next game, a watcher's name to take a seat) come in built (forms.js),
+// as ``forms.rules`` and ``forms.seat``, and the patch keeps them as they are.
+
+import { h } from "../dom.js";
+import { rulesLine } from "./rules.js";
+import { helpPanel } from "./side.js";
+
+/**
+ * ``ctx``: {room, seat (mine, null watching), origin (the page's, for the link), help,
+ * botLevels}.  ``act``: msg(message to the server), setBotLevel(seat, level), toggleHelp.
+ */
+export function waitingView(ctx, act, forms = {}) {
+  const { room, seat } = ctx;
+  const host = seat !== null && seat === room.host;
+  const rows = room.seats.map((s, i) => {
+    const kids = [];
+    if (s) {
+      kids.push(
+        h("span", { class: `dot ${s.connected ? "on" : "off"}`, "aria-hidden": "true" }),
+        h("span", { class: "who", text: s.name }),
+        h("span", { class: "tag", text: s.kind === "bot" ? `bot, ${s.level}` : i === room.host ? "host" : s.connected ? "here" : "not here yet" }),
+        i === seat ? h("span", { class: "tag you", text: "you" }) : null);
+      if (host && i !== room.host)
+        kids.push(h("button", { class: "btn small ghost", type: "button", text: "Remove", "aria-label": `Remove ${s.name}`, onclick: () => act.msg({ type: "kick", seat: i }) }));
+    } else {
+      kids.push(h("span", { class: "dot off", "aria-hidden": "true" }), h("span", { class: "who muted", text: "open seat: waiting for a friend" }));
+      if (host) {
+        const level = ctx.botLevels?.[i] || "normal";
+        kids.push(
+          h("select", { "aria-label": `Bot level for seat ${i + 1}`, onchange: (e) => act.setBotLevel(i, e.currentTarget.value) },
+            ["easy", "normal", "hard"].map((l) => h("option", { value: l, text: l, selected: l === level }))),
+          h("button", { class: "btn small", type: "button", text: "Add a bot", onclick: () => act.msg({ type: "add_bot", seat: i, level }) }));
+      }
+    }
+    // a row's key says who sits there: a seat taken is a new row, not the open one reworded
+    return h("li", { class: `seat-row ${s ? s.kind : "empty"}`, dataset: { seat: i }, key: `seat:${i}:${s ? s.kind + ":" + s.name : "open"}` }, kids);
+  });
+  const link = `${ctx.origin}/r/${room.code}`;
+  return h("section", { class: "panel waiting", key: "waiting" },
+    h("h1", { text: `Room ${room.code}` }),
+    h("p", { class: "share" }, "Send this link to your friends: ",
+      h("a", { href: link, class: "share-link", text: link })),
+    h("p", { class: "hint", id: "lobby-rules", text: rulesLine(room) }),
+    room.game > 0 ? h("p", { class: "hint", id: "last-game", key: "last-game" },
+      host ? `Back from game ${room.game}: remove a bot to free its seat for a friend (they open the link), add bots, then start. ` : `Game ${room.game} is over. `,
+      h("a", { href: `/api/rooms/${room.code}/record?game=${room.game}`, download: `uno-${room.code}-${room.game}.json`, text: "Download its record" }),
+      " or ", h("a", { href: `/replay?room=${room.code}&game=${room.game}`, id: "last-game-replay", text: "watch its replay" }), ".") : null,
+    h("ol", { class: "seats", key: "seats", "aria-label": "Seats" }, rows),
+    host ? forms.rules || null : null,
+    host
+      ? h("div", { class: "actions", key: "actions" },
+          h("button", { class: "btn primary big", type: "button", id: "start-btn", text: "Start the game", onclick: () => act.msg({ type: "start" }) }),
+          h("p", { class: "hint", text: "Open seats get a bot when you start." }))
+      : h("p", { class: "waiting-note", key: "waiting-note", text: seat === null ? "You are watching. The game starts when the host says so." : "Waiting for the host to start the game…" }),
+    seat === null && room.seats.some((x) => x === null) ? forms.seat || null : null,
+    ctx.help ? helpPanel(act) : null);
+}

@@ -1,0 +1,356 @@
+// The table: the other players, the piles, whose turn it is, the prompt for a choice,
+// my hand.  The live table and the replay viewer both draw it with tableView().  Pure:
+// a context in (the state message, the room, my pending choice, the clock), a vnode
+// tree out; every button calls ``act`` (act.send(action) for an action of view.legal),
+// so what a click would do can be tested without a browser.
+
+import { cardName, colorName, COLOR_KEYS, COLORS } from "../cards.js";
+import { h } from "../dom.js";
+import { back, canArmUno, face, ic, isMyTurn, legalOf, OVER, secondsLeft } from "./parts.js";
+import { ruleValue } from "./rules.js";
+import { reactBubble, sideView } from "./side.js";
+import { summaryView, teamOrName } from "./summary.js";
+
+/**
+ * The whole table.  ``ctx``: {st (the state message), prev (the one before, for the
+ * animations; null when none), room, rules (/api/rules), seat (mine, null watching),
+ * code, replay (null live; {view} in the replay viewer), choice, unoArmed, flipNote,
+ * reacts, now, clockDeadline, nextRoundAt, summaryHidden, and the side column's: log,
+ * revealed, help, rulesOpen, watchers, watchName, toolsOpen}.
+ */
+export function tableView(ctx, act) {
+  const { st, prev } = ctx;
+  const v = st.view;
+  const me = v.seat; // null: watching
+  const n = v.names.length;
+  const myTurn = isMyTurn(v);
+  const flipNote = ctx.flipNote && ctx.now < ctx.flipNote.until ? ctx.flipNote : null;
+
+  // opponents, in play order from my left
+  const order = [];
+  const start = me === null ? 0 : me + 1;
+  for (let k = 0; k < n; k++) {
+    const s = (start + k) % n;
+    if (s !== me) order.push(s);
+  }
+  const opps = h("ul", { class: "opponents", key: "opponents", "aria-label": "Other players" }, order.map((s) => opponentView(s, ctx, act)));
+
+  const bannerText = turnText(v, legalOf(st), ctx.room, ctx.rules);
+  // the turn timer counts down a person's decision, as the server times it (its
+  // ``clock``): not a bot's, and not for spectators, who cannot act
+  const banner = h("div", { class: `turn-banner${myTurn ? " mine" : ""}`, id: "turn", key: "turn" },
+    h("span", { class: "turn-text", text: bannerText }),
+    clockShown(st, ctx.seat, ctx.room)
+      ? [" ", h("span", { class: "turn-timer", id: "turn-timer", "aria-hidden": "true" }, ic("clock"), h("span", { class: "tt-left", text: timerText(ctx.clockDeadline, ctx.now) }))]
+      : null);
+  const note = flipNote
+    ? h("div", { class: `flip-note ${flipNote.side}`, id: "flip-note", key: "flip-note", role: "status" }, `Flip! The ${flipNote.side} side is up`)
+    : null;
+  const stage = h("div", { class: "stage", key: "stage" }, centerView(ctx, act), promptView(ctx, act));
+  const mine = me === null ? spectatorBar(ctx) : myArea(ctx, act);
+
+  const phaseOver = OVER.includes(v.phase);
+  const ended = ctx.room?.status === "over" && v.phase !== "game_over";
+  const summary = summaryShown(ctx) ? summaryView(st, ctx, act, ended) : null;
+  const table = h("section", { class: "table", key: "table", "aria-labelledby": "table-h" },
+    h("h1", { class: "visually-hidden", id: "table-h", key: "table-h", text: ctx.replay ? "The table" : `Room ${ctx.code}: the table` }),
+    opps, banner, note, stage, mine,
+    phaseOver && ctx.summaryHidden ? h("button", { class: "btn", type: "button", id: "show-summary", key: "show-summary", text: "Show the scores", onclick: () => act.showSummary() }) : null);
+  return h("div", {
+    class: `table-wrap force-${v.color || "none"}${myTurn ? " my-turn" : ""}${v.side ? " side-" + v.side : ""}${flipNote?.fresh ? " flipping" : ""}`,
+    dataset: { game: v.game || "classic" }, key: "table-wrap",
+  }, table, sideView(ctx, act), summary);
+}
+
+/** Whether the round summary is up: a round or the game over (or ended by the host),
+ * unless the user chose to see the table. */
+export function summaryShown(ctx) {
+  const v = ctx.st.view;
+  const ended = ctx.room?.status === "over" && v.phase !== "game_over";
+  return !ctx.summaryHidden && (ended || OVER.includes(v.phase));
+}
+
+// centre: draw pile, discard, colour in force, direction, turn
+function centerView(ctx, act) {
+  const { st, prev } = ctx;
+  const v = st.view;
+  const drawLegal = legalOf(st).find((a) => a.draw);
+  const pile = h("button", {
+    class: "pile drawpile", type: "button", id: "draw-pile", dataset: { key: "draw-pile" },
+    "aria-label": v.pile_top
+      ? `Draw pile, ${v.draw_pile} cards; its top card's other side is ${cardName(v.pile_top)}${drawLegal ? ". Draw a card (D)" : ""}`
+      : `Draw pile, ${v.draw_pile} cards${drawLegal ? ". Draw a card (D)" : ""}`,
+    "aria-disabled": drawLegal ? null : "true",
+    onclick: () => (drawLegal ? act.send({ draw: true }) : null),
+  }, v.pile_top
+    // UNO Flip!: the draw pile's top card shows its other face to everyone (FLIP-VIEW-3)
+    ? face(v.pile_top, { size: "lg", dark: v.side === "light", other: true })
+    : back("lg"), h("span", { class: "pile-count", text: String(v.draw_pile) }));
+  const flyIn = prev && prev.view.top !== v.top && prev.view.discard.length !== v.discard.length;
+  const topEl = v.top ? face(v.top, { size: "lg", dark: v.side === "dark" }, { class: flyIn ? "fly-in" : null }) : h("span", { class: "card card-lg empty" });
+  const discard = h("div", { class: "pile discardpile", id: "discard" },
+    h("span", { class: "discard-under", "aria-hidden": "true" }),
+    topEl);
+  const force = v.color
+    ? h("div", { class: `force-chip fc-${v.color}`, id: "color-in-force", key: "force", role: "status", "aria-label": `Colour in force: ${colorName(v.color)}` },
+        h("span", { class: "swatch", "aria-hidden": "true", text: v.color }),
+        h("span", { class: "force-text" }, h("small", { text: "colour" }), h("b", { text: colorName(v.color).toUpperCase() })))
+    : h("div", { class: "force-chip fc-none", id: "color-in-force", key: "force-none", text: "colour: to be chosen" });
+  const dir = h("div", { class: "direction", id: "direction", key: "direction", role: "img", "aria-label": v.direction > 0 ? "Play goes clockwise, to higher seats" : "Play goes counter-clockwise" },
+    h("span", { class: `dir-arrow ${v.direction > 0 ? "cw" : "ccw"}`, "aria-hidden": "true" }, ic(v.direction > 0 ? "cw" : "ccw")),
+    h("span", { class: "dir-text", text: v.direction > 0 ? "clockwise" : "counter-clockwise" }));
+  // UNO Flip!: which side is up; No Mercy: the cards of knocked-out hands set aside
+  const sideChip = v.side
+    ? h("div", { class: `side-chip ${v.side}`, id: "side-up", key: "side-up", role: "status", "aria-label": `The ${v.side} side is up` },
+        ic("side"), h("span", { text: `${v.side} side up` }))
+    : null;
+  const aside = v.aside ? h("div", { class: "aside-note", id: "aside", key: "aside", text: `Set aside (Mercy rule): ${v.aside} cards` }) : null;
+  return h("div", { class: "center" }, pile, discard, h("div", { class: "center-side" }, sideChip, force, dir, aside));
+}
+
+// the turn timer (off, 15, 30 or 60 s): the autopilot decides when it runs out.  The
+// server says how long is left (``clock``) with each state; the page counts from there.
+export function clockShown(st, seat, room) {
+  const c = st.clock;
+  if (!c || seat === null || OVER.includes(st.view.phase)) return false;
+  const s = room?.seats[c.seat];
+  return !!s && s.kind === "person" && !s.autopilot;
+}
+
+export function timerText(deadline, now) {
+  const left = secondsLeft(deadline || now, now);
+  return left > 0 ? `${left}\u00a0s` : "autopilot";
+}
+
+/** The banner's sentence: whose turn, and what they decide. */
+export function turnText(v, legal, room = null, rules = null) {
+  const myTurn = isMyTurn(v);
+  const name = (s) => (s === v.seat ? "You" : v.names[s]);
+  if (v.phase === "game_over") return v.game_winner !== null ? `Game over: ${teamOrName(v, v.game_winner, room, rules)} won!` : "Game over";
+  if (v.phase === "round_over") return v.round_winner !== null ? `${name(v.round_winner)} went out: round over` : "Round over";
+  const jump = !myTurn && legal.some((a) => a.play || a.cards);
+  if (jump) return "Jump in! You hold the same card as the top one";
+  if (myTurn) {
+    switch (v.phase) {
+      case "start_color":
+        if (v.game === "no-mercy") return "Your turn: Colour Roulette! Name a colour";
+        return v.game === "flip" ? `Your turn: choose the colour of the ${cardName(v.top)}` : "Your turn: choose the colour of the start card";
+      case "challenge": return `Your turn: ${v.names[v.wd4_by]} hit you with a ${v.game === "flip" ? cardName(v.top) : "Wild Draw Four"}`;
+      case "answer": return `Your turn: answer the ${cardName(v.pending)} or draw ${v.pending_total}`;
+      case "drawn": return legal.some((a) => a.keep) ? "Your turn: play the card you drew, or keep it" : "Your turn: play the card you drew";
+      default: return "Your turn: play a card or draw";
+    }
+  }
+  const who = v.names[v.current];
+  switch (v.phase) {
+    case "start_color":
+      if (v.game === "no-mercy") return `${who} names a colour for the Colour Roulette`;
+      return v.game === "flip" ? `${who} is choosing a colour` : `${who} is choosing the start colour`;
+    case "challenge": return v.game === "flip" ? `${who} decides: challenge the ${cardName(v.top)} or draw` : `${who} decides: challenge the Wild Draw Four or draw 4`;
+    case "answer": return `${who} must answer or draw ${v.pending_total}`;
+    case "drawn": return `${who} drew a card and is deciding`;
+    default: return `${who}'s turn`;
+  }
+}
+
+/** One of the other players: name, score, their cards face down (a count), badges. */
+export function opponentView(s, ctx, act) {
+  const { st, prev } = ctx;
+  const v = st.view;
+  const seat = ctx.room?.seats[s];
+  const count = v.hand_sizes[s];
+  const isTurn = v.current === s && !OVER.includes(v.phase);
+  // UNO Flip!: everyone sees the other side of an opponent's cards, in hand order
+  // (FLIP-VIEW-2); the server sends them, and never a seat's own other faces
+  const others = v.others && v.others[s] && v.others[s].length ? v.others[s] : null;
+  const open = ctx.replay && st.open ? st.open[s] : null; // a replay, hands open
+  let fanCards;
+  if (open) fanCards = open.map((code) => face(code, { size: "sm", dark: v.side === "dark" }));
+  else if (others) fanCards = others.map((code) => face(code, { size: "xs", dark: v.side === "light", other: true }));
+  else fanCards = Array.from({ length: Math.min(count, 8) }, () => back("xs"));
+  const grew = prev && prev.view.hand_sizes[s] < count;
+  const fan = h("span", { class: `${others && !open ? "fan other-fan" : "fan"}${open ? " open-fan" : ""}${grew ? " grew" : ""}`, "aria-hidden": "true" }, fanCards);
+  const badges = [];
+  if (seat?.kind === "bot") badges.push(h("span", { class: "badge bot", text: "bot" }));
+  if (seat?.team !== null && seat?.team !== undefined) badges.push(h("span", { class: `badge team t${seat.team}`, text: `team ${seat.team + 1}` }));
+  if (seat && seat.kind === "person" && !seat.connected) badges.push(h("span", { class: "badge away", text: "reconnecting…" }));
+  if (seat?.autopilot) badges.push(h("span", { class: "badge auto", text: "autopilot" }));
+  if (!v.live[s]) badges.push(v.game === "no-mercy"
+    ? h("span", { class: "badge knocked", text: "knocked out (Mercy)" })
+    : h("span", { class: "badge", text: "out" }));
+  if (count === 1) badges.push(h("span", { class: `badge uno${v.vulnerable === s ? " uncalled" : ""}`, text: v.vulnerable === s ? "1 card, no UNO!" : "UNO!" }));
+  const catchA = legalOf(st).find((a) => a.catch === s);
+  return h("li", {
+    class: `opp${isTurn ? " turn" : ""}${v.live[s] ? "" : v.game === "no-mercy" ? " out knocked" : " out"}${seat && !seat.connected ? " away" : ""}`,
+    dataset: { seat: s }, key: `opp:${s}`,
+    "aria-label": `${v.names[s]}: ${count} card${count === 1 ? "" : "s"}${isTurn ? ", their turn" : ""}${count === 1 ? ", UNO" : ""}${v.others?.[s]?.length ? `; the other side of their cards: ${v.others[s].map(cardName).join(", ")}` : ""}`,
+  },
+  h("div", { class: "opp-head" },
+    isTurn ? h("span", { class: "turn-mark", key: "turn-mark", "aria-hidden": "true" }, ic("turn")) : null,
+    h("span", { class: "opp-name", key: "name", text: v.names[s] }),
+    reactBubble(ctx.reacts, String(s), ctx.now),
+    h("span", { class: "opp-score", key: "score", text: `${v.scores[s]} pts` })),
+  h("div", { class: "opp-cards" }, fan, h("span", { class: "opp-count", text: `${count}` })),
+  h("span", { class: "badges" }, badges),
+  catchA
+    ? h("button", {
+        class: "btn catch", type: "button", dataset: { key: `catch:${s}` }, key: "catch",
+        "aria-label": `Catch ${v.names[s]}: they did not call UNO (C)`,
+        onclick: () => act.send({ catch: s }), text: "Catch! (C)",
+      })
+    : null);
+}
+
+function spectatorBar(ctx) {
+  const text = ctx.replay
+    ? ctx.replay.view === "open" ? "Every hand is open: the replay of a finished game." : "A spectator's view: what everyone saw, never a hand."
+    : "You are watching: you see what everyone sees, never a hand.";
+  return h("div", { class: "me spectator", key: "me-spectator" }, h("p", { text }));
+}
+
+/** The cards of view.legal's plays (a multi-card play by its first card). */
+export function playableCards(legal) {
+  const playable = new Set();
+  for (const a of legal) {
+    if (a.play) playable.add(a.play);
+    if (a.cards) playable.add(a.cards[0]);
+  }
+  return playable;
+}
+
+/** My seat: name, score, Draw and UNO, and my hand (a card plays through act.clickCard). */
+export function myArea(ctx, act) {
+  const { st, prev } = ctx;
+  const v = st.view;
+  const me = v.seat;
+  const myTurn = isMyTurn(v);
+  const L = legalOf(st);
+  const playable = playableCards(L);
+  const prevHand = prev && prev.view.seat === me ? [...(prev.view.hand || [])] : null;
+  const counts = {};
+  const cards = v.hand.map((code, i) => {
+    counts[code] = (counts[code] || 0) + 1;
+    const ok = playable.has(code);
+    const drawn = v.drawn === code && v.phase === "drawn" && myTurn;
+    let fresh = false;
+    if (prevHand) {
+      const at = prevHand.indexOf(code);
+      if (at >= 0) prevHand.splice(at, 1);
+      else fresh = true;
+    }
+    const cls = [ok ? "playable" : myTurn || L.some((a) => a.play || a.cards) ? "dim" : "idle", drawn ? "drawn" : "", ctx.choice && ctx.choice.index === i ? "chosen" : "", fresh ? "new" : ""];
+    const key = `card:${code}:${counts[code]}`;
+    return face(code, { tag: "button", dark: v.side === "dark" }, {
+      type: "button", key, class: cls.filter(Boolean).join(" "), dataset: { key, index: String(i) },
+      "aria-label": `${cardName(code)}${drawn ? ", the card you drew" : ""}${ok ? ", playable" : ", cannot be played now"}`,
+      "aria-disabled": ok ? null : "true",
+      onclick: () => act.clickCard(code, i),
+      onkeydown: (e) => act.handKeys(e),
+    });
+  });
+  const hand = h("div", { class: "hand", role: "group", "aria-label": `Your hand, ${v.hand.length} cards. Arrows move, Enter plays.` }, cards);
+  const unoCall = L.find((a) => a.uno === true && !a.play && !a.cards);
+  const canArm = canArmUno(v);
+  const armed = !!ctx.unoArmed;
+  const uno = h("button", {
+    class: `btn uno-btn${armed ? " armed" : ""}${unoCall ? " urgent" : ""}`, type: "button", id: "uno-btn", dataset: { key: "uno" },
+    "aria-pressed": canArm ? String(armed) : null,
+    "aria-disabled": unoCall || canArm ? null : "true",
+    "aria-label": unoCall ? "Call UNO now (U)" : canArm ? (armed ? "UNO is called with your next card (U to undo)" : "Call UNO with your next card (U)") : "UNO (only with your second-to-last card)",
+    text: "UNO!", onclick: () => act.pressUno(),
+  });
+  const drawA = L.find((a) => a.draw);
+  const drawText = ruleValue("attack_launcher", ctx.room, ctx.rules) ? "Launcher (D)" : v.game === "no-mercy" ? "Draw until playable (D)" : "Draw (D)";
+  const buttons = h("div", { class: "my-buttons" },
+    h("button", { class: "btn", type: "button", id: "draw-btn", dataset: { key: "draw" }, "aria-disabled": drawA ? null : "true", text: drawText, onclick: () => drawA && act.send({ draw: true }) }),
+    uno);
+  const seat = ctx.room?.seats[me];
+  const head = h("div", { class: "me-head" },
+    h("span", { class: "me-name", key: "name", text: v.names[me] }),
+    h("span", { class: "tag you", key: "you", text: "you" }),
+    reactBubble(ctx.reacts, String(me), ctx.now),
+    seat?.team !== null && seat?.team !== undefined ? h("span", { class: `badge team t${seat.team}`, key: "team", text: `team ${seat.team + 1}` }) : null,
+    h("span", { class: "me-score", key: "score", text: `${v.scores[me]} pts` }),
+    v.hand.length === 1 ? h("span", { class: `badge uno${v.vulnerable === me ? " uncalled" : ""}`, key: "uno", text: v.vulnerable === me ? "call UNO!" : "UNO!" }) : null,
+    !v.live[me] && v.game === "no-mercy" ? h("span", { class: "badge knocked", key: "knocked", text: "knocked out (Mercy): you watch this round" }) : null);
+  return h("div", { class: `me${myTurn ? " turn" : ""}`, key: "me" }, h("div", { class: "me-bar" }, head, buttons), hand);
+}
+
+// the colours offered: those of the legal actions (UNO Flip!'s dark side: P T O V)
+export function colorButtons(onPick, label, keys = COLOR_KEYS) {
+  return h("div", { class: "color-pick", role: "group", "aria-label": label, key: "color-pick" },
+    keys.map((k) => h("button", {
+      class: `btn colorbtn cb-${k}`, type: "button", dataset: { key: `color:${k}`, color: k },
+      "aria-label": `${COLORS[k].label} (${k})`, onclick: () => onPick(k),
+    }, h("span", { class: "cb-letter", "aria-hidden": "true", text: k }), h("span", { text: COLORS[k].label }))));
+}
+
+/** The prompt beside the piles: a choice being made (cards together, a colour, whom to
+ * swap with), or what my turn asks (a start colour, a challenge, a stack, a drawn card). */
+export function promptView(ctx, act) {
+  const v = ctx.st.view;
+  const myTurn = isMyTurn(v);
+  const c = ctx.choice;
+  const L = legalOf(ctx.st);
+  // one prompt element from one state to the next: a live region that stays is read out
+  const box = (kids) => h("div", { class: kids ? "prompt active" : "prompt", id: "prompt", key: "prompt", "aria-live": "polite" }, kids);
+  const cancel = h("button", { class: "btn ghost", type: "button", text: "Cancel (Esc)", onclick: () => act.cancelChoice() });
+  if (c && c.stage === "multi") {
+    return box([h("p", { class: "prompt-title", text: "Play these cards together? (the last one ends on top)" }),
+      h("div", { class: "choice-row" }, c.seqs.map((sq, i) => h("button", {
+        class: "btn", type: "button", dataset: { key: `seq:${sq}` },
+        onclick: () => act.pickSeq(sq),
+      }, `${i + 1}. `, sq.split("/").map(cardName).join(" + ")))),
+      cancel]);
+  }
+  if (c && c.stage === "color") {
+    return box([h("p", { class: "prompt-title", text: `${cardName(c.card)}: choose the colour` }),
+      colorButtons((k) => act.pickColor(k), "Choose a colour", c.colors || COLOR_KEYS),
+      cancel]);
+  }
+  if (c && c.stage === "target") {
+    return box([h("p", { class: "prompt-title", text: "Swap hands with whom?" }),
+      h("div", { class: "choice-row target-pick" }, c.targets.map((t, i) => h("button", {
+        class: "btn", type: "button", dataset: { key: `target:${t}` }, onclick: () => act.pickTarget(t),
+      }, `${i + 1}. ${v.names[t]} (${v.hand_sizes[t]} cards)`))),
+      cancel]);
+  }
+  if (!myTurn) return box(null);
+  if (v.phase === "start_color") {
+    const keys = [...new Set(L.filter((a) => a.color && !a.play).map((a) => a.color))];
+    const title = v.game === "no-mercy"
+      ? "Colour Roulette! Name a colour: you turn cards over until one of it comes, and keep them all."
+      : v.game === "flip" ? `The ${cardName(v.top)} on top needs a colour: choose it` : `The start card is a ${cardName(v.top)}: choose its colour`;
+    return box([h("p", { class: "prompt-title", text: title }), colorButtons((k) => act.startColor(k), "Choose the colour", keys)]);
+  }
+  if (v.phase === "challenge" || (v.phase === "answer" && L.some((a) => a.challenge))) {
+    const by = v.names[v.wd4_by];
+    const flip = v.game === "flip"; // Wild Draw Two or Wild Draw Colour (FLIP-CHAL)
+    const cost = flip ? (v.top === "W+C" ? "draw until the colour named comes" : `draw ${v.pending_total || 2}`) : `draw ${v.pending_total || 4}`;
+    return box([
+      h("p", { class: "prompt-title", text: `${by} played a ${flip ? cardName(v.top) : "Wild Draw Four"} on you.` }),
+      h("p", { class: "hint", text: flip
+        ? `Challenge if you think ${by} still held a card of the colour in force before it: if so ${by} takes the penalty, if not you take it and 2 more. Or accept and ${cost}.`
+        : `Challenge if you think ${by} still held a ${colorName(v.prev_color)} card: if so ${by} draws 4, if not you draw 6. Or accept and draw ${v.pending_total || 4}.` }),
+      h("div", { class: "choice-row" },
+        h("button", { class: "btn primary", type: "button", id: "challenge-btn", dataset: { key: "challenge" }, text: "Challenge (C)", onclick: () => act.send({ challenge: true }) }),
+        h("button", { class: "btn", type: "button", id: "accept-btn", dataset: { key: "accept" }, text: `Accept: ${cost} (A)`, onclick: () => act.send({ accept: true }) }))]);
+  }
+  if (v.phase === "answer") {
+    return box([
+      h("p", { class: "prompt-title", text: L.some((a) => a.play || a.cards)
+        ? `${cardName(v.pending)}: answer with a raised card, or take ${v.pending_total} cards.`
+        : `${cardName(v.pending)}: you have no card to answer it; take ${v.pending_total} cards.` }),
+      h("button", { class: "btn", type: "button", id: "accept-btn", dataset: { key: "accept" }, text: `Accept: draw ${v.pending_total} (A)`, onclick: () => act.send({ accept: true }) })]);
+  }
+  if (v.phase === "drawn") {
+    const playDrawn = L.find((a) => a.play === v.drawn);
+    const keep = L.find((a) => a.keep);
+    return box([
+      h("p", { class: "prompt-title" }, v.game === "no-mercy" ? "You drew until a playable card came: " : "You drew ", face(v.drawn, { size: "sm", dark: v.side === "dark" }), ` ${cardName(v.drawn)}${keep ? "." : ": play it."}`),
+      h("div", { class: "choice-row" },
+        playDrawn ? h("button", { class: "btn primary", type: "button", id: "play-drawn-btn", dataset: { key: "play-drawn" }, text: "Play it (P)", onclick: () => act.clickCard(v.drawn) }) : null,
+        keep ? h("button", { class: "btn", type: "button", id: "keep-btn", dataset: { key: "keep" }, text: "Keep it (K)", onclick: () => act.send({ keep: true }) }) : null)]);
+  }
+  return box(null);
+}

@@ -1,0 +1,219 @@
+// The page's state, and the only functions that change it.  The controller (app.js)
+// calls these as messages come and the user acts, then renders from S; the render
+// functions read a snapshot of it and never write.
+
+import { describe } from "./log.js";
+import { advanceChoice, canArmUno, cannotPlay, startChoice } from "./choice.js";
+
+const ROOM = () => ({
+  code: null,
+  seat: null, // my seat, null when watching
+  token: null,
+  room: null,
+  state: null, // the last state message
+  game: null,
+  log: [], // {n, text, cls}
+  seenSeq: -1,
+  prevKind: null, // the last event's kind, for the log's wording
+  choice: null, // a play being put together: {stage, options, ...}
+  unoArmed: false,
+  revealed: null, // {seat, cards}: a challenged hand shown to me
+  summaryHidden: false,
+  flipNote: null, // {side, until, fresh}: a flip announced over the piles
+  reacts: {}, // seat (or "w:" + a spectator's name) -> {text, until}
+  watchers: null,
+  watchName: null,
+  clockDeadline: null,
+  nextRoundAt: null,
+  fresh: [], // new log lines a screen reader is yet to hear
+  botLevels: {}, // the lobby's bot level per open seat, as the host picked it
+  replay: false,
+});
+
+export const S = {
+  ...ROOM(),
+  help: false,
+  rulesOpen: false,
+  toolsOpen: false,
+  rules: null, // /api/rules, kept across rooms
+};
+
+let logCount = 0;
+
+/** A fresh room (or the replay viewer): what belonged to the last one goes. */
+export function resetRoom(code, extra = {}) {
+  Object.assign(S, ROOM(), { code }, extra);
+}
+
+export function setRules(rules) {
+  S.rules = rules;
+}
+
+export function setRoom(msg) {
+  S.room = msg;
+  if (msg.you !== undefined) S.seat = msg.you;
+}
+
+export function setSeat(seat, token = S.token) {
+  S.seat = seat;
+  S.token = token;
+}
+
+export function addLog(entry) {
+  S.log.push({ ...entry, n: ++logCount });
+  if (S.log.length > 300) S.log.splice(0, S.log.length - 300);
+}
+
+export function clearLog() {
+  Object.assign(S, { log: [], seenSeq: -1, prevKind: null, revealed: null });
+}
+
+/** A state message's new events into the log (the live table and the replay viewer). */
+export function takeEvents(msg, now) {
+  const names = msg.view.names;
+  const fresh = [];
+  for (const ev of msg.events) {
+    if (ev.seq <= S.seenSeq) continue;
+    S.seenSeq = ev.seq;
+    fresh.push(ev);
+    // a challenged hand stays in view until the challenger's own next play (or a new round)
+    if (ev.kind === "reveal" && ev.cards) S.revealed = { seat: ev.seat, cards: ev.cards };
+    if (ev.kind === "round_start" || ((ev.kind === "play" || ev.kind === "keep") && ev.seat === S.seat)) S.revealed = null;
+    const d = describe(ev, names, S.seat, S.prevKind, msg.view.game);
+    // UNO Flip!: a flip is announced over the piles for a moment (and animated)
+    if (ev.kind === "flip") S.flipNote = { side: ev.side === 1 ? "dark" : "light", until: now + 3500, fresh: true };
+    S.prevKind = ev.kind;
+    if (!d) continue;
+    const last = S.log[S.log.length - 1];
+    if (d.join && last && last.cls === "play" && !last.joined) {
+      last.text = last.text.replace(/\.$/, "") + ": " + d.text;
+      last.joined = true;
+    } else {
+      addLog({ text: d.text.charAt(0).toUpperCase() + d.text.slice(1), cls: d.cls || "" });
+    }
+  }
+  return fresh;
+}
+
+/** A live state message: the log, the clocks, what a screen reader is told.  Returns
+ * {prev, events}: the state before and the new events (for the sounds). */
+export function takeState(msg, now) {
+  if (msg.game !== S.game) {
+    S.game = msg.game;
+    clearLog();
+  }
+  const prev = S.state;
+  const before = S.log.length ? S.log[S.log.length - 1] : null;
+  const beforeText = before ? before.text : null;
+  const count = S.log.length;
+  const events = takeEvents(msg, now);
+  // what a screen reader hears: the new log lines (a joined line counts as new)
+  S.fresh = S.log.slice(count).map((e) => e.text);
+  if (before && before.text !== beforeText) S.fresh.unshift(before.text);
+  S.state = msg;
+  if (prev && prev.view.round !== msg.view.round) S.summaryHidden = false;
+  if (!prev || prev.version !== msg.version) S.choice = null;
+  // the server's clocks, as seconds left when it sent this state
+  S.clockDeadline = msg.clock ? now + msg.clock.left * 1000 : null;
+  S.nextRoundAt = msg.next_round_in !== undefined && msg.next_round_in !== null ? now + msg.next_round_in * 1000 : null;
+  if (!canArmUno(msg.view)) S.unoArmed = false;
+  return { prev, events };
+}
+
+/** The replay viewer at frame ``k`` of ``frames``: one step on takes that frame's
+ * events; a jump builds the log again from the first frame. */
+export function showFrame(frames, k, at, now) {
+  const prev = k === at + 1 ? S.state : null; // one step: the table animates it
+  if (k === at + 1 && at >= 0) {
+    takeEvents(frames[k], now);
+  } else {
+    clearLog();
+    for (let i = 0; i <= k; i++) takeEvents(frames[i], now);
+    S.flipNote = null;
+    if (frames[k].events.some((e) => e.kind === "flip")) S.flipNote = { side: frames[k].view.side, until: now + 3500, fresh: true };
+  }
+  Object.assign(S, { state: frames[k], summaryHidden: false, nextRoundAt: null, clockDeadline: null, choice: null });
+  return prev;
+}
+
+/** The new log lines for the screen reader, once. */
+export function takeFresh() {
+  const fresh = S.fresh || [];
+  S.fresh = [];
+  return fresh;
+}
+
+export function flipShown() {
+  if (S.flipNote) S.flipNote.fresh = false;
+}
+
+export function flipOver(now) {
+  if (S.flipNote && now >= S.flipNote.until) S.flipNote = null;
+}
+
+/** A reaction beside its seat for 4 s; returns its key. */
+export function react(msg, text, now) {
+  const key = msg.seat === null ? `w:${msg.name}` : String(msg.seat);
+  S.reacts = { ...S.reacts, [key]: { text, until: now + 4000 } };
+  return key;
+}
+
+export function reactOver(key, now) {
+  if (S.reacts[key] && now >= S.reacts[key].until) {
+    const { [key]: _, ...rest } = S.reacts;
+    S.reacts = rest;
+    return true;
+  }
+  return false;
+}
+
+export function setWatchers(msg) {
+  S.watchers = msg;
+}
+
+export function setWatchName(name) {
+  S.watchName = name;
+}
+
+export function setChoice(choice) {
+  S.choice = choice;
+}
+
+/** A card of my hand clicked: {action} to send, {choice} to ask (a colour, whom to
+ * swap with, which cards together), or {why} it cannot be played. */
+export function pickCard(code, index) {
+  const choice = startChoice(S.state.view.legal, code, index);
+  if (!choice) return { why: cannotPlay(S.state.view, code) };
+  S.choice = choice;
+  return stepChoice();
+}
+
+/** An answer to the choice's question (``field``: seq, color or target). */
+export function answerChoice(field, value) {
+  S.choice = { ...S.choice, [field]: value };
+  return stepChoice();
+}
+
+function stepChoice() {
+  const next = advanceChoice(S.choice, S.unoArmed);
+  if (next.choice) S.choice = next.choice;
+  return next;
+}
+
+export function setUnoArmed(on) {
+  S.unoArmed = on;
+}
+
+/** Flip a panel or switch: help, rulesOpen, summaryHidden, toolsOpen. */
+export function toggle(name, value = !S[name]) {
+  S[name] = value;
+  return S[name];
+}
+
+export function hideReveal() {
+  S.revealed = null;
+}
+
+export function setBotLevel(seat, level) {
+  S.botLevels = { ...S.botLevels, [seat]: level };
+}

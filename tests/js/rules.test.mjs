@@ -1,0 +1,63 @@
+// The rules in force, in words (render/rules.js), and the lobby that shows them.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { waitingView } from "../../src/unokit/web/render/lobby.js";
+import { ruleSentence, rulesInForce, rulesLine, rulesPanel, ruleValue } from "../../src/unokit/web/render/rules.js";
+import { find, findAll, recorder, RULES, room, text } from "./helpers.mjs";
+
+test("house rules are the options that differ from the official ones, each in a sentence", () => {
+  const r = room({ rules: { preset: "classic", options: { hand_size: 5, jump_in: true } }, timer: 30 });
+  const got = rulesInForce(r, RULES);
+  assert.deepEqual(got.house, [["hand_size", 5], ["jump_in", true]]);
+  // the target, the UNO penalty and stacking are always said, unless house rules
+  assert.deepEqual(got.always.map(([k]) => k), ["target_score", "uno_penalty", "stacking"]);
+  const panel = rulesPanel(r, RULES, recorder());
+  const items = findAll(find(panel, "#house-rules"), "li").map(text);
+  assert.deepEqual(items, [
+    "hand size: Each player is dealt 5 cards.",
+    "jump in: Anyone holding the very card on top may play it out of turn (jump in).",
+  ]);
+  assert.match(text(panel), /turn timer: 30 s, then the autopilot decides\./);
+  assert.match(text(panel), /target score: The game ends when someone reaches 500 points\./);
+});
+
+test("no house rules: said so, no list", () => {
+  const panel = rulesPanel(room(), RULES, recorder());
+  assert.equal(find(panel, "#house-rules"), null);
+  assert.match(text(panel), /No house rules: the official rules/);
+});
+
+test("a rule's value: the room's own, else its preset's, else the default", () => {
+  const rules = { ...RULES, presets: [{ name: "party", game: "classic", description: "", options: { stacking: "progressive" } }] };
+  assert.equal(ruleValue("stacking", room({ rules: { preset: "party", options: {} } }), rules), "progressive");
+  assert.equal(ruleValue("stacking", room({ rules: { preset: "party", options: { stacking: "off" } } }), rules), "off");
+  assert.equal(ruleValue("hand_size", room({ rules: { preset: "party", options: {} } }), rules), 7);
+});
+
+test("sentences follow singular and plural, and every value reads", () => {
+  assert.equal(ruleSentence("uno_penalty", 1), "Caught not calling UNO: draw 1 card.");
+  assert.equal(ruleSentence("uno_penalty", 4), "Caught not calling UNO: draw 4 cards.");
+  assert.equal(ruleSentence("stacking", "progressive"), "Draw cards stack: answer with another and the penalties add up for the next player.");
+  assert.equal(ruleSentence("some_new_rule", [1, 2]), "some new rule: 1/2.");
+  assert.equal(rulesLine(room({ rules: { preset: "party", options: { hand_size: 5, target_score: 100 } } })),
+    "Rules: party, with hand size 5 and target score 100. Turn timer: off.");
+});
+
+test("the lobby: the host may add a bot at the level picked, and start", () => {
+  const r = room({ status: "lobby", seats: [room().seats[0], null, null] });
+  const act = recorder();
+  const c = { room: r, seat: 0, origin: "http://x", help: false, botLevels: { 2: "hard" } };
+  const tree = waitingView(c, act);
+  assert.equal(text(find(tree, ".share-link")), "http://x/r/ABC234");
+  const adds = findAll(tree, (v) => v.tag === "button" && text(v) === "Add a bot");
+  adds[0].attrs.onclick();
+  adds[1].attrs.onclick();
+  find(tree, "#start-btn").attrs.onclick();
+  assert.deepEqual(act.calls, [["msg", { type: "add_bot", seat: 1, level: "normal" }], ["msg", { type: "add_bot", seat: 2, level: "hard" }], ["msg", { type: "start" }]]);
+  // a guest sees no host controls
+  const guest = waitingView({ ...c, seat: 1 }, recorder());
+  assert.equal(find(guest, "#start-btn"), null);
+  assert.equal(findAll(guest, (v) => v.tag === "button").length, 0);
+});

@@ -1,0 +1,128 @@
+// The table's render functions (src/unokit/web/render/table.js): what a player can
+// click, what they are told, and what they must never see.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { advanceChoice, startChoice } from "../../src/unokit/web/choice.js";
+import { clockShown, tableView, turnText } from "../../src/unokit/web/render/table.js";
+import { ctx, faces, find, findAll, hasClass, recorder, room, shown, text, view } from "./helpers.mjs";
+
+const handCards = (tree) => findAll(find(tree, ".hand"), (v) => v.tag === "#dom");
+
+test("only the cards view.legal plays are playable, and clicking one plays it", () => {
+  const act = recorder();
+  const c = ctx();
+  const tree = tableView(c, act);
+  const cards = handCards(tree);
+  assert.deepEqual(cards.map((v) => v.card), ["R5", "G7", "B+2", "W"]);
+  const playable = cards.filter((v) => hasClass(v, "playable")).map((v) => v.card);
+  assert.deepEqual(playable, ["R5", "W"]);
+  for (const v of cards.filter((x) => !hasClass(x, "playable"))) assert.equal(v.attrs["aria-disabled"], "true");
+  // a click on Red 5 plays Red 5: the one legal action it stands for
+  cards[0].attrs.onclick();
+  assert.deepEqual(act.calls, [["clickCard", "R5", 0]]);
+  const choice = startChoice(c.st.view.legal, "R5", 0);
+  assert.deepEqual(advanceChoice(choice, false), { action: { play: "R5" } });
+  // the Wild asks for a colour first, offering those of the legal actions
+  const wild = advanceChoice(startChoice(c.st.view.legal, "W", 3), false);
+  assert.equal(wild.choice.stage, "color");
+  assert.deepEqual(wild.choice.colors, ["R", "Y", "G", "B"]);
+  assert.deepEqual(advanceChoice({ ...wild.choice, color: "G" }, false), { action: { play: "W", color: "G" } });
+  // a card no legal action plays starts nothing
+  assert.equal(startChoice(c.st.view.legal, "G7", 1), null);
+});
+
+test("UNO armed picks the legal action that calls it", () => {
+  const legal = [{ play: "R5" }, { play: "R5", uno: true }];
+  const choice = startChoice(legal, "R5", 0);
+  assert.deepEqual(advanceChoice(choice, false).action, { play: "R5" });
+  assert.deepEqual(advanceChoice(choice, true).action, { play: "R5", uno: true });
+});
+
+test("Draw sends a draw only when drawing is legal", () => {
+  const act = recorder();
+  find(tableView(ctx(), act), "#draw-btn").attrs.onclick();
+  assert.deepEqual(act.calls, [["send", { draw: true }]]);
+  const act2 = recorder();
+  const tree = tableView(ctx({ view: view({ legal: [{ play: "R5" }] }) }), act2);
+  assert.equal(find(tree, "#draw-btn").attrs["aria-disabled"], "true");
+  find(tree, "#draw-btn").attrs.onclick();
+  find(tree, "#draw-pile").attrs.onclick();
+  assert.deepEqual(act2.calls, []);
+});
+
+test("a Catch button for the seat that did not call UNO sends that catch", () => {
+  const act = recorder();
+  const tree = tableView(ctx({ view: view({ current: 1, legal: [{ catch: 2 }], vulnerable: 2, hand_sizes: [4, 6, 1] }) }), act);
+  const buttons = findAll(tree, ".catch");
+  assert.equal(buttons.length, 1);
+  assert.equal(buttons[0].attrs.dataset.key, "catch:2");
+  buttons[0].attrs.onclick();
+  assert.deepEqual(act.calls, [["send", { catch: 2 }]]);
+  assert.match(text(find(tree, (v) => v.attrs?.key === "opp:2")), /1 card, no UNO!/);
+});
+
+test("the other players' hands are backs and counts: no card of theirs is drawn", () => {
+  const hidden = { 1: ["Y1", "Y2", "Y3", "Y4", "Y5", "Y6"], 2: ["G1", "B9"] };
+  // a live table never shows ``open`` hands (the replay viewer's), even if a message had them
+  const c = ctx({ st: { open: hidden } });
+  const tree = tableView(c, recorder());
+  const opps = find(tree, ".opponents");
+  assert.deepEqual(faces(opps), []);
+  const backs = findAll(opps, (v) => v.tag === "#dom" && v.card === null);
+  assert.equal(backs.length, 6 + 2);
+  assert.match(text(find(opps, (v) => v.attrs?.key === "opp:1")), /6/);
+  // every face on the page is public: my hand, the discard
+  for (const code of faces(tree)) assert.ok(["R5", "G7", "B+2", "W", "R9"].includes(code), code);
+  // what the other seats hold does not change my page, whatever it is
+  const other = tableView(ctx({ st: { open: { 1: ["W", "W", "W", "W", "W", "W"], 2: ["R1", "R2"] } } }), recorder());
+  assert.equal(shown(other), shown(tree));
+});
+
+test("turn text for my turn, a bot's turn, a spectator, and a jump-in", () => {
+  assert.equal(turnText(view(), view().legal), "Your turn: play a card or draw");
+  assert.equal(turnText(view({ current: 1, legal: [] }), []), "Ben's turn");
+  assert.equal(turnText(view({ seat: null, hand: [], current: 0, legal: [] }), []), "Ana's turn");
+  assert.equal(turnText(view({ current: 1, legal: [{ play: "R9" }] }), [{ play: "R9" }]), "Jump in! You hold the same card as the top one");
+  assert.equal(turnText(view({ phase: "round_over", round_winner: 1 }), []), "Ben went out: round over");
+  const banner = find(tableView(ctx({ view: view({ current: 2, legal: [] }) }), recorder()), "#turn");
+  assert.equal(text(banner), "Cy's turn");
+  assert.ok(!hasClass(banner, "mine"));
+});
+
+test("the countdown shows for a person's turn, not a bot's, and not to spectators", () => {
+  const at = (seat, clockSeat) => ctx({
+    view: view({ seat, current: clockSeat, legal: [], hand: seat === null ? [] : view().hand }),
+    st: { clock: { seat: clockSeat, left: 12 } }, clockDeadline: 1000 + 12000, seat,
+  });
+  const timer = (c) => find(tableView(c, recorder()), "#turn-timer");
+  assert.equal(text(timer(at(0, 2))), "12\u00a0s"); // Cy, a person: counted down
+  assert.equal(timer(at(0, 1)), null); // Ben, a bot
+  assert.equal(timer(at(null, 2)), null); // watching
+  assert.equal(clockShown({ clock: { seat: 2, left: 5 }, view: view() }, 0, room()), true);
+  const auto = room();
+  auto.seats[2].autopilot = true;
+  assert.equal(clockShown({ clock: { seat: 2, left: 5 }, view: view() }, 0, auto), false);
+});
+
+test("a spectator's table has no hand and no buttons to act", () => {
+  const c = ctx({ view: view({ seat: null, hand: [], legal: [] }), seat: null });
+  const tree = tableView(c, recorder());
+  assert.equal(find(tree, ".hand"), null);
+  assert.equal(find(tree, "#uno-btn"), null);
+  assert.match(text(find(tree, ".spectator")), /You are watching/);
+  assert.equal(findAll(find(tree, ".opponents"), "li").length, 3);
+});
+
+test("a Wild Draw Four on me: the prompt offers challenge and accept", () => {
+  const act = recorder();
+  const v = view({ phase: "challenge", wd4_by: 2, top: "W+4", prev_color: "G", pending_total: 4, legal: [{ challenge: true }, { accept: true }] });
+  const tree = tableView(ctx({ view: v }), act);
+  const prompt = find(tree, "#prompt");
+  assert.ok(hasClass(prompt, "active"));
+  assert.match(text(prompt), /Cy played a Wild Draw Four on you/);
+  find(tree, "#challenge-btn").attrs.onclick();
+  find(tree, "#accept-btn").attrs.onclick();
+  assert.deepEqual(act.calls, [["send", { challenge: true }], ["send", { accept: true }]]);
+});
