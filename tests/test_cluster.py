@@ -22,7 +22,7 @@ import pytest
 import websockets
 
 from server_helpers import FAST, Client, Harness, running
-from test_server import play_out
+from test_server import choose, play_out
 from unokit.engine.actions import Action
 from unokit.engine.state import to_json
 from unokit.engine.view import view_of
@@ -643,3 +643,89 @@ async def test_a_kick_whose_row_save_lost_a_race_is_made_not_refused() -> None:
         assert a.server.errors == 0
         await ana_c.close()
         await ben_c.close()
+
+
+async def test_a_dead_servers_bot_moves_when_its_lease_lapses_not_a_pause_later() -> None:
+    """The lease bound: Ana's server dies on the bot's turn (bots pause 2 s here); she
+    comes back through B, which reads the room from the store and takes the lease when
+    it lapses.  The bot's pause counts from when its turn began, not from when B read
+    the room or took it over: the bot moves within the lease (0.6 s) and the takeover
+    of the kill, not 2 s after B read the room (which it did before the fix)."""
+    from unokit.match import Timing
+
+    slow_bot = Timing(
+        bot_delay=2.0, catch_window=0.0, turn_timer=None, autopilot_after=30.0, next_round=0.05
+    )
+    async with cluster(2, timing=slow_bot) as ((a, b), store):
+        r = await a.room(seats=2, bots=["normal"])
+        code = r["code"]
+        ana = await Client(f"{a.ws}/{code}", r["token"]).connect()
+        await ana.send({"type": "start"})
+        await ana.wait(lambda: ana.state is not None and code in a.server.held)
+        # Ana plays until it is the bot's turn (and its 2 s pause has begun on A)
+        while True:
+            await ana.wait(lambda: ana.state["view"]["phase"] == "play", 6)
+            if ana.state["view"]["current"] != 0:
+                break
+            v = ana.state["version"]
+            await ana.act(choose(ana.state["view"]))
+            await ana.wait(lambda v=v: ana.state["version"] > v)
+        before = len(store.log(code, 1))
+        for task in [*a.server._cluster_tasks, a.server.drivers.pop(code)]:
+            task.cancel()  # kill -9 of A: no driving, no renewal, no word
+        a.server.held.clear()
+        a.server.bus.up = False
+        killed = time.monotonic()
+        await ana.close()
+        ana = await Client(f"{b.ws}/{code}", r["token"]).connect()  # B reads the room
+        await ana.wait(lambda: len(store.log(code, 1)) > before, 5)
+        took = time.monotonic() - killed
+        assert code in b.server.held
+        assert took < LEASE + 0.9, f"the bot moved {took:.2f} s after the kill"
+        await ana.close()
+
+
+async def test_a_renewal_that_hung_past_the_lease_drives_the_bots_again() -> None:
+    """A lease renewal hangs (PostgreSQL stopped: the pool waits for a connection) past
+    the moment its server must stop driving (``held_until``); the bot's turn comes
+    meanwhile, so its driver parks.  When the renewal then succeeds, the bot moves: it
+    stood still for good before (nothing woke its driver: the room was not "gained")."""
+
+    class Hangs(MemoryStore):
+        sync = "full"  # calls in worker threads, as with PostgreSQL
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.hang = 0.0
+            self.hanging = threading.Event()
+
+        def take_leases(self, holder: str, codes: list[str], seconds: float) -> set[str]:
+            if self.hang and codes:
+                hang, self.hang = self.hang, 0.0
+                self.hanging.set()
+                time.sleep(hang)
+            return super().take_leases(holder, codes, seconds)
+
+    store = Hangs()
+    async with running(store, bus=HubBus(Hub()), lease_seconds=LEASE, timing=FAST) as a:
+        r = await a.room(seats=2, bots=["normal"])
+        code = r["code"]
+        ana = await Client(f"{a.ws}/{code}", r["token"]).connect()
+        await ana.send({"type": "start"})
+        await ana.wait(lambda: ana.state is not None and code in a.server.held)
+        await ana.wait(
+            lambda: ana.state["view"]["current"] == 0 and ana.state["view"]["phase"] == "play"
+        )
+        store.hang = 1.2
+        await asyncio.to_thread(store.hanging.wait, 5)
+        await asyncio.sleep(LEASE)  # past held_until: the server drives nothing now
+        while ana.state["view"]["current"] == 0:  # Ana's moves: then the bot's turn
+            v = ana.state["version"]
+            await ana.act(choose(ana.state["view"]))
+            await ana.wait(lambda v=v: ana.state["version"] > v)
+        before = len(store.log(code, 1))
+        await asyncio.sleep(0.2)
+        assert len(store.log(code, 1)) == before  # parked: its lease may have lapsed
+        await ana.wait(lambda: len(store.log(code, 1)) > before, 3)  # renewed: it moves
+        assert code in a.server.held
+        await ana.close()

@@ -647,6 +647,7 @@ class Server:
                     if start <= room.log_len:
                         try:
                             room.catch_up(entries[room.log_len - start :])
+                            room.changed_unseen = False  # heard as it was made
                         except Exception:
                             log.warning("room %s: entries from the bus did not apply", code)
                             await self.refresh(room)
@@ -680,6 +681,7 @@ class Server:
                 return room
             try:
                 room.catch_up(entries)
+                room.changed_unseen = True  # read from the store, made some time ago
                 self.broadcast(room, local=False)
                 self.announce(room)  # others who missed the same news catch up too
                 return room
@@ -878,6 +880,7 @@ class Server:
         while True:
             self.lease_asked.clear()
             now = time.monotonic()
+            more = False  # orphans left to read
             want = [
                 c
                 for c, r in self.rooms.items()
@@ -910,8 +913,13 @@ class Server:
                 for code in [c for c, until in refused.items() if until <= now]:
                     del refused[code]
                 loaded = []
-                for code in late[:ORPHANS_A_TICK]:  # each is read from the store
-                    if code not in self.rooms:
+                reads = 0
+                for code in late:
+                    if code not in self.rooms:  # read from the store: a few a turn
+                        if reads >= ORPHANS_A_TICK:
+                            more = True  # the next turn comes at once
+                            continue
+                        reads += 1
                         try:
                             room = await self.find(code)
                         except StoreError:
@@ -947,6 +955,13 @@ class Server:
                 held = set()
             else:
                 margin = min(LEASE_MARGIN, self.lease_seconds / 4)
+                if time.monotonic() > self.held_until:
+                    # the drivers stopped at ``held_until`` (renewals failed) and wait
+                    # for a change: the rooms kept are driven again now
+                    for code in held & self.held:
+                        ev = self.wake.get(code)
+                        if ev is not None:
+                            ev.set()
                 self.held_until = now + self.lease_seconds - margin
             gained = held - self.held
             self.held = held
@@ -957,6 +972,8 @@ class Server:
                 try:
                     async with self.locks[code]:
                         room = await self.refresh(self.rooms.get(code, room))
+                        # a bot's pause counts from its turn's start, not from now
+                        room.pause_passed()
                 except StoreError:
                     self.held.discard(code)
                     continue
@@ -966,7 +983,11 @@ class Server:
             await self.save_finished_games()
             wait = self.lease_seconds / 3
             if lapse is not None:  # be there when another server's lease lapses
-                wait = min(wait, max(0.05, lapse + 0.05))
+                # (``lapse`` counts from the store's clock when it was asked, before this
+                # wait began: the wake-up comes after the lapse, never before)
+                wait = min(wait, max(0.01, lapse + 0.01))
+            if more:
+                wait = 0.0
             if patient:
                 wait = min(wait, PATIENCE)
             with contextlib.suppress(TimeoutError):

@@ -213,6 +213,9 @@ class Room:
     # a finished game's record and row are saved by the server after the winning move
     # (off the event loop), not by ``_after_change`` inside the commit's callback
     defer_finish: bool = False
+    # ``changed_at`` is when this server read the last change from the store (reading
+    # the room, or entries no bus message brought), not when it was made
+    changed_unseen: bool = False
     # a twin's (``twin``): the autopilot seats, bots and seat kinds it was made from
     _base: tuple[set[int], list[Any], list[Any]] | None = field(
         default=None, repr=False, compare=False
@@ -381,6 +384,7 @@ class Room:
             created=d.get("created", time.time()),
             rev=int(d.get("rev", 0)),
             stored=True,
+            changed_unseen=True,
         )
         if room.status in ("playing", "over") and room.game_no > 0:
             log = store.log(room.code, room.game_no)
@@ -714,6 +718,7 @@ class Room:
         self.rounds.append(rs)
         self.match.start_round(dealer, seed=rs.seed)
         self.changed_at = time.monotonic()
+        self.changed_unseen = False
         self.turn_moved(None)
 
     def next_round(self, by: int | None) -> None:
@@ -987,6 +992,7 @@ class Room:
         assert self.match is not None
         self._count_round()
         self.changed_at = time.monotonic()
+        self.changed_unseen = False
         self.turn_moved(actor)
         game = self.match.game
         if game.round_over and self.rounds:
@@ -998,6 +1004,19 @@ class Room:
                 self._finish_or_later()
             return
         self.touch(meta=game.round_over)  # the round's seed is revealed
+
+    def pause_passed(self) -> None:
+        """This server takes the room's bots over (their driver died, or let the lease
+        go) and read their turn from the store: the turn began before that, when the
+        previous driver stored it (after a death, seconds ago: a driver stops
+        ``LEASE_MARGIN`` before its lease can lapse, and the lease runs its time).  So
+        the bot's pause counts as passed, instead of starting now: a dead
+        server's bots move again when its lease lapses, not a pause (up to the catch
+        window, 2.5 s) later.  A round's summary (``next_round``) is not cut short."""
+        match = self.match
+        if not self.changed_unseen or match is None or match.game.round_over:
+            return
+        self.changed_at = min(self.changed_at, time.monotonic() - match.delay())
 
     # ----------------------------------------------------------------- telling -----
     def public(self, you: int | None) -> dict[str, Any]:
