@@ -9,6 +9,7 @@
 // table with the same render functions.
 
 import { api, Connection, forgetSeat, tabSeat } from "./net.js";
+import { errorText, onLanguageChange, t } from "./i18n.js";
 import { el, h, patch } from "./dom.js";
 import * as store from "./store.js";
 import { S } from "./store.js";
@@ -23,7 +24,7 @@ import { S } from "./store.js";
 const [{ setSound, sound, soundOn }, { canArmUno, ic, isMyTurn, legalOf, OVER }] = await Promise.all([
   import("./sounds.js"), import("./render/parts.js"), import("./render/rules.js"),
 ]);
-const [{ EMOTE_TEXT }, { nextRoundText }] = await Promise.all([import("./render/side.js"), import("./render/summary.js")]);
+const [, { nextRoundText }] = await Promise.all([import("./render/side.js"), import("./render/summary.js")]);
 const [
   { summaryShown, tableView, timerText, turnText },
   { waitingView },
@@ -41,6 +42,7 @@ let rulesForm = null; // the host's rules form in the lobby (forms.js), kept whi
 let seatForm = null; // a watcher's form to take an open seat, kept likewise
 let summaryWasShown = false;
 let flipTimer = null;
+let netStatus = ""; // the connection's last status, said again in a new language
 
 function toast(text, kind = "error") {
   placeToast();
@@ -81,9 +83,9 @@ function go(path) {
 // ---------------------------------------------------------------- home -------------
 async function showHome() {
   store.resetRoom(null);
-  document.title = "unokit: UNO with friends";
+  document.title = t("page.title");
   roombar.replaceChildren();
-  main.replaceChildren(el("p", { class: "panel loading", text: "Loading…" }));
+  main.replaceChildren(el("p", { class: "panel loading", text: t("common.loading") }));
   try {
     if (!S.rules) store.setRules(await api("/api/rules"));
   } catch (e) {
@@ -97,9 +99,9 @@ async function showHome() {
 // ---------------------------------------------------------------- a room ------------
 function noRoom(code, message, status) {
   main.replaceChildren(el("section", { class: "panel" },
-    el("h1", { text: status === "no_room" ? `There is no room ${code}` : "The room cannot be opened" }),
+    el("h1", { text: status === "no_room" ? t("room.none", { code }) : t("room.cannotOpen") }),
     el("p", { text: message }),
-    el("a", { class: "btn", href: "/", text: "Make a new room" })));
+    el("a", { class: "btn", href: "/", text: t("room.makeNew") })));
 }
 
 async function openRoom(code) {
@@ -108,7 +110,7 @@ async function openRoom(code) {
   store.resetRoom(code);
   rulesForm = null;
   seatForm = null;
-  document.title = `unokit: room ${code}`;
+  document.title = t("page.titleRoom", { code });
   drawRoombar();
   if (!S.rules) api("/api/rules").then((r) => { store.setRules(r); render(); }).catch(() => {});
   const mine = tabSeat(code);
@@ -116,7 +118,7 @@ async function openRoom(code) {
     connect(mine.token);
     return;
   }
-  main.replaceChildren(el("p", { class: "panel loading", text: "Looking for the room…" }));
+  main.replaceChildren(el("p", { class: "panel loading", text: t("room.looking") }));
   let room;
   try {
     room = await api(`/api/rooms/${code}`);
@@ -131,7 +133,7 @@ async function openRoom(code) {
 /** Into the room: with a seat's token, or watching (under ``watchName``, if any). */
 function connect(token, watchName = null) {
   if (conn) conn.stop();
-  main.replaceChildren(el("p", { class: "panel loading", text: "Connecting…" }));
+  main.replaceChildren(el("p", { class: "panel loading", text: t("common.connecting") }));
   store.setSeat(null, token || null);
   store.setWatchName(S.token ? null : watchName);
   store.setWatchers(null);
@@ -141,7 +143,8 @@ function connect(token, watchName = null) {
 
 function onStatus(status) {
   netstatus.className = `netstatus ${status}`;
-  netstatus.textContent = status === "open" ? "connected" : status === "reconnecting" ? "reconnecting…" : status === "connecting" ? "connecting…" : "";
+  netStatus = status;
+  netstatus.textContent = status === "open" ? t("net.connected") : status === "reconnecting" ? t("net.reconnecting") : status === "connecting" ? t("net.connecting") : "";
   document.body.classList.toggle("offline", status === "reconnecting");
 }
 
@@ -169,14 +172,13 @@ function onMessage(msg) {
       return;
     }
     case "chat":
-      store.addLog({ text: `${msg.name}${msg.seat === null ? " (watching)" : ""}: ${msg.text}`, cls: "chat" });
+      store.addChat(msg);
       render();
       return;
     case "react": {
       // a quick reaction: beside the seat (or the spectator's name) for a moment, and logged
-      const text = EMOTE_TEXT[msg.emote] || msg.emote;
-      const key = store.react(msg, text, Date.now());
-      store.addLog({ text: `${msg.name}${msg.seat === null ? " (watching)" : ""}: ${text}`, cls: "chat react" });
+      const key = store.react(msg, msg.emote, Date.now());
+      store.addChat(msg, msg.emote);
       render();
       setTimeout(() => { if (store.reactOver(key, Date.now())) render(); }, 4100);
       return;
@@ -202,19 +204,19 @@ function onError(msg) {
     forgetSeat(S.code);
     store.setSeat(null, null);
     conn.stop();
-    toast(msg.code === "kicked" ? "The host gave your seat to a bot. You can watch." : "Your seat here is no longer valid. You can watch or join again.");
+    toast(msg.code === "kicked" ? t("room.kicked") : t("room.badToken"));
     openRoom(S.code);
     return;
   }
   if (msg.code === "name_taken" && S.seat === null && S.watchName) {
     store.setWatchName(null); // watching unnamed
-    toast(msg.message || msg.code);
+    toast(errorText(msg.code, msg.message));
     render();
     return;
   }
   if (msg.code === "no_room") {
     conn.stop();
-    noRoom(S.code, msg.message, "no_room");
+    noRoom(S.code, errorText(msg.code, msg.message), "no_room");
     return;
   }
   if (rulesForm?.pending) {
@@ -222,7 +224,7 @@ function onError(msg) {
     rulesRefused(rulesForm, msg);
     return;
   }
-  toast(msg.message || msg.code);
+  toast(errorText(msg.code, msg.message));
 }
 
 // one sound per state message, the one that matters most (sounds.js makes them): a
@@ -257,24 +259,26 @@ async function copyLink() {
     }
     tmp.remove();
   }
-  toast(ok ? "Link copied: send it to your friends." : `Copy this link: ${link}`, "info");
+  toast(ok ? t("top.copied") : t("top.copyThis", { link }), "info");
 }
 
 function drawRoombar() {
   patch(roombar, [
-    h("span", { class: "roomcode", key: "roomcode" }, h("span", { class: "rc-word", text: "Room " }), h("b", { text: S.code })),
-    h("button", { class: "btn small", type: "button", id: "copy-link", key: "copy-link", text: "Copy link", onclick: copyLink }),
+    h("span", { class: "roomcode", key: "roomcode" }, h("span", { class: "rc-word", text: t("top.room") }), h("b", { text: S.code })),
+    // a phone shows "Link" alone (the top bar holds the language switch too)
+    h("button", { class: "btn small", type: "button", id: "copy-link", key: "copy-link", "aria-label": t("top.copyLink"), onclick: copyLink },
+      h("span", { class: "phone-hidden", "aria-hidden": "true", text: t("top.copyLink") }), h("span", { class: "phone-only", "aria-hidden": "true", text: t("top.copyLinkShort") })),
     S.room && S.room.status !== "lobby"
-      ? h("button", { class: "btn small ghost", type: "button", id: "rules-btn", key: "rules-btn", "aria-expanded": String(!!S.rulesOpen), "aria-controls": "rules", onclick: act.toggleRules }, ic("rules"), h("span", { class: "phone-hidden", text: "Rules" }))
+      ? h("button", { class: "btn small ghost", type: "button", id: "rules-btn", key: "rules-btn", "aria-expanded": String(!!S.rulesOpen), "aria-controls": "rules", onclick: act.toggleRules }, ic("rules"), h("span", { class: "phone-hidden", text: t("top.rules") }))
       : null,
-    h("button", { class: "btn small ghost", type: "button", id: "sound-btn", key: "sound-btn", "aria-pressed": String(soundOn()), "aria-label": "Sounds", title: soundOn() ? "Sounds on" : "Sounds off",
+    h("button", { class: "btn small ghost", type: "button", id: "sound-btn", key: "sound-btn", "aria-pressed": String(soundOn()), "aria-label": t("top.sounds"), title: soundOn() ? t("top.soundsOn") : t("top.soundsOff"),
       onclick: () => { setSound(!soundOn()); drawRoombar(); } },
-      ic(soundOn() ? "sound" : "mute"), h("span", { class: "phone-hidden", text: soundOn() ? "Sound on" : "Sound off" })),
-    h("button", { class: "btn small ghost", type: "button", id: "help-btn", key: "help-btn", "aria-expanded": String(S.help), "aria-controls": "help", text: "Keys ?", onclick: act.toggleHelp }),
+      ic(soundOn() ? "sound" : "mute"), h("span", { class: "phone-hidden", text: soundOn() ? t("top.soundOn") : t("top.soundOff") })),
+    h("button", { class: "btn small ghost", type: "button", id: "help-btn", key: "help-btn", "aria-expanded": String(S.help), "aria-controls": "help", text: t("top.keys"), onclick: act.toggleHelp }),
     S.room && S.room.status === "playing" && S.seat !== null && S.seat === S.room.host
-      ? h("button", { class: "btn small ghost", type: "button", id: "end-btn", key: "end-btn", "aria-label": "End game", onclick: () => {
-          if (window.confirm("End the game for everyone? The record stays downloadable.")) act.msg({ type: "end" });
-        } }, "End", h("span", { class: "phone-hidden", text: " game" }))
+      ? h("button", { class: "btn small ghost", type: "button", id: "end-btn", key: "end-btn", "aria-label": t("top.endGame"), onclick: () => {
+          if (window.confirm(t("top.confirmEnd"))) act.msg({ type: "end" });
+        } }, t("top.end"), h("span", { class: "phone-hidden", text: t("top.endRest") }))
       : null,
   ]);
 }
@@ -324,7 +328,7 @@ function render(prev) {
     withRowScroll(() => patch(main, tableView(context(prev), act)));
     afterTable(focusKey, active);
   } else {
-    patch(main, h("p", { class: "panel loading", text: "Dealing…" }));
+    patch(main, h("p", { class: "panel loading", text: t("common.dealing") }));
   }
 }
 
@@ -351,7 +355,7 @@ function afterTable(focusKey, active) {
   const log = main.querySelector("#log");
   if (log) log.scrollTop = log.scrollHeight;
   announce([...store.takeFresh().slice(-4), turnText(v, legalOf(S.state), S.room, S.rules)].join(" "));
-  if (!S.replay) document.title = isMyTurn(v) ? `Your turn · room ${S.code}` : `unokit: room ${S.code}`;
+  if (!S.replay) document.title = isMyTurn(v) ? t("page.titleYourTurn", { code: S.code }) : t("page.titleRoom", { code: S.code });
   const summary = summaryShown(context());
   if (summary && !summaryWasShown) hideToast(); // the dialog comes first
   summaryWasShown = summary;
@@ -435,7 +439,7 @@ const act = {
     store.toggle("toolsOpen", open);
   },
   kickToBot(s, name) {
-    if (window.confirm(`Give ${name}'s seat to a bot? They can still watch.`)) act.msg({ type: "kick", seat: s });
+    if (window.confirm(t("host.toBotConfirm", { name }))) act.msg({ type: "kick", seat: s });
   },
   chat(e) {
     e.preventDefault();
@@ -485,7 +489,7 @@ function pressUno() {
   if (canArmUno(S.state.view)) {
     store.setUnoArmed(!S.unoArmed);
     render();
-    if (S.unoArmed) toast("UNO! Now play your card.", "info");
+    if (S.unoArmed) toast(t("me.unoArmedToast"), "info");
   }
 }
 
@@ -577,6 +581,42 @@ document.addEventListener("keydown", (e) => {
     default:
       return;
   }
+});
+
+// ---------------------------------------------------------------- languages -------------
+// The switch in the top bar (i18n.js) changed the language: the page says everything
+// again in the new one.  The log and the reactions are rebuilt from what they were made
+// of; the forms the controller keeps are built afresh (the home page keeps the name and
+// the code typed); the focus stays on the switch.
+onLanguageChange(() => {
+  const active = document.activeElement;
+  store.retranslate();
+  if (netStatus) onStatus(netStatus);
+  if (S.replay) {
+    if (R.frames.length) {
+      roombar.replaceChildren(el("span", { class: "roomcode", text: t("top.replay") }));
+      document.title = R.source?.room ? t("page.titleReplayRoom", { room: R.source.room }) : t("page.titleReplay");
+      render();
+    } else route();
+  } else if (!S.code) {
+    const typed = ["name", "join-code"].map((id) => [id, document.getElementById(id)?.value]);
+    showHome().then(() => {
+      for (const [id, value] of typed) {
+        const input = document.getElementById(id);
+        if (input && value !== undefined) input.value = value;
+      }
+      if (active?.id === "lang") active.focus();
+    });
+    return;
+  } else if (!S.room) {
+    if (!conn) openRoom(S.code); // the join page, or no room
+  } else {
+    rulesForm = null;
+    seatForm = null;
+    if (S.room.status === "lobby") document.title = t("page.titleRoom", { code: S.code });
+    render();
+  }
+  if (active && document.activeElement !== active && document.contains(active)) active.focus({ preventScroll: true });
 });
 
 initReplay({ main, roombar, render });

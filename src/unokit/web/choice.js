@@ -3,6 +3,7 @@
 // the legal actions in, the next question or the one action to send out.
 
 import { cardName, colorName, parseCard } from "./cards.js";
+import { t } from "./i18n.js";
 
 const seqKey = (a) => (a.cards ? a.cards.join("/") : a.play);
 
@@ -37,7 +38,7 @@ export function canArmUno(view) {
 
 /** Why a card clicked cannot be played now, in a sentence. */
 export function cannotPlay(v, code) {
-  if (!v.legal.length || v.phase === "round_over" || v.phase === "game_over") return v.current === v.seat ? "Nothing to play now." : `It is ${v.names[v.current]}'s turn.`;
-  if (v.phase === "drawn") return "You may only play the card you drew, or keep it.";
-  return `${cardName(code)} does not match: play a ${colorName(v.color)} card, a ${parseCard(v.top).short}, or a Wild.`;
+  if (!v.legal.length || v.phase === "round_over" || v.phase === "game_over") return v.current === v.seat ? t("me.nothingToPlay") : t("me.notYourTurn", { name: v.names[v.current] });
+  if (v.phase === "drawn") return t("me.onlyDrawn");
+  return t("me.noMatch", { card: cardName(code), color: colorName(v.color), rank: parseCard(v.top).short });
 }

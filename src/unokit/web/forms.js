@@ -6,7 +6,8 @@
 
 import { el } from "./dom.js";
 import { api, saveName, saveSeat, savedName, savedSeat } from "./net.js";
-import { rulesLine } from "./render/rules.js";
+import { choiceText, optionHelp, optionLabel, presetDescription, presetName, rulesLine } from "./render/rules.js";
+import { errorText, t, tn, tNodes, tOr } from "./i18n.js";
 
 /**
  * The rules a room is dealt by, as form controls: a preset (with its description), every
@@ -19,7 +20,7 @@ import { rulesLine } from "./render/rules.js";
 export function rulesControls(rules, { prefix = "", preset = null, options = {}, timer = 0, onPreset = null } = {}) {
   const id = (name) => prefix + name;
   const presetSel = el("select", { id: id("preset"), name: "preset" },
-    rules.presets.map((p) => el("option", { value: p.name, text: p.name })));
+    rules.presets.map((p) => el("option", { value: p.name, text: presetName(p.name) })));
   if (preset && rules.presets.some((p) => p.name === preset)) presetSel.value = preset;
   const presetHelp = el("p", { class: "hint", id: id("preset-help") });
   const optBox = el("div", { class: "options" });
@@ -32,12 +33,12 @@ export function rulesControls(rules, { prefix = "", preset = null, options = {},
     if (typeof o.default === "boolean") {
       input = el("input", { type: "checkbox", id: oid, name: o.name });
     } else if (o.choices) {
-      input = el("select", { id: oid, name: o.name }, o.choices.map((c) => el("option", { value: c, text: c })));
+      input = el("select", { id: oid, name: o.name }, o.choices.map((c) => el("option", { value: c, text: choiceText(o.name, c) })));
     } else {
       input = el("input", { type: "number", id: oid, name: o.name, min: 0, max: 1000000, inputmode: "numeric" });
     }
     controls[o.name] = input;
-    const label = el("label", { for: oid }, el("b", { text: o.name.replaceAll("_", " ") }), el("span", { class: "hint", text: " " + o.help }));
+    const label = el("label", { for: oid }, el("b", { text: optionLabel(o.name) }), el("span", { class: "hint", text: " " + optionHelp(o) }));
     rows[o.name] = typeof o.default === "boolean" ? el("div", { class: "opt check" }, input, label) : el("div", { class: "opt" }, label, input);
     optBox.append(rows[o.name]);
   }
@@ -67,7 +68,7 @@ export function rulesControls(rules, { prefix = "", preset = null, options = {},
   };
   const applyPreset = () => {
     const p = rules.presets.find((x) => x.name === presetSel.value);
-    presetHelp.textContent = p ? p.description : "";
+    presetHelp.textContent = p ? presetDescription(p) : "";
     show(presetValues());
     showRows();
     onPreset?.(p);
@@ -78,12 +79,12 @@ export function rulesControls(rules, { prefix = "", preset = null, options = {},
   // options the form does not show (launcher_weights) are kept as they were
   const hidden = Object.fromEntries(Object.entries(options).filter(([k]) => !(k in controls)));
   const timerSel = el("select", { id: id("timer"), name: "timer" },
-    rules.timers.map((t) => el("option", { value: t, text: t ? `${t} s, then the autopilot plays` : "off" })));
+    rules.timers.map((sec) => el("option", { value: sec, text: sec ? t("rules.timerOption", { n: sec }) : t("common.off") })));
   if (rules.timers.includes(timer)) timerSel.value = String(timer);
   return {
-    preset: el("div", { class: "field" }, el("label", { for: id("preset"), text: "Rules" }), presetSel, presetHelp),
-    house: el("details", { class: "house" }, el("summary", { text: "House rules" }), optBox),
-    timer: el("div", { class: "field" }, el("label", { for: id("timer"), text: "Turn timer" }), timerSel),
+    preset: el("div", { class: "field" }, el("label", { for: id("preset"), text: t("rules.preset") }), presetSel, presetHelp),
+    house: el("details", { class: "house" }, el("summary", { text: t("rules.house") }), optBox),
+    timer: el("div", { class: "field" }, el("label", { for: id("timer"), text: t("rules.timer") }), timerSel),
     value() {
       const vals = presetValues();
       const chosen = { ...hidden };
@@ -106,10 +107,10 @@ export function rulesControls(rules, { prefix = "", preset = null, options = {},
 export function homeView(rules, go) {
   const nameInput = el("input", {
     id: "name", name: "name", maxlength: 20, required: true, autocomplete: "nickname",
-    placeholder: "e.g. Ana", value: savedName(),
+    placeholder: t("home.namePlaceholder"), value: savedName(),
   });
   const seatsSel = el("select", { id: "seats", name: "seats" },
-    [2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => el("option", { value: n, text: `${n} players`, selected: n === 3 })));
+    [2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => el("option", { value: n, text: tn("home.playerCount", n), selected: n === 3 })));
   // a preset's player range (No Mercy: 2 to 6): the other counts are not offered
   const fitPlayers = (p) => {
     const [lo, hi] = p?.players || [2, 10];
@@ -127,12 +128,12 @@ export function homeView(rules, go) {
     while (seatChoice.length < n - 1) seatChoice.push("normal");
     seatBox.replaceChildren();
     for (let i = 1; i < n; i++) {
-      const sel = el("select", { id: `seat-${i}`, "aria-label": `Seat ${i + 1}` },
-        el("option", { value: "", text: "open: a friend joins" }),
-        rules.levels.map((l) => el("option", { value: l, text: `bot (${l})` })));
+      const sel = el("select", { id: `seat-${i}`, "aria-label": t("common.seat", { n: i + 1 }) },
+        el("option", { value: "", text: t("home.seatOpen") }),
+        rules.levels.map((l) => el("option", { value: l, text: t("home.seatBot", { level: tOr(`levels.${l}`, l) }) })));
       sel.value = seatChoice[i - 1] || "";
       sel.addEventListener("change", () => (seatChoice[i - 1] = sel.value || null));
-      seatBox.append(el("div", { class: "seat-choice" }, el("label", { for: `seat-${i}`, text: `Seat ${i + 1}` }), sel));
+      seatBox.append(el("div", { class: "seat-choice" }, el("label", { for: `seat-${i}`, text: t("common.seat", { n: i + 1 }) }), sel));
     }
   };
   seatsSel.addEventListener("change", drawSeats);
@@ -140,20 +141,20 @@ export function homeView(rules, go) {
   const err = el("p", { class: "form-error", role: "alert" });
 
   const create = el("form", { class: "panel create", "aria-labelledby": "create-h" },
-    el("h2", { id: "create-h", text: "New room" }),
+    el("h2", { id: "create-h", text: t("home.newRoom") }),
     ruleControls.preset,
     ruleControls.house,
-    el("div", { class: "field" }, el("label", { for: "seats", text: "Players" }), seatsSel),
+    el("div", { class: "field" }, el("label", { for: "seats", text: t("home.players") }), seatsSel),
     seatBox,
     ruleControls.timer,
     err,
-    el("button", { class: "btn primary big", type: "submit", id: "create-btn", text: "Create the room" }));
+    el("button", { class: "btn primary big", type: "submit", id: "create-btn", text: t("home.create") }));
   create.addEventListener("submit", async (e) => {
     e.preventDefault();
     err.textContent = "";
     const name = nameInput.value.trim();
     if (!name) {
-      err.textContent = "Type your name first.";
+      err.textContent = t("home.nameFirst");
       nameInput.focus();
       return;
     }
@@ -176,16 +177,16 @@ export function homeView(rules, go) {
   });
   const joinErr = el("p", { class: "form-error", role: "alert" });
   const join = el("form", { class: "panel join", "aria-labelledby": "join-h" },
-    el("h2", { id: "join-h", text: "Join a room" }),
-    el("p", { class: "hint", text: "Type the code a friend sent you, or open their link." }),
-    el("div", { class: "field" }, el("label", { for: "join-code", text: "Room code" }), codeInput),
+    el("h2", { id: "join-h", text: t("home.join") }),
+    el("p", { class: "hint", text: t("home.joinHint") }),
+    el("div", { class: "field" }, el("label", { for: "join-code", text: t("home.roomCode") }), codeInput),
     joinErr,
-    el("button", { class: "btn big", type: "submit", text: "Go to the room" }));
+    el("button", { class: "btn big", type: "submit", text: t("home.go") }));
   join.addEventListener("submit", (e) => {
     e.preventDefault();
     const code = codeInput.value.trim().toUpperCase();
     if (!/^[A-Z0-9]{6}$/.test(code)) {
-      joinErr.textContent = "A room code has 6 letters and digits.";
+      joinErr.textContent = t("home.badCode");
       return;
     }
     if (nameInput.value.trim()) saveName(nameInput.value.trim());
@@ -194,9 +195,9 @@ export function homeView(rules, go) {
 
   return el("div", { class: "home" },
     el("section", { class: "panel intro" },
-      el("h1", { text: "Play UNO with friends" }),
-      el("p", {}, "Make a room, send the link, play in any browser. Bots fill the empty seats. Or ", el("a", { href: "/replay", id: "replay-home", text: "replay a game record" }), "."),
-      el("div", { class: "field" }, el("label", { for: "name", text: "Your name" }), nameInput)),
+      el("h1", { text: t("home.title") }),
+      el("p", {}, ...tNodes("home.intro", { link: el("a", { href: "/replay", id: "replay-home", text: t("home.introLink") }) })),
+      el("div", { class: "field" }, el("label", { for: "name", text: t("home.yourName") }), nameInput)),
     el("div", { class: "home-forms" }, create, join));
 }
 
@@ -207,9 +208,9 @@ export function joinView(room, enter) {
   const nameInput = el("input", { id: "join-name", maxlength: 20, required: true, value: savedName(), autocomplete: "nickname" });
   const err = el("p", { class: "form-error", role: "alert" });
   const form = el("form", { class: "join-form" },
-    el("div", { class: "field" }, el("label", { for: "join-name", text: "Your name" }), nameInput),
+    el("div", { class: "field" }, el("label", { for: "join-name", text: t("home.yourName") }), nameInput),
     err,
-    el("button", { class: "btn primary big", type: "submit", id: "join-btn", text: "Take a seat" }));
+    el("button", { class: "btn primary big", type: "submit", id: "join-btn", text: t("join.takeSeat") }));
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     err.textContent = "";
@@ -225,7 +226,7 @@ export function joinView(room, enter) {
     }
   });
   // a spectator watches under the name typed above, if any (the spectator list, chat)
-  const watch = el("button", { class: "btn", type: "button", id: "watch-btn", text: "Just watch", onclick: () => {
+  const watch = el("button", { class: "btn", type: "button", id: "watch-btn", text: t("join.watch"), onclick: () => {
     const name = nameInput.value.trim();
     if (name) saveName(name);
     enter(null, name || null);
@@ -234,22 +235,22 @@ export function joinView(room, enter) {
   const saved = savedSeat(room.code);
   const resume = saved && saved.token
     ? el("div", { class: "resume" },
-        el("button", { class: "btn primary big", type: "button", id: "resume-btn", text: `Continue as ${saved.name}`, onclick: () => {
+        el("button", { class: "btn primary big", type: "button", id: "resume-btn", text: t("join.continueAs", { name: saved.name }), onclick: () => {
           saveSeat(room.code, saved);
           enter(saved.token);
         } }),
         el("p", { class: "hint", text: open
-          ? "This browser sat here before. Someone else on it? Take a new seat below."
-          : "This browser sat here before. Someone else on it? Every seat is taken: they can just watch." }))
+          ? t("join.resumeOpen")
+          : t("join.resumeFull") }))
     : null;
   return el("section", { class: "panel joinroom" },
-    el("h1", { text: `Room ${room.code}` }),
+    el("h1", { text: t("room.title", { code: room.code }) }),
     resume,
-    el("p", { text: who.length ? `At the table: ${who.join(", ")}.` : "The table is empty." }),
-    el("p", { class: "hint", id: "join-rules", text: `${rulesLine(room)} ${room.seats.length} seats.` }),
-    open ? form : el("p", { text: room.status === "lobby" ? "Every seat is taken: you can watch." : "The game has started: you can watch." }),
+    el("p", { text: who.length ? t("join.atTable", { names: who.join(", ") }) : t("join.empty") }),
+    el("p", { class: "hint", id: "join-rules", text: `${rulesLine(room)} ${tn("join.seats", room.seats.length)}` }),
+    open ? form : el("p", { text: room.status === "lobby" ? t("join.full") : t("join.started") }),
     // watching: the name typed is shown in the spectator list, and chats and reacts
-    open ? null : el("div", { class: "field" }, el("label", { for: "watch-name", text: "Your name while you watch (optional: to chat and react)" }),
+    open ? null : el("div", { class: "field" }, el("label", { for: "watch-name", text: t("join.watchName") }),
       el("input", { id: "watch-name", maxlength: 20, value: savedName(), autocomplete: "nickname", oninput: (e) => (nameInput.value = e.target.value) })),
     watch);
 }
@@ -259,9 +260,9 @@ export function lobbySeatForm(code, enter) {
   const input = el("input", { id: "lobby-name", maxlength: 20, required: true, value: savedName(), autocomplete: "nickname" });
   const err = el("p", { class: "form-error", role: "alert" });
   const form = el("form", { class: "join-form", id: "lobby-join" },
-    el("div", { class: "field" }, el("label", { for: "lobby-name", text: "A seat is open: your name" }), input),
+    el("div", { class: "field" }, el("label", { for: "lobby-name", text: t("lobby.seatOpenName") }), input),
     err,
-    el("button", { class: "btn primary", type: "submit", id: "lobby-join-btn", text: "Take a seat" }));
+    el("button", { class: "btn primary", type: "submit", id: "lobby-join-btn", text: t("join.takeSeat") }));
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const name = input.value.trim();
@@ -294,16 +295,16 @@ export function lobbyRulesForm(room, rules, old, send) {
   if (old?.house.open) c.house.open = true;
   const err = el("p", { class: "form-error", id: "lobby-rules-error", role: "alert" });
   const note = el("p", { class: "hint", id: "lobby-rules-note", role: "status",
-    text: old?.pending ? "Saved: the next game is dealt by these rules." : "" });
-  const save = el("button", { class: "btn", type: "submit", id: "rules-save", text: "Save the rules" });
+    text: old?.pending ? t("lobby.rulesSaved") : "" });
+  const save = el("button", { class: "btn", type: "submit", id: "rules-save", text: t("lobby.rulesSave") });
   const formEl = el("form", { class: "lobby-rules", id: "lobby-rules-form", "aria-labelledby": "lobby-rules-h" },
-    el("h2", { id: "lobby-rules-h", text: "Rules for the next game" }),
+    el("h2", { id: "lobby-rules-h", text: t("lobby.rulesTitle") }),
     el("div", { class: "lobby-rules-fields" }, c.preset, c.timer),
     c.house, err, note, save);
   const form = { key, el: formEl, house: c.house, err, note, pending: null };
   formEl.addEventListener("change", () => {
     err.textContent = "";
-    note.textContent = "Not saved yet: Save the rules, or the next game keeps the rules above.";
+    note.textContent = t("lobby.rulesChanged");
   });
   formEl.addEventListener("submit", (e) => {
     e.preventDefault();
@@ -311,7 +312,7 @@ export function lobbyRulesForm(room, rules, old, send) {
     note.textContent = "";
     const value = c.value();
     if (send({ type: "rules", ...value })) form.pending = value;
-    else err.textContent = "Not connected: try again in a moment.";
+    else err.textContent = t("lobby.notConnected");
   });
   return form;
 }
@@ -322,13 +323,13 @@ export function rulesArrived(f, room) {
   if (!f?.pending || room.status !== "lobby") return;
   if (rulesKey(room.rules, room.timer) === rulesKey(f.pending, f.pending.timer) && f.key === rulesKey(room.rules, room.timer)) {
     f.pending = null;
-    f.note.textContent = "Saved: the next game is dealt by these rules.";
+    f.note.textContent = t("lobby.rulesSaved");
   }
 }
 
 export function rulesRefused(f, msg) {
   f.pending = null;
   f.note.textContent = "";
-  f.err.textContent = `Not saved: ${msg.message || msg.code}.`.replace(/\.\.$/, ".");
+  f.err.textContent = t("lobby.rulesRefused", { reason: errorText(msg.code, msg.message) }).replace(/\.\.$/, ".");
 }
 

@@ -7,6 +7,7 @@
 // replayBar(): a pure function of the viewer's state, like those of render/.
 
 import { el, h } from "./dom.js";
+import { t, tNodes } from "./i18n.js";
 import { api, postText } from "./net.js";
 import { resetRoom, S, setRoom, setRules, setSeat, showFrame, flipShown } from "./store.js";
 
@@ -37,8 +38,8 @@ export async function showReplay() {
   stopPlaying();
   resetRoom(null, { replay: true });
   Object.assign(R, { frames: [], at: -1, message: "" });
-  document.title = "unokit: replay";
-  page.roombar.replaceChildren(el("span", { class: "roomcode", text: "Replay" }));
+  document.title = t("page.titleReplay");
+  page.roombar.replaceChildren(el("span", { class: "roomcode", text: t("top.replay") }));
   if (!S.rules) {
     try {
       setRules(await api("/api/rules"));
@@ -62,31 +63,31 @@ function replayOpenView(error = "") {
   const file = el("input", { type: "file", id: "replay-file", accept: ".json,application/json,text/plain" });
   file.addEventListener("change", () => file.files[0] && readRecordFile(file.files[0]));
   return el("section", { class: "panel replay-open", id: "replay-drop" },
-    el("h1", { text: "Replay a game" }),
-    el("p", { text: "Open a game record: one downloaded from a finished game (Download the record), the output of unokit demo, or any record of docs/records.md. You can also drop the file on this page." }),
-    el("div", { class: "field" }, el("label", { for: "replay-file", text: "Game record (JSON)" }), file),
+    el("h1", { text: t("replay.title") }),
+    el("p", { text: t("replay.intro") }),
+    el("div", { class: "field" }, el("label", { for: "replay-file", text: t("replay.file") }), file),
     el("p", { class: "form-error", role: "alert", id: "replay-error", text: error }),
-    el("p", { class: "hint" }, "A finished room's game has a link too: ", el("code", { text: "/replay?room=CODE&game=1" }), "."),
-    el("a", { class: "btn", href: "/", text: "Back to the home page" }));
+    el("p", { class: "hint" }, ...tNodes("replay.linkHint", { example: el("code", { text: "/replay?room=CODE&game=1" }) })),
+    el("a", { class: "btn", href: "/", text: t("replay.home") }));
 }
 
 
 function readRecordFile(f) {
   if (f.size > 4 * 1024 * 1024) {
-    page.main.replaceChildren(replayOpenView("That file is too big to be a game record."));
+    page.main.replaceChildren(replayOpenView(t("replay.tooBig")));
     return;
   }
   f.text().then((text) => {
     R.source = { text, name: f.name };
     R.view = "spectator";
     loadReplay();
-  }, () => page.main.replaceChildren(replayOpenView("The file cannot be read.")));
+  }, () => page.main.replaceChildren(replayOpenView(t("replay.unreadable"))));
 }
 
 async function loadReplay() {
   stopPlaying();
   const keepAt = R.at;
-  page.main.replaceChildren(el("p", { class: "panel loading", text: "Replaying the record…" }));
+  page.main.replaceChildren(el("p", { class: "panel loading", text: t("replay.loading") }));
   const view = encodeURIComponent(R.view);
   let got;
   try {
@@ -95,11 +96,11 @@ async function loadReplay() {
       : await api(`/api/rooms/${R.source.room}/replay?game=${R.source.game}&view=${view}`);
   } catch (e) {
     R.frames = [];
-    page.main.replaceChildren(replayOpenView(`This record cannot be replayed: ${e.message}`));
+    page.main.replaceChildren(replayOpenView(t("replay.cannot", { reason: e.message })));
     return;
   }
   if (!got.frames.length) {
-    page.main.replaceChildren(replayOpenView(`This record cannot be replayed: ${got.message || "it has no moves"}`));
+    page.main.replaceChildren(replayOpenView(t("replay.cannot", { reason: got.message || t("replay.noMoves") })));
     return;
   }
   Object.assign(R, { frames: got.frames, rounds: got.rounds, players: got.players, rules: got.rules, message: got.ok ? "" : got.message, at: -1 });
@@ -109,7 +110,7 @@ async function loadReplay() {
     seats: got.players.map((name, i) => ({ seat: i, name, kind: "person", level: null, connected: true, away: null, autopilot: false, team: null })),
   });
   setSeat(/^\d+$/.test(R.view) ? Number(R.view) : null, null);
-  document.title = `unokit: replay${R.source.room ? " of room " + R.source.room : ""}`;
+  document.title = R.source.room ? t("page.titleReplayRoom", { room: R.source.room }) : t("page.titleReplay");
   step(keepAt >= 0 ? Math.min(keepAt, R.frames.length - 1) : 0);
 }
 
@@ -205,8 +206,8 @@ export function replayWhere(R) {
   const r = roundOf(R.rounds, R.at);
   const start = R.rounds[r];
   const end = r + 1 < R.rounds.length ? R.rounds[r + 1] : R.frames.length;
-  const move = f.action < 0 ? "the deal" : `move ${f.action + 1} of ${end - start - 1}`;
-  return `Round ${r + 1} of ${R.rounds.length}: ${move}`;
+  const move = f.action < 0 ? t("replay.deal") : t("replay.move", { n: f.action + 1, total: end - start - 1 });
+  return t("replay.where", { round: r + 1, total: R.rounds.length, move });
 }
 
 /**
@@ -216,26 +217,26 @@ export function replayWhere(R) {
 export function replayBar(R, act) {
   const last = R.frames.length - 1;
   const btn = (id, text, label, onclick) => h("button", { class: "btn small", type: "button", id, "aria-label": label, dataset: { key: id }, text, onclick });
-  return h("section", { class: "replay-bar panel", id: "replay-bar", key: "replay-bar", "aria-label": "Replay" },
+  return h("section", { class: "replay-bar panel", id: "replay-bar", key: "replay-bar", "aria-label": t("replay.label") },
     h("div", { class: "rp-row" },
-      h("h1", { class: "rp-title", text: R.source?.room ? `Replay: room ${R.source.room}, game ${R.source.game}` : `Replay${R.source?.name ? ": " + R.source.name : ""}` }),
-      h("select", { id: "rp-view", "aria-label": "Whose view", props: { value: R.view }, onchange: (e) => act.setView(e.currentTarget.value) },
-        R.players.map((name, i) => h("option", { value: String(i), text: `${name}'s view` })),
-        h("option", { value: "spectator", text: "A spectator's view" }),
-        h("option", { value: "open", text: "Every hand open" })),
-      h("a", { class: "btn small ghost", href: "/replay", id: "rp-other", text: "Open another record" })),
+      h("h1", { class: "rp-title", text: R.source?.room ? t("replay.titleRoom", { room: R.source.room, game: R.source.game }) : R.source?.name ? t("replay.titleFile", { name: R.source.name }) : t("replay.titlePlain") }),
+      h("select", { id: "rp-view", "aria-label": t("replay.whose"), props: { value: R.view }, onchange: (e) => act.setView(e.currentTarget.value) },
+        R.players.map((name, i) => h("option", { value: String(i), text: t("replay.seatView", { name }) })),
+        h("option", { value: "spectator", text: t("replay.spectatorView") }),
+        h("option", { value: "open", text: t("replay.openView") })),
+      h("a", { class: "btn small ghost", href: "/replay", id: "rp-other", text: t("replay.other") })),
     h("div", { class: "rp-row" },
-      btn("rp-first", "Start", "The first move (Home)", () => act.goTo(0)),
-      btn("rp-back", "Back", "One move back (Left)", () => act.goTo(R.at - 1)),
-      btn("rp-play", R.playing ? "Pause" : "Play", R.playing ? "Pause (Space)" : "Play (Space)", () => act.togglePlay()),
-      btn("rp-next", "Forward", "One move forward (Right)", () => act.goTo(R.at + 1)),
-      btn("rp-last", "End", "The last move (End)", () => act.goTo(last)),
-      h("select", { id: "rp-round", "aria-label": "Jump to a round", props: { value: String(roundOf(R.rounds, R.at)) }, onchange: (e) => act.goTo(R.rounds[Number(e.currentTarget.value)]) },
-        R.rounds.map((_, i) => h("option", { value: String(i), text: `Round ${i + 1}` }))),
-      h("select", { id: "rp-speed", "aria-label": "Speed", props: { value: String(R.speed) }, onchange: (e) => act.setSpeed(Number(e.currentTarget.value)) },
-        SPEEDS.map((x) => h("option", { value: String(x), text: `${x}x speed` })))),
+      btn("rp-first", t("replay.first"), t("replay.firstLabel"), () => act.goTo(0)),
+      btn("rp-back", t("replay.back"), t("replay.backLabel"), () => act.goTo(R.at - 1)),
+      btn("rp-play", R.playing ? t("replay.pause") : t("replay.play"), R.playing ? t("replay.pauseLabel") : t("replay.playLabel"), () => act.togglePlay()),
+      btn("rp-next", t("replay.forward"), t("replay.forwardLabel"), () => act.goTo(R.at + 1)),
+      btn("rp-last", t("replay.last"), t("replay.lastLabel"), () => act.goTo(last)),
+      h("select", { id: "rp-round", "aria-label": t("replay.jump"), props: { value: String(roundOf(R.rounds, R.at)) }, onchange: (e) => act.goTo(R.rounds[Number(e.currentTarget.value)]) },
+        R.rounds.map((_, i) => h("option", { value: String(i), text: t("replay.round", { n: i + 1 }) }))),
+      h("select", { id: "rp-speed", "aria-label": t("replay.speed"), props: { value: String(R.speed) }, onchange: (e) => act.setSpeed(Number(e.currentTarget.value)) },
+        SPEEDS.map((x) => h("option", { value: String(x), text: t("replay.speedOption", { x }) })))),
     h("div", { class: "rp-row" },
-      h("input", { type: "range", id: "rp-pos", min: 0, max: last, value: 0, "aria-label": "Position in the game", props: { value: String(R.at) }, oninput: (e) => act.goTo(Number(e.currentTarget.value)) }),
+      h("input", { type: "range", id: "rp-pos", min: 0, max: last, value: 0, "aria-label": t("replay.position"), props: { value: String(R.at) }, oninput: (e) => act.goTo(Number(e.currentTarget.value)) }),
       h("p", { class: "rp-where", id: "rp-where", role: "status", text: replayWhere(R) })),
-    R.message ? h("p", { class: "form-error", id: "rp-message", text: `The record stops at an illegal move: ${R.message}` }) : null);
+    R.message ? h("p", { class: "form-error", id: "rp-message", text: t("replay.illegal", { reason: R.message }) }) : null);
 }

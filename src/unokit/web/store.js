@@ -3,6 +3,7 @@
 // functions read a snapshot of it and never write.
 
 import { describe } from "./log.js";
+import { t } from "./i18n.js";
 import { advanceChoice, canArmUno, cannotPlay, startChoice } from "./choice.js";
 
 const ROOM = () => ({
@@ -12,7 +13,7 @@ const ROOM = () => ({
   room: null,
   state: null, // the last state message
   game: null,
-  log: [], // {n, text, cls}
+  log: [], // {n, text, cls, src (what the text is made from, to say it again in another language)}
   seenSeq: -1,
   prevKind: null, // the last event's kind, for the log's wording
   choice: null, // a play being put together: {stage, options, ...}
@@ -64,6 +65,42 @@ export function addLog(entry) {
   if (S.log.length > 300) S.log.splice(0, S.log.length - 300);
 }
 
+// a log line's text from what it was made of: events (describe()'s arguments; a second
+// one continues the first: "Ben played Green Skip: Cy is skipped") or a chat line
+function lineText(src) {
+  if (src.chat) {
+    const { name, watching, text, emote } = src.chat;
+    return t(watching ? "chat.lineWatching" : "chat.line", { name, text: emote ? emoteText(emote) : text });
+  }
+  let text = "";
+  for (const args of src.events) {
+    const d = describe(...args);
+    text = text ? text.replace(/\.$/, "") + ": " + d.text : d.text.charAt(0).toUpperCase() + d.text.slice(1);
+  }
+  return text;
+}
+
+/** A reaction's words in the page's language (an emote the page does not know: as sent). */
+export const EMOTES = ["nice", "gg", "oops", "wow", "hurry", "thanks"];
+export function emoteText(emote) {
+  return EMOTES.includes(emote) ? t(`react.${emote}`) : String(emote);
+}
+
+/** A chat line (``emote``: a reaction) into the log. */
+export function addChat(msg, emote = null) {
+  const src = { chat: { name: msg.name, watching: msg.seat === null, text: msg.text, emote } };
+  addLog({ text: lineText(src), cls: emote ? "chat react" : "chat", src });
+}
+
+/** The page's language changed: the log and the reactions say it again in the new one. */
+export function retranslate() {
+  for (const e of S.log) if (e.src) e.text = lineText(e.src);
+  S.log = [...S.log];
+  const reacts = {};
+  for (const [k, r] of Object.entries(S.reacts)) reacts[k] = { ...r, text: emoteText(r.emote) };
+  S.reacts = reacts;
+}
+
 export function clearLog() {
   Object.assign(S, { log: [], seenSeq: -1, prevKind: null, revealed: null });
 }
@@ -79,17 +116,20 @@ export function takeEvents(msg, now) {
     // a challenged hand stays in view until the challenger's own next play (or a new round)
     if (ev.kind === "reveal" && ev.cards) S.revealed = { seat: ev.seat, cards: ev.cards };
     if (ev.kind === "round_start" || ((ev.kind === "play" || ev.kind === "keep") && ev.seat === S.seat)) S.revealed = null;
-    const d = describe(ev, names, S.seat, S.prevKind, msg.view.game);
+    const args = [ev, names, S.seat, S.prevKind, msg.view.game];
+    const d = describe(...args);
     // UNO Flip!: a flip is announced over the piles for a moment (and animated)
     if (ev.kind === "flip") S.flipNote = { side: ev.side === 1 ? "dark" : "light", until: now + 3500, fresh: true };
     S.prevKind = ev.kind;
     if (!d) continue;
     const last = S.log[S.log.length - 1];
-    if (d.join && last && last.cls === "play" && !last.joined) {
-      last.text = last.text.replace(/\.$/, "") + ": " + d.text;
+    if (d.join && last && last.cls === "play" && !last.joined && last.src?.events) {
+      last.src.events.push(args);
+      last.text = lineText(last.src);
       last.joined = true;
     } else {
-      addLog({ text: d.text.charAt(0).toUpperCase() + d.text.slice(1), cls: d.cls || "" });
+      const src = { events: [args] };
+      addLog({ text: lineText(src), cls: d.cls || "", src });
     }
   }
   return fresh;
@@ -151,10 +191,10 @@ export function flipOver(now) {
   if (S.flipNote && now >= S.flipNote.until) S.flipNote = null;
 }
 
-/** A reaction beside its seat for 4 s; returns its key. */
-export function react(msg, text, now) {
+/** A reaction (``emote``) beside its seat for 4 s; returns its key. */
+export function react(msg, emote, now) {
   const key = msg.seat === null ? `w:${msg.name}` : String(msg.seat);
-  S.reacts = { ...S.reacts, [key]: { text, until: now + 4000 } };
+  S.reacts = { ...S.reacts, [key]: { emote, text: emoteText(emote), until: now + 4000 } };
   return key;
 }
 

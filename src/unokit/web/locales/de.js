@@ -16,6 +16,7 @@ export default {
   "top.language": "Sprache",
   "top.room": "Raum ",
   "top.copyLink": "Link kopieren",
+  "top.copyLinkShort": "Link",
   "top.copied": "Link kopiert: schick ihn deinen Freunden.",
   "top.copyThis": "Kopiere diesen Link: {link}",
   "top.rules": "Regeln",

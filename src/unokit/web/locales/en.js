@@ -17,6 +17,7 @@ export default {
   "top.language": "Language",
   "top.room": "Room ",
   "top.copyLink": "Copy link",
+  "top.copyLinkShort": "Link",
   "top.copied": "Link copied: send it to your friends.",
   "top.copyThis": "Copy this link: {link}",
   "top.rules": "Rules",

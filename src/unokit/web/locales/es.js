@@ -16,6 +16,7 @@ export default {
   "top.language": "Idioma",
   "top.room": "Sala ",
   "top.copyLink": "Copiar enlace",
+  "top.copyLinkShort": "Enlace",
   "top.copied": "Enlace copiado: envíaselo a tus amigos.",
   "top.copyThis": "Copia este enlace: {link}",
   "top.rules": "Reglas",

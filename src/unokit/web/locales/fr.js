@@ -16,6 +16,7 @@ export default {
   "top.language": "Langue",
   "top.room": "Salle ",
   "top.copyLink": "Copier le lien",
+  "top.copyLinkShort": "Lien",
   "top.copied": "Lien copié : envoie-le à tes amis.",
   "top.copyThis": "Copie ce lien : {link}",
   "top.rules": "Règles",

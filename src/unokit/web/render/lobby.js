@@ -4,6 +4,7 @@
 // as ``forms.rules`` and ``forms.seat``, and the patch keeps them as they are.
 
 import { h } from "../dom.js";
+import { t, tNodes, tOr } from "../i18n.js";
 import { rulesLine } from "./rules.js";
 import { helpPanel } from "./side.js";
 
@@ -20,18 +21,18 @@ export function waitingView(ctx, act, forms = {}) {
       kids.push(
         h("span", { class: `dot ${s.connected ? "on" : "off"}`, "aria-hidden": "true" }),
         h("span", { class: "who", text: s.name }),
-        h("span", { class: "tag", text: s.kind === "bot" ? `bot, ${s.level}` : i === room.host ? "host" : s.connected ? "here" : "not here yet" }),
-        i === seat ? h("span", { class: "tag you", text: "you" }) : null);
+        h("span", { class: "tag", text: s.kind === "bot" ? t("lobby.botLevel", { level: tOr(`levels.${s.level}`, s.level) }) : i === room.host ? t("lobby.host") : s.connected ? t("lobby.here") : t("lobby.notHere") }),
+        i === seat ? h("span", { class: "tag you", text: t("common.you") }) : null);
       if (host && i !== room.host)
-        kids.push(h("button", { class: "btn small ghost", type: "button", text: "Remove", "aria-label": `Remove ${s.name}`, onclick: () => act.msg({ type: "kick", seat: i }) }));
+        kids.push(h("button", { class: "btn small ghost", type: "button", text: t("lobby.remove"), "aria-label": t("lobby.removeLabel", { name: s.name }), onclick: () => act.msg({ type: "kick", seat: i }) }));
     } else {
-      kids.push(h("span", { class: "dot off", "aria-hidden": "true" }), h("span", { class: "who muted", text: "open seat: waiting for a friend" }));
+      kids.push(h("span", { class: "dot off", "aria-hidden": "true" }), h("span", { class: "who muted", text: t("lobby.openSeat") }));
       if (host) {
         const level = ctx.botLevels?.[i] || "normal";
         kids.push(
-          h("select", { "aria-label": `Bot level for seat ${i + 1}`, onchange: (e) => act.setBotLevel(i, e.currentTarget.value) },
-            ["easy", "normal", "hard"].map((l) => h("option", { value: l, text: l, selected: l === level }))),
-          h("button", { class: "btn small", type: "button", text: "Add a bot", onclick: () => act.msg({ type: "add_bot", seat: i, level }) }));
+          h("select", { "aria-label": t("lobby.botLevelFor", { n: i + 1 }), onchange: (e) => act.setBotLevel(i, e.currentTarget.value) },
+            ["easy", "normal", "hard"].map((l) => h("option", { value: l, text: tOr(`levels.${l}`, l), selected: l === level }))),
+          h("button", { class: "btn small", type: "button", text: t("lobby.addBot"), onclick: () => act.msg({ type: "add_bot", seat: i, level }) }));
       }
     }
     // a row's key says who sits there: a seat taken is a new row, not the open one reworded
@@ -39,21 +40,22 @@ export function waitingView(ctx, act, forms = {}) {
   });
   const link = `${ctx.origin}/r/${room.code}`;
   return h("section", { class: "panel waiting", key: "waiting" },
-    h("h1", { text: `Room ${room.code}` }),
-    h("p", { class: "share" }, "Send this link to your friends: ",
-      h("a", { href: link, class: "share-link", text: link })),
+    h("h1", { text: t("room.title", { code: room.code }) }),
+    h("p", { class: "share" }, tNodes("lobby.share", { link: h("a", { href: link, class: "share-link", text: link }) })),
     h("p", { class: "hint", id: "lobby-rules", text: rulesLine(room) }),
     room.game > 0 ? h("p", { class: "hint", id: "last-game", key: "last-game" },
-      host ? `Back from game ${room.game}: remove a bot to free its seat for a friend (they open the link), add bots, then start. ` : `Game ${room.game} is over. `,
-      h("a", { href: `/api/rooms/${room.code}/record?game=${room.game}`, download: `uno-${room.code}-${room.game}.json`, text: "Download its record" }),
-      " or ", h("a", { href: `/replay?room=${room.code}&game=${room.game}`, id: "last-game-replay", text: "watch its replay" }), ".") : null,
-    h("ol", { class: "seats", key: "seats", "aria-label": "Seats" }, rows),
+      tNodes(host ? "lobby.lastGameHost" : "lobby.lastGame", {
+        n: room.game,
+        download: h("a", { href: `/api/rooms/${room.code}/record?game=${room.game}`, download: `uno-${room.code}-${room.game}.json`, text: t("lobby.download") }),
+        replay: h("a", { href: `/replay?room=${room.code}&game=${room.game}`, id: "last-game-replay", text: t("lobby.replay") }),
+      })) : null,
+    h("ol", { class: "seats", key: "seats", "aria-label": t("lobby.seats") }, rows),
     host ? forms.rules || null : null,
     host
       ? h("div", { class: "actions", key: "actions" },
-          h("button", { class: "btn primary big", type: "button", id: "start-btn", text: "Start the game", onclick: () => act.msg({ type: "start" }) }),
-          h("p", { class: "hint", text: "Open seats get a bot when you start." }))
-      : h("p", { class: "waiting-note", key: "waiting-note", text: seat === null ? "You are watching. The game starts when the host says so." : "Waiting for the host to start the game…" }),
+          h("button", { class: "btn primary big", type: "button", id: "start-btn", text: t("lobby.start"), onclick: () => act.msg({ type: "start" }) }),
+          h("p", { class: "hint", text: t("lobby.startHint") }))
+      : h("p", { class: "waiting-note", key: "waiting-note", text: seat === null ? t("lobby.watching") : t("lobby.waitingHost") }),
     seat === null && room.seats.some((x) => x === null) ? forms.seat || null : null,
     ctx.help ? helpPanel(act) : null);
 }

@@ -4,11 +4,13 @@
 
 import { cardBack, cardFace, icon } from "../cards.js";
 import { dom } from "../dom.js";
+import { language } from "../i18n.js";
 
 /** A card face: ``card`` (the code) and ``opts`` stay on the vnode for tests to read. */
 export function face(code, opts = {}, attrs = {}) {
   const o = { tag: "span", size: "", dark: false, other: false, ...opts };
-  return dom(`face:${code}:${o.tag}:${o.size}:${o.dark}:${o.other}`, () => cardFace(code, o), attrs, { card: code, opts: o });
+  // the language is in the key: a face says its name (aria-label), made once per key
+  return dom(`face:${code}:${o.tag}:${o.size}:${o.dark}:${o.other}:${language()}`, () => cardFace(code, o), attrs, { card: code, opts: o });
 }
 
 /** A face-down card: no code in it, by construction. */

@@ -3,18 +3,25 @@
 // in, vnodes out; its buttons call ``act``.
 
 import { h } from "../dom.js";
+import { t, tn } from "../i18n.js";
 import { face, secondsLeft, teamScoring } from "./parts.js";
 import { ruleValue } from "./rules.js";
 
 /** "Game over: Ana won!" names a team when partners score together. */
 export function teamOrName(v, winner, room, rules) {
-  if (ruleValue("scoring", room, rules) === "teams") return `Team ${winner + 1}`;
-  return winner === v.seat ? "You" : v.names[winner];
+  if (ruleValue("scoring", room, rules) === "teams") return t("common.team", { n: winner + 1 });
+  return winner === v.seat ? t("common.You") : v.names[winner];
+}
+
+/** ``key``'s ".you" text when I won (not by a team), else its ".other" with {name}. */
+export function wonText(key, v, winner, room, rules) {
+  const teams = ruleValue("scoring", room, rules) === "teams";
+  return !teams && winner === v.seat ? t(`${key}.you`) : t(`${key}.other`, { name: teamOrName(v, winner, room, rules) });
 }
 
 export function nextRoundText(nextRoundAt, now) {
   const left = secondsLeft(nextRoundAt || now, now);
-  return left > 0 ? `Next round in ${left}\u00a0s` : "Next round: dealing…";
+  return left > 0 ? t("summary.nextIn", { n: left }) : t("summary.nextDealing");
 }
 
 /**
@@ -28,39 +35,40 @@ export function summaryView(st, ctx, act, ended = false) {
   const over = v.phase === "game_over" || ended;
   const target = ruleValue("target_score", room, rules) ?? 500;
   const rows = v.names.map((name, s) => h("tr", { class: s === v.round_winner ? "winner" : "" },
-    h("th", { scope: "row", text: name + (s === v.seat ? " (you)" : "") }),
+    h("th", { scope: "row", text: s === v.seat ? t("common.youMark", { name }) : name }),
     h("td", {}, (st.hands?.[s] || []).length
       ? h("div", { class: "sum-hand" }, st.hands[s].map((code) => face(code, { size: "xs", dark: v.side === "dark" })))
-      : h("span", { class: "went-out", text: s === v.round_winner ? "none: went out" : !v.live[s] && v.game === "no-mercy" ? "knocked out (Mercy rule)" : "none" })),
+      : h("span", { class: "went-out", text: s === v.round_winner ? t("summary.wentOutNone") : !v.live[s] && v.game === "no-mercy" ? t("summary.knocked") : t("summary.none") })),
     h("td", { class: "num", text: String(st.points?.[s] ?? 0) }),
     h("td", { class: "num", text: String(v.scores[teamScoring(v) ? room?.seats[s]?.team ?? s % 2 : s]) })));
   const seated = v.seat !== null;
   const host = ctx.seat !== null && ctx.seat === room?.host;
   const replay = !!ctx.replay;
   const buttons = [];
-  if (!over && seated && !replay) buttons.push(h("button", { class: "btn primary", type: "button", id: "next-round-btn", text: "Next round (N)", onclick: () => act.msg({ type: "next_round" }) }));
+  if (!over && seated && !replay) buttons.push(h("button", { class: "btn primary", type: "button", id: "next-round-btn", text: t("summary.nextRound"), onclick: () => act.msg({ type: "next_round" }) }));
   if (over && host) {
-    buttons.push(h("button", { class: "btn primary", type: "button", id: "rematch-btn", text: "Play again", onclick: () => act.msg({ type: "rematch" }) }));
+    buttons.push(h("button", { class: "btn primary", type: "button", id: "rematch-btn", text: t("summary.playAgain"), onclick: () => act.msg({ type: "rematch" }) }));
     // "end" on a finished game: the room goes back to the lobby (seats, bots, a player
     // whose seat went to a bot may take a seat again), then Start the game
-    buttons.push(h("button", { class: "btn", type: "button", id: "lobby-btn", text: "Back to the lobby", onclick: () => act.msg({ type: "end" }) }));
+    buttons.push(h("button", { class: "btn", type: "button", id: "lobby-btn", text: t("summary.toLobby"), onclick: () => act.msg({ type: "end" }) }));
   }
-  if (over && !replay) buttons.push(h("a", { class: "btn", id: "replay-link", href: `/replay?room=${ctx.code}&game=${st.game}`, text: "Watch the replay" }));
-  if (over && !replay) buttons.push(h("a", { class: "btn", id: "record-link", href: `/api/rooms/${ctx.code}/record?game=${st.game}`, download: `uno-${ctx.code}-${st.game}.json`, text: "Download the record" }));
-  buttons.push(h("button", { class: "btn ghost", type: "button", id: "hide-summary", text: "See the table", onclick: () => act.hideSummary() }));
-  let title = v.round_winner !== null ? `${v.round_winner === v.seat ? "You" : v.names[v.round_winner]} went out!` : "Round over";
+  if (over && !replay) buttons.push(h("a", { class: "btn", id: "replay-link", href: `/replay?room=${ctx.code}&game=${st.game}`, text: t("summary.watchReplay") }));
+  if (over && !replay) buttons.push(h("a", { class: "btn", id: "record-link", href: `/api/rooms/${ctx.code}/record?game=${st.game}`, download: `uno-${ctx.code}-${st.game}.json`, text: t("summary.download") }));
+  buttons.push(h("button", { class: "btn ghost", type: "button", id: "hide-summary", text: t("summary.seeTable"), onclick: () => act.hideSummary() }));
+  const about = (key, s) => (s === v.seat ? t(`${key}.you`) : t(`${key}.other`, { name: v.names[s] }));
+  let title = v.round_winner !== null ? about("summary.wentOut", v.round_winner) : t("summary.roundOver");
   if (v.round_winner !== null && v.game === "no-mercy" && v.live.filter(Boolean).length === 1 && st.hands?.[v.round_winner]?.length)
-    title = `${v.round_winner === v.seat ? "You are" : v.names[v.round_winner] + " is"} the last one left: the Mercy rule knocked out the others`;
-  if (over) title = v.game_winner !== null ? `${teamOrName(v, v.game_winner, room, rules)} won the game!` : "Game over";
-  if (ended) title = "The host ended the game";
+    title = about("summary.lastLeft", v.round_winner);
+  if (over) title = v.game_winner !== null ? wonText("summary.wonGame", v, v.game_winner, room, rules) : t("summary.gameOver");
+  if (ended) title = t("summary.hostEnded");
   return h("section", { class: "summary", id: "summary", key: "summary", role: "dialog", "aria-modal": "false", "aria-labelledby": "summary-h" },
     h("h2", { id: "summary-h", text: title }),
     h("p", { class: "hint", text: over
-      ? `The game is over (the target was ${target} point${target === 1 ? "" : "s"}).` + (replay ? "" : host ? " Play again with the same seats, or go back to the lobby to change them." : " The host can start another.")
-      : `Round ${v.round + 1} is over. First to ${target} point${target === 1 ? "" : "s"} wins.${seated && !replay ? " The next round starts when someone presses Next round, or by itself." : ""}` }),
+      ? tn("summary.overHint", target) + (replay ? "" : host ? t("summary.overHost") : t("summary.overGuest"))
+      : tn("summary.roundHint", target, { round: v.round + 1 }) + (seated && !replay ? t("summary.roundHintNext") : "") }),
     !over && ctx.nextRoundAt ? h("p", { class: "next-round-in", id: "next-round-in", role: "timer", text: nextRoundText(ctx.nextRoundAt, ctx.now) }) : null,
     h("table", { class: "scores" },
-      h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Player" }), h("th", { scope: "col", text: "Cards left" }), h("th", { scope: "col", text: "Points" }), h("th", { scope: "col", text: "Score" }))),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col", text: t("summary.player") }), h("th", { scope: "col", text: t("summary.cardsLeft") }), h("th", { scope: "col", text: t("summary.points") }), h("th", { scope: "col", text: t("summary.score") }))),
       h("tbody", {}, rows)),
     roundsView(st, room, rules),
     h("div", { class: "choice-row" }, buttons));
@@ -73,17 +81,17 @@ export function roundsView(st, room, rules) {
   const totals = st.totals || [];
   const v = st.view;
   if (!totals.length) return null;
-  const labels = teamScoring(v) ? totals[0].map((_, i) => `Team ${i + 1}`) : v.names.map((n, s) => (s === v.seat ? "You" : n));
+  const labels = teamScoring(v) ? totals[0].map((_, i) => t("common.team", { n: i + 1 })) : v.names.map((n, s) => (s === v.seat ? t("common.You") : n));
   const points = totals.map((t, r) => t.map((x, i) => x - (r ? totals[r - 1][i] : 0)));
   const table = h("table", { class: "scores by-round", id: "by-round" },
-    h("caption", { text: "Scores by round" }),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Round" }), labels.map((l) => h("th", { scope: "col", class: "num", text: l })))),
+    h("caption", { text: t("scores.byRound") }),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col", text: t("scores.round") }), labels.map((l) => h("th", { scope: "col", class: "num", text: l })))),
     h("tbody", {}, points.map((row, r) => h("tr", {},
       h("th", { scope: "row", text: String(r + 1) }),
       row.map((x) => h("td", { class: "num", text: x ? `+${x}` : "0" }))))),
-    h("tfoot", {}, h("tr", {}, h("th", { scope: "row", text: "Total" }),
+    h("tfoot", {}, h("tr", {}, h("th", { scope: "row", text: t("scores.total") }),
       totals[totals.length - 1].map((x) => h("td", { class: "num", text: String(x) })))));
-  return h("div", { class: "rounds" }, h("div", { class: "rounds-table", tabindex: 0, role: "region", "aria-label": "Scores by round" }, table),
+  return h("div", { class: "rounds" }, h("div", { class: "rounds-table", tabindex: 0, role: "region", "aria-label": t("scores.byRound") }, table),
     totalsChart(totals, labels, Number(ruleValue("target_score", room, rules) ?? 0)));
 }
 
@@ -97,7 +105,7 @@ export function totalsChart(totals, labels, target) {
   const y = (val) => T + (H - T - B) * (1 - val / yMax);
   const tick = (val) => h("text", { x: L - 4, y: y(val) + 4, "text-anchor": "end", class: "tick", text: String(val) });
   const chart = h("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", id: "totals-chart", role: "img",
-    "aria-label": `Totals after each round: ${labels.map((l, i) => `${l} ${totals.map((t) => t[i]).join(", ")}`).join("; ")}` },
+    "aria-label": t("scores.chart", { lines: labels.map((l, i) => t("scores.chartLine", { label: l, values: totals.map((row) => row[i]).join(", ") })).join("; ") }) },
     h("line", { x1: L, y1: y(0), x2: W - R, y2: y(0), class: "axis" }),
     h("line", { x1: L, y1: T, x2: L, y2: y(0), class: "axis" }),
     yMax === target ? h("line", { x1: L, y1: y(target), x2: W - R, y2: y(target), class: "target" }) : null,

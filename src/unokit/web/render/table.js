@@ -6,10 +6,11 @@
 
 import { cardName, colorName, COLOR_KEYS, COLORS } from "../cards.js";
 import { h } from "../dom.js";
+import { t, tn, tNodes } from "../i18n.js";
 import { back, canArmUno, face, ic, isMyTurn, legalOf, OVER, secondsLeft } from "./parts.js";
 import { ruleValue } from "./rules.js";
 import { reactBubble, sideView } from "./side.js";
-import { summaryView, teamOrName } from "./summary.js";
+import { summaryView, wonText } from "./summary.js";
 
 /**
  * The whole table.  ``ctx``: {st (the state message), prev (the one before, for the
@@ -33,7 +34,7 @@ export function tableView(ctx, act) {
     const s = (start + k) % n;
     if (s !== me) order.push(s);
   }
-  const opps = h("ul", { class: "opponents", key: "opponents", "aria-label": "Other players" }, order.map((s) => opponentView(s, ctx, act)));
+  const opps = h("ul", { class: "opponents", key: "opponents", "aria-label": t("table.others") }, order.map((s) => opponentView(s, ctx, act)));
 
   const bannerText = turnText(v, legalOf(st), ctx.room, ctx.rules);
   // the turn timer counts down a person's decision, as the server times it (its
@@ -44,7 +45,7 @@ export function tableView(ctx, act) {
       ? [" ", h("span", { class: "turn-timer", id: "turn-timer", "aria-hidden": "true" }, ic("clock"), h("span", { class: "tt-left", text: timerText(ctx.clockDeadline, ctx.now) }))]
       : null);
   const note = flipNote
-    ? h("div", { class: `flip-note ${flipNote.side}`, id: "flip-note", key: "flip-note", role: "status" }, `Flip! The ${flipNote.side} side is up`)
+    ? h("div", { class: `flip-note ${flipNote.side}`, id: "flip-note", key: "flip-note", role: "status" }, t(`table.flipNote.${flipNote.side === "dark" ? "dark" : "light"}`))
     : null;
   const stage = h("div", { class: "stage", key: "stage" }, centerView(ctx, act), promptView(ctx, act));
   const mine = me === null ? spectatorBar(ctx) : myArea(ctx, act);
@@ -53,9 +54,9 @@ export function tableView(ctx, act) {
   const ended = ctx.room?.status === "over" && v.phase !== "game_over";
   const summary = summaryShown(ctx) ? summaryView(st, ctx, act, ended) : null;
   const table = h("section", { class: "table", key: "table", "aria-labelledby": "table-h" },
-    h("h1", { class: "visually-hidden", id: "table-h", key: "table-h", text: ctx.replay ? "The table" : `Room ${ctx.code}: the table` }),
+    h("h1", { class: "visually-hidden", id: "table-h", key: "table-h", text: ctx.replay ? t("table.headingReplay") : t("table.heading", { code: ctx.code }) }),
     opps, banner, note, stage, mine,
-    phaseOver && ctx.summaryHidden ? h("button", { class: "btn", type: "button", id: "show-summary", key: "show-summary", text: "Show the scores", onclick: () => act.showSummary() }) : null);
+    phaseOver && ctx.summaryHidden ? h("button", { class: "btn", type: "button", id: "show-summary", key: "show-summary", text: t("table.showScores"), onclick: () => act.showSummary() }) : null);
   return h("div", {
     class: `table-wrap force-${v.color || "none"}${myTurn ? " my-turn" : ""}${v.side ? " side-" + v.side : ""}${flipNote?.fresh ? " flipping" : ""}`,
     dataset: { game: v.game || "classic" }, key: "table-wrap",
@@ -78,8 +79,8 @@ function centerView(ctx, act) {
   const pile = h("button", {
     class: "pile drawpile", type: "button", id: "draw-pile", dataset: { key: "draw-pile" },
     "aria-label": v.pile_top
-      ? `Draw pile, ${v.draw_pile} cards; its top card's other side is ${cardName(v.pile_top)}${drawLegal ? ". Draw a card (D)" : ""}`
-      : `Draw pile, ${v.draw_pile} cards${drawLegal ? ". Draw a card (D)" : ""}`,
+      ? tn(drawLegal ? "table.pileOtherDraw" : "table.pileOther", v.draw_pile, { card: cardName(v.pile_top) })
+      : tn(drawLegal ? "table.pileDraw" : "table.pile", v.draw_pile),
     "aria-disabled": drawLegal ? null : "true",
     onclick: () => (drawLegal ? act.send({ draw: true }) : null),
   }, v.pile_top
@@ -92,19 +93,19 @@ function centerView(ctx, act) {
     h("span", { class: "discard-under", "aria-hidden": "true" }),
     topEl);
   const force = v.color
-    ? h("div", { class: `force-chip fc-${v.color}`, id: "color-in-force", key: "force", role: "status", "aria-label": `Colour in force: ${colorName(v.color)}` },
+    ? h("div", { class: `force-chip fc-${v.color}`, id: "color-in-force", key: "force", role: "status", "aria-label": t("table.colorInForce", { color: colorName(v.color) }) },
         h("span", { class: "swatch", "aria-hidden": "true", text: v.color }),
-        h("span", { class: "force-text" }, h("small", { text: "colour" }), h("b", { text: colorName(v.color).toUpperCase() })))
-    : h("div", { class: "force-chip fc-none", id: "color-in-force", key: "force-none", text: "colour: to be chosen" });
-  const dir = h("div", { class: "direction", id: "direction", key: "direction", role: "img", "aria-label": v.direction > 0 ? "Play goes clockwise, to higher seats" : "Play goes counter-clockwise" },
+        h("span", { class: "force-text" }, h("small", { text: t("table.colour") }), h("b", { text: colorName(v.color).toLocaleUpperCase() })))
+    : h("div", { class: "force-chip fc-none", id: "color-in-force", key: "force-none", text: t("table.colourToChoose") });
+  const dir = h("div", { class: "direction", id: "direction", key: "direction", role: "img", "aria-label": v.direction > 0 ? t("table.cwLabel") : t("table.ccwLabel") },
     h("span", { class: `dir-arrow ${v.direction > 0 ? "cw" : "ccw"}`, "aria-hidden": "true" }, ic(v.direction > 0 ? "cw" : "ccw")),
-    h("span", { class: "dir-text", text: v.direction > 0 ? "clockwise" : "counter-clockwise" }));
+    h("span", { class: "dir-text", text: v.direction > 0 ? t("table.cw") : t("table.ccw") }));
   // UNO Flip!: which side is up; No Mercy: the cards of knocked-out hands set aside
   const sideChip = v.side
-    ? h("div", { class: `side-chip ${v.side}`, id: "side-up", key: "side-up", role: "status", "aria-label": `The ${v.side} side is up` },
-        ic("side"), h("span", { text: `${v.side} side up` }))
+    ? h("div", { class: `side-chip ${v.side}`, id: "side-up", key: "side-up", role: "status", "aria-label": t(`table.sideUpLabel.${v.side === "dark" ? "dark" : "light"}`) },
+        ic("side"), h("span", { text: t(`table.sideUp.${v.side === "dark" ? "dark" : "light"}`) }))
     : null;
-  const aside = v.aside ? h("div", { class: "aside-note", id: "aside", key: "aside", text: `Set aside (Mercy rule): ${v.aside} cards` }) : null;
+  const aside = v.aside ? h("div", { class: "aside-note", id: "aside", key: "aside", text: tn("table.aside", v.aside) }) : null;
   return h("div", { class: "center" }, pile, discard, h("div", { class: "center-side" }, sideChip, force, dir, aside));
 }
 
@@ -119,37 +120,39 @@ export function clockShown(st, seat, room) {
 
 export function timerText(deadline, now) {
   const left = secondsLeft(deadline || now, now);
-  return left > 0 ? `${left}\u00a0s` : "autopilot";
+  return left > 0 ? t("common.seconds", { n: left }) : t("common.autopilot");
 }
 
 /** The banner's sentence: whose turn, and what they decide. */
 export function turnText(v, legal, room = null, rules = null) {
   const myTurn = isMyTurn(v);
-  const name = (s) => (s === v.seat ? "You" : v.names[s]);
-  if (v.phase === "game_over") return v.game_winner !== null ? `Game over: ${teamOrName(v, v.game_winner, room, rules)} won!` : "Game over";
-  if (v.phase === "round_over") return v.round_winner !== null ? `${name(v.round_winner)} went out: round over` : "Round over";
+  if (v.phase === "game_over") return v.game_winner !== null ? wonText("turn.gameOverWon", v, v.game_winner, room, rules) : t("turn.gameOver");
+  if (v.phase === "round_over") {
+    if (v.round_winner === null) return t("turn.roundOver");
+    return v.round_winner === v.seat ? t("turn.wentOut.you") : t("turn.wentOut.other", { name: v.names[v.round_winner] });
+  }
   const jump = !myTurn && legal.some((a) => a.play || a.cards);
-  if (jump) return "Jump in! You hold the same card as the top one";
+  if (jump) return t("turn.jumpIn");
   if (myTurn) {
     switch (v.phase) {
       case "start_color":
-        if (v.game === "no-mercy") return "Your turn: Colour Roulette! Name a colour";
-        return v.game === "flip" ? `Your turn: choose the colour of the ${cardName(v.top)}` : "Your turn: choose the colour of the start card";
-      case "challenge": return `Your turn: ${v.names[v.wd4_by]} hit you with a ${v.game === "flip" ? cardName(v.top) : "Wild Draw Four"}`;
-      case "answer": return `Your turn: answer the ${cardName(v.pending)} or draw ${v.pending_total}`;
-      case "drawn": return legal.some((a) => a.keep) ? "Your turn: play the card you drew, or keep it" : "Your turn: play the card you drew";
-      default: return "Your turn: play a card or draw";
+        if (v.game === "no-mercy") return t("turn.roulette");
+        return v.game === "flip" ? t("turn.chooseColorOf", { card: cardName(v.top) }) : t("turn.chooseStart");
+      case "challenge": return t("turn.hitBy", { name: v.names[v.wd4_by], card: cardName(v.game === "flip" ? v.top : "W+4") });
+      case "answer": return t("turn.answer", { card: cardName(v.pending), n: v.pending_total });
+      case "drawn": return legal.some((a) => a.keep) ? t("turn.drawnKeep") : t("turn.drawn");
+      default: return t("turn.yours");
     }
   }
-  const who = v.names[v.current];
+  const name = v.names[v.current];
   switch (v.phase) {
     case "start_color":
-      if (v.game === "no-mercy") return `${who} names a colour for the Colour Roulette`;
-      return v.game === "flip" ? `${who} is choosing a colour` : `${who} is choosing the start colour`;
-    case "challenge": return v.game === "flip" ? `${who} decides: challenge the ${cardName(v.top)} or draw` : `${who} decides: challenge the Wild Draw Four or draw 4`;
-    case "answer": return `${who} must answer or draw ${v.pending_total}`;
-    case "drawn": return `${who} drew a card and is deciding`;
-    default: return `${who}'s turn`;
+      if (v.game === "no-mercy") return t("turn.otherRoulette", { name });
+      return v.game === "flip" ? t("turn.otherChoosing", { name }) : t("turn.otherChoosingStart", { name });
+    case "challenge": return v.game === "flip" ? t("turn.otherChallengeFlip", { name, card: cardName(v.top) }) : t("turn.otherChallenge", { name });
+    case "answer": return t("turn.otherAnswer", { name, n: v.pending_total });
+    case "drawn": return t("turn.otherDrawn", { name });
+    default: return t("turn.other", { name });
   }
 }
 
@@ -171,40 +174,41 @@ export function opponentView(s, ctx, act) {
   const grew = prev && prev.view.hand_sizes[s] < count;
   const fan = h("span", { class: `${others && !open ? "fan other-fan" : "fan"}${open ? " open-fan" : ""}${grew ? " grew" : ""}`, "aria-hidden": "true" }, fanCards);
   const badges = [];
-  if (seat?.kind === "bot") badges.push(h("span", { class: "badge bot", text: "bot" }));
-  if (seat?.team !== null && seat?.team !== undefined) badges.push(h("span", { class: `badge team t${seat.team}`, text: `team ${seat.team + 1}` }));
-  if (seat && seat.kind === "person" && !seat.connected) badges.push(h("span", { class: "badge away", text: "reconnecting…" }));
-  if (seat?.autopilot) badges.push(h("span", { class: "badge auto", text: "autopilot" }));
+  if (seat?.kind === "bot") badges.push(h("span", { class: "badge bot", text: t("common.bot") }));
+  if (seat?.team !== null && seat?.team !== undefined) badges.push(h("span", { class: `badge team t${seat.team}`, text: t("common.teamLower", { n: seat.team + 1 }) }));
+  if (seat && seat.kind === "person" && !seat.connected) badges.push(h("span", { class: "badge away", text: t("common.reconnecting") }));
+  if (seat?.autopilot) badges.push(h("span", { class: "badge auto", text: t("common.autopilot") }));
   if (!v.live[s]) badges.push(v.game === "no-mercy"
-    ? h("span", { class: "badge knocked", text: "knocked out (Mercy)" })
-    : h("span", { class: "badge", text: "out" }));
-  if (count === 1) badges.push(h("span", { class: `badge uno${v.vulnerable === s ? " uncalled" : ""}`, text: v.vulnerable === s ? "1 card, no UNO!" : "UNO!" }));
+    ? h("span", { class: "badge knocked", text: t("opp.knocked") })
+    : h("span", { class: "badge", text: t("opp.out") }));
+  if (count === 1) badges.push(h("span", { class: `badge uno${v.vulnerable === s ? " uncalled" : ""}`, text: v.vulnerable === s ? t("opp.noUno") : t("common.uno") }));
   const catchA = legalOf(st).find((a) => a.catch === s);
   return h("li", {
     class: `opp${isTurn ? " turn" : ""}${v.live[s] ? "" : v.game === "no-mercy" ? " out knocked" : " out"}${seat && !seat.connected ? " away" : ""}`,
     dataset: { seat: s }, key: `opp:${s}`,
-    "aria-label": `${v.names[s]}: ${count} card${count === 1 ? "" : "s"}${isTurn ? ", their turn" : ""}${count === 1 ? ", UNO" : ""}${v.others?.[s]?.length ? `; the other side of their cards: ${v.others[s].map(cardName).join(", ")}` : ""}`,
+    "aria-label": tn("opp.label", count, { name: v.names[s] }) + (isTurn ? t("opp.theirTurn") : "") + (count === 1 ? t("opp.uno") : "")
+      + (v.others?.[s]?.length ? t("opp.otherSides", { cards: v.others[s].map(cardName).join(", ") }) : ""),
   },
   h("div", { class: "opp-head" },
     isTurn ? h("span", { class: "turn-mark", key: "turn-mark", "aria-hidden": "true" }, ic("turn")) : null,
     h("span", { class: "opp-name", key: "name", text: v.names[s] }),
     reactBubble(ctx.reacts, String(s), ctx.now),
-    h("span", { class: "opp-score", key: "score", text: `${v.scores[s]} pts` })),
+    h("span", { class: "opp-score", key: "score", text: t("common.pts", { n: v.scores[s] }) })),
   h("div", { class: "opp-cards" }, fan, h("span", { class: "opp-count", text: `${count}` })),
   h("span", { class: "badges" }, badges),
   catchA
     ? h("button", {
         class: "btn catch", type: "button", dataset: { key: `catch:${s}` }, key: "catch",
-        "aria-label": `Catch ${v.names[s]}: they did not call UNO (C)`,
-        onclick: () => act.send({ catch: s }), text: "Catch! (C)",
+        "aria-label": t("opp.catchLabel", { name: v.names[s] }),
+        onclick: () => act.send({ catch: s }), text: t("opp.catch"),
       })
     : null);
 }
 
 function spectatorBar(ctx) {
   const text = ctx.replay
-    ? ctx.replay.view === "open" ? "Every hand is open: the replay of a finished game." : "A spectator's view: what everyone saw, never a hand."
-    : "You are watching: you see what everyone sees, never a hand.";
+    ? ctx.replay.view === "open" ? t("me.replayOpen") : t("me.replaySpectator")
+    : t("me.watching");
   return h("div", { class: "me spectator", key: "me-spectator" }, h("p", { text }));
 }
 
@@ -242,13 +246,13 @@ export function myArea(ctx, act) {
     const key = `card:${code}:${counts[code]}`;
     return face(code, { tag: "button", dark: v.side === "dark" }, {
       type: "button", key, class: cls.filter(Boolean).join(" "), dataset: { key, index: String(i) },
-      "aria-label": `${cardName(code)}${drawn ? ", the card you drew" : ""}${ok ? ", playable" : ", cannot be played now"}`,
+      "aria-label": cardName(code) + (drawn ? t("me.cardDrawn") : "") + (ok ? t("me.playable") : t("me.notPlayable")),
       "aria-disabled": ok ? null : "true",
       onclick: () => act.clickCard(code, i),
       onkeydown: (e) => act.handKeys(e),
     });
   });
-  const hand = h("div", { class: "hand", role: "group", "aria-label": `Your hand, ${v.hand.length} cards. Arrows move, Enter plays.` }, cards);
+  const hand = h("div", { class: "hand", role: "group", "aria-label": tn("me.hand", v.hand.length) }, cards);
   const unoCall = L.find((a) => a.uno === true && !a.play && !a.cards);
   const canArm = canArmUno(v);
   const armed = !!ctx.unoArmed;
@@ -256,23 +260,23 @@ export function myArea(ctx, act) {
     class: `btn uno-btn${armed ? " armed" : ""}${unoCall ? " urgent" : ""}`, type: "button", id: "uno-btn", dataset: { key: "uno" },
     "aria-pressed": canArm ? String(armed) : null,
     "aria-disabled": unoCall || canArm ? null : "true",
-    "aria-label": unoCall ? "Call UNO now (U)" : canArm ? (armed ? "UNO is called with your next card (U to undo)" : "Call UNO with your next card (U)") : "UNO (only with your second-to-last card)",
-    text: "UNO!", onclick: () => act.pressUno(),
+    "aria-label": unoCall ? t("me.unoNow") : canArm ? (armed ? t("me.unoArmed") : t("me.unoArm")) : t("me.unoOff"),
+    text: t("common.uno"), onclick: () => act.pressUno(),
   });
   const drawA = L.find((a) => a.draw);
-  const drawText = ruleValue("attack_launcher", ctx.room, ctx.rules) ? "Launcher (D)" : v.game === "no-mercy" ? "Draw until playable (D)" : "Draw (D)";
+  const drawText = ruleValue("attack_launcher", ctx.room, ctx.rules) ? t("me.launcher") : v.game === "no-mercy" ? t("me.drawUntil") : t("me.draw");
   const buttons = h("div", { class: "my-buttons" },
     h("button", { class: "btn", type: "button", id: "draw-btn", dataset: { key: "draw" }, "aria-disabled": drawA ? null : "true", text: drawText, onclick: () => drawA && act.send({ draw: true }) }),
     uno);
   const seat = ctx.room?.seats[me];
   const head = h("div", { class: "me-head" },
     h("span", { class: "me-name", key: "name", text: v.names[me] }),
-    h("span", { class: "tag you", key: "you", text: "you" }),
+    h("span", { class: "tag you", key: "you", text: t("common.you") }),
     reactBubble(ctx.reacts, String(me), ctx.now),
-    seat?.team !== null && seat?.team !== undefined ? h("span", { class: `badge team t${seat.team}`, key: "team", text: `team ${seat.team + 1}` }) : null,
-    h("span", { class: "me-score", key: "score", text: `${v.scores[me]} pts` }),
-    v.hand.length === 1 ? h("span", { class: `badge uno${v.vulnerable === me ? " uncalled" : ""}`, key: "uno", text: v.vulnerable === me ? "call UNO!" : "UNO!" }) : null,
-    !v.live[me] && v.game === "no-mercy" ? h("span", { class: "badge knocked", key: "knocked", text: "knocked out (Mercy): you watch this round" }) : null);
+    seat?.team !== null && seat?.team !== undefined ? h("span", { class: `badge team t${seat.team}`, key: "team", text: t("common.teamLower", { n: seat.team + 1 }) }) : null,
+    h("span", { class: "me-score", key: "score", text: t("common.pts", { n: v.scores[me] }) }),
+    v.hand.length === 1 ? h("span", { class: `badge uno${v.vulnerable === me ? " uncalled" : ""}`, key: "uno", text: v.vulnerable === me ? t("me.callUno") : t("common.uno") }) : null,
+    !v.live[me] && v.game === "no-mercy" ? h("span", { class: "badge knocked", key: "knocked", text: t("me.knocked") }) : null);
   return h("div", { class: `me${myTurn ? " turn" : ""}`, key: "me" }, h("div", { class: "me-bar" }, head, buttons), hand);
 }
 
@@ -281,7 +285,7 @@ export function colorButtons(onPick, label, keys = COLOR_KEYS) {
   return h("div", { class: "color-pick", role: "group", "aria-label": label, key: "color-pick" },
     keys.map((k) => h("button", {
       class: `btn colorbtn cb-${k}`, type: "button", dataset: { key: `color:${k}`, color: k },
-      "aria-label": `${COLORS[k].label} (${k})`, onclick: () => onPick(k),
+      "aria-label": t("prompt.colourButton", { color: COLORS[k].label, key: k }), onclick: () => onPick(k),
     }, h("span", { class: "cb-letter", "aria-hidden": "true", text: k }), h("span", { text: COLORS[k].label }))));
 }
 
@@ -294,9 +298,9 @@ export function promptView(ctx, act) {
   const L = legalOf(ctx.st);
   // one prompt element from one state to the next: a live region that stays is read out
   const box = (kids) => h("div", { class: kids ? "prompt active" : "prompt", id: "prompt", key: "prompt", "aria-live": "polite" }, kids);
-  const cancel = h("button", { class: "btn ghost", type: "button", text: "Cancel (Esc)", onclick: () => act.cancelChoice() });
+  const cancel = h("button", { class: "btn ghost", type: "button", text: t("common.cancel"), onclick: () => act.cancelChoice() });
   if (c && c.stage === "multi") {
-    return box([h("p", { class: "prompt-title", text: "Play these cards together? (the last one ends on top)" }),
+    return box([h("p", { class: "prompt-title", text: t("prompt.multi") }),
       h("div", { class: "choice-row" }, c.seqs.map((sq, i) => h("button", {
         class: "btn", type: "button", dataset: { key: `seq:${sq}` },
         onclick: () => act.pickSeq(sq),
@@ -304,53 +308,54 @@ export function promptView(ctx, act) {
       cancel]);
   }
   if (c && c.stage === "color") {
-    return box([h("p", { class: "prompt-title", text: `${cardName(c.card)}: choose the colour` }),
-      colorButtons((k) => act.pickColor(k), "Choose a colour", c.colors || COLOR_KEYS),
+    return box([h("p", { class: "prompt-title", text: t("prompt.chooseColourOf", { card: cardName(c.card) }) }),
+      colorButtons((k) => act.pickColor(k), t("prompt.chooseAColour"), c.colors || COLOR_KEYS),
       cancel]);
   }
   if (c && c.stage === "target") {
-    return box([h("p", { class: "prompt-title", text: "Swap hands with whom?" }),
-      h("div", { class: "choice-row target-pick" }, c.targets.map((t, i) => h("button", {
-        class: "btn", type: "button", dataset: { key: `target:${t}` }, onclick: () => act.pickTarget(t),
-      }, `${i + 1}. ${v.names[t]} (${v.hand_sizes[t]} cards)`))),
+    return box([h("p", { class: "prompt-title", text: t("prompt.target") }),
+      h("div", { class: "choice-row target-pick" }, c.targets.map((s, i) => h("button", {
+        class: "btn", type: "button", dataset: { key: `target:${s}` }, onclick: () => act.pickTarget(s),
+      }, tn("prompt.targetOption", v.hand_sizes[s], { i: i + 1, name: v.names[s] })))),
       cancel]);
   }
   if (!myTurn) return box(null);
   if (v.phase === "start_color") {
     const keys = [...new Set(L.filter((a) => a.color && !a.play).map((a) => a.color))];
     const title = v.game === "no-mercy"
-      ? "Colour Roulette! Name a colour: you turn cards over until one of it comes, and keep them all."
-      : v.game === "flip" ? `The ${cardName(v.top)} on top needs a colour: choose it` : `The start card is a ${cardName(v.top)}: choose its colour`;
-    return box([h("p", { class: "prompt-title", text: title }), colorButtons((k) => act.startColor(k), "Choose the colour", keys)]);
+      ? t("prompt.roulette")
+      : v.game === "flip" ? t("prompt.flipColour", { card: cardName(v.top) }) : t("prompt.startColour", { card: cardName(v.top) });
+    return box([h("p", { class: "prompt-title", text: title }), colorButtons((k) => act.startColor(k), t("prompt.chooseTheColour"), keys)]);
   }
   if (v.phase === "challenge" || (v.phase === "answer" && L.some((a) => a.challenge))) {
     const by = v.names[v.wd4_by];
     const flip = v.game === "flip"; // Wild Draw Two or Wild Draw Colour (FLIP-CHAL)
-    const cost = flip ? (v.top === "W+C" ? "draw until the colour named comes" : `draw ${v.pending_total || 2}`) : `draw ${v.pending_total || 4}`;
+    const cost = flip ? (v.top === "W+C" ? t("prompt.costUntil") : t("prompt.costDraw", { n: v.pending_total || 2 })) : t("prompt.costDraw", { n: v.pending_total || 4 });
     return box([
-      h("p", { class: "prompt-title", text: `${by} played a ${flip ? cardName(v.top) : "Wild Draw Four"} on you.` }),
+      h("p", { class: "prompt-title", text: t("prompt.playedOnYou", { name: by, card: cardName(flip ? v.top : "W+4") }) }),
       h("p", { class: "hint", text: flip
-        ? `Challenge if you think ${by} still held a card of the colour in force before it: if so ${by} takes the penalty, if not you take it and 2 more. Or accept and ${cost}.`
-        : `Challenge if you think ${by} still held a ${colorName(v.prev_color)} card: if so ${by} draws 4, if not you draw 6. Or accept and draw ${v.pending_total || 4}.` }),
+        ? t("prompt.challengeFlipHint", { name: by, cost })
+        : t("prompt.challengeHint", { name: by, color: colorName(v.prev_color), n: v.pending_total || 4 }) }),
       h("div", { class: "choice-row" },
-        h("button", { class: "btn primary", type: "button", id: "challenge-btn", dataset: { key: "challenge" }, text: "Challenge (C)", onclick: () => act.send({ challenge: true }) }),
-        h("button", { class: "btn", type: "button", id: "accept-btn", dataset: { key: "accept" }, text: `Accept: ${cost} (A)`, onclick: () => act.send({ accept: true }) }))]);
+        h("button", { class: "btn primary", type: "button", id: "challenge-btn", dataset: { key: "challenge" }, text: t("prompt.challenge"), onclick: () => act.send({ challenge: true }) }),
+        h("button", { class: "btn", type: "button", id: "accept-btn", dataset: { key: "accept" }, text: t("prompt.accept", { cost }), onclick: () => act.send({ accept: true }) }))]);
   }
   if (v.phase === "answer") {
     return box([
       h("p", { class: "prompt-title", text: L.some((a) => a.play || a.cards)
-        ? `${cardName(v.pending)}: answer with a raised card, or take ${v.pending_total} cards.`
-        : `${cardName(v.pending)}: you have no card to answer it; take ${v.pending_total} cards.` }),
-      h("button", { class: "btn", type: "button", id: "accept-btn", dataset: { key: "accept" }, text: `Accept: draw ${v.pending_total} (A)`, onclick: () => act.send({ accept: true }) })]);
+        ? t("prompt.answer", { card: cardName(v.pending), n: v.pending_total })
+        : t("prompt.noAnswer", { card: cardName(v.pending), n: v.pending_total }) }),
+      h("button", { class: "btn", type: "button", id: "accept-btn", dataset: { key: "accept" }, text: t("prompt.acceptDraw", { n: v.pending_total }), onclick: () => act.send({ accept: true }) })]);
   }
   if (v.phase === "drawn") {
     const playDrawn = L.find((a) => a.play === v.drawn);
     const keep = L.find((a) => a.keep);
     return box([
-      h("p", { class: "prompt-title" }, v.game === "no-mercy" ? "You drew until a playable card came: " : "You drew ", face(v.drawn, { size: "sm", dark: v.side === "dark" }), ` ${cardName(v.drawn)}${keep ? "." : ": play it."}`),
+      h("p", { class: "prompt-title" }, tNodes(`prompt.drew${v.game === "no-mercy" ? "Until" : ""}${keep ? "" : "Play"}`,
+        { face: face(v.drawn, { size: "sm", dark: v.side === "dark" }), card: cardName(v.drawn) })),
       h("div", { class: "choice-row" },
-        playDrawn ? h("button", { class: "btn primary", type: "button", id: "play-drawn-btn", dataset: { key: "play-drawn" }, text: "Play it (P)", onclick: () => act.clickCard(v.drawn) }) : null,
-        keep ? h("button", { class: "btn", type: "button", id: "keep-btn", dataset: { key: "keep" }, text: "Keep it (K)", onclick: () => act.send({ keep: true }) }) : null)]);
+        playDrawn ? h("button", { class: "btn primary", type: "button", id: "play-drawn-btn", dataset: { key: "play-drawn" }, text: t("prompt.playIt"), onclick: () => act.clickCard(v.drawn) }) : null,
+        keep ? h("button", { class: "btn", type: "button", id: "keep-btn", dataset: { key: "keep" }, text: t("prompt.keepIt"), onclick: () => act.send({ keep: true }) }) : null)]);
   }
   return box(null);
 }
