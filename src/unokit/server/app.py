@@ -876,6 +876,7 @@ class Server:
         The loop wakes when another server's lease lapses, so a dead server's rooms move
         again within about the lease time of its last renewal."""
         patient: dict[str, float] = {}  # orphan -> when first seen without players here
+        asked = time.monotonic()
         refused: dict[str, float] = {}  # orphan this server failed to read -> retry after
         while True:
             self.lease_asked.clear()
@@ -898,6 +899,12 @@ class Server:
                     for code in away:
                         self.held.discard(code)
                         self.bus.publish({"t": "lease", "code": code})
+                # when the next lease of another server lapses, asked before taking any:
+                # a lease that lapses between the two is taken now (asked after, it
+                # missed the wake-up, and was taken 5/3 s late, when a player's
+                # reconnect woke this loop a moment before the lapse)
+                asked = time.monotonic()
+                lapse = await self.io(self.store.soonest_lapse, self.origin)
                 # its own rooms first: taking over others' must not let these lapse
                 held = await self.lease_io(self.store.take_leases, self.origin, want,
                                      self.lease_seconds)  # fmt: skip
@@ -937,7 +944,6 @@ class Server:
                                           self.lease_seconds)  # fmt: skip
                 for code in held:
                     patient.pop(code, None)
-                lapse = await self.io(self.store.soonest_lapse, self.origin)
             except StoreError as e:
                 # the leases taken at the last renewal run until then (counted from
                 # before that request was sent, so never past the store's own expiry;
@@ -983,9 +989,9 @@ class Server:
             await self.save_finished_games()
             wait = self.lease_seconds / 3
             if lapse is not None:  # be there when another server's lease lapses
-                # (``lapse`` counts from the store's clock when it was asked, before this
-                # wait began: the wake-up comes after the lapse, never before)
-                wait = min(wait, max(0.01, lapse + 0.01))
+                # (``lapse`` counts from when it was asked: a wake-up a moment early finds
+                # it not lapsed yet, and asks again first)
+                wait = min(wait, max(0.01, lapse + 0.01 - (time.monotonic() - asked)))
             if more:
                 wait = 0.0
             if patient:
