@@ -25,7 +25,8 @@ LEAK = re.compile(
 PAGE_TEXT = """() => {
   const out = [document.title, document.body.innerText];
   for (const el of document.querySelectorAll('[aria-label], [title], [placeholder]'))
-    for (const a of ['aria-label', 'title', 'placeholder']) if (el.hasAttribute(a)) out.push(el.getAttribute(a));
+    for (const a of ['aria-label', 'title', 'placeholder'])
+      if (el.hasAttribute(a)) out.push(el.getAttribute(a));
   for (const o of document.querySelectorAll('option')) out.push(o.textContent);
   return out.join('\\n');
 }"""
@@ -65,7 +66,9 @@ def test_the_browser_language_then_the_switch_which_is_remembered(
             assert leaks(page) == []
 
             page.select_option("#lang", "es")
-            page.wait_for_function("() => document.querySelector('h1')?.textContent === 'Juega al UNO con tus amigos'")
+            page.wait_for_function(
+                "() => document.querySelector('h1')?.textContent === 'Juega al UNO con tus amigos'"
+            )
             assert page.evaluate("document.documentElement.lang") == "es"
             assert page.inner_text("#create-btn") == "Crear la sala"
             assert page.locator("label[for=lang]").inner_text() == "Idioma"
@@ -80,7 +83,9 @@ def test_the_browser_language_then_the_switch_which_is_remembered(
             # what was typed stays through a switch
             page.fill("#name", "Ana")
             page.select_option("#lang", "en")
-            page.wait_for_function("() => document.querySelector('h1')?.textContent === 'Play UNO with friends'")
+            page.wait_for_function(
+                "() => document.querySelector('h1')?.textContent === 'Play UNO with friends'"
+            )
             assert page.input_value("#name") == "Ana"
             assert ana.errors == [] and ana.console == []
         finally:
@@ -146,12 +151,18 @@ def test_a_game_in_spanish_then_german_with_no_key_showing(browser: Any, tmp_pat
             # the switch redraws the table and the log in German
             page.select_option("#lang", "de")
             page.wait_for_function("() => document.documentElement.lang === 'de'")
-            page.wait_for_function("() => document.getElementById('log').innerText.includes('Runde 1:')")
+            page.wait_for_function(
+                "() => document.getElementById('log').innerText.includes('Runde 1:')"
+            )
             log = page.inner_text("#log")
             assert "Du hast 7 Karten bekommen." in log and "Ronda" not in log, log
             assert page.locator("#draw-btn").inner_text() == "Ziehen (D)"
-            assert re.search(r"Du bist dran|ist dran|vorbei|ist raus|Reinwerfen", page.inner_text("#turn"))
-            labels = page.eval_on_selector_all(".hand .card", "els => els.map(e => e.getAttribute('aria-label'))")
+            assert re.search(
+                r"Du bist dran|ist dran|vorbei|ist raus|Reinwerfen", page.inner_text("#turn")
+            )
+            labels = page.eval_on_selector_all(
+                ".hand .card", "els => els.map(e => e.getAttribute('aria-label'))"
+            )
             assert labels and all(re.search(r"spielbar", x) for x in labels), labels
             # the help and the rules panel speak German too
             page.keyboard.press("?")
@@ -162,6 +173,33 @@ def test_a_game_in_spanish_then_german_with_no_key_showing(browser: Any, tmp_pat
             assert page.inner_text("#rules-h") == "Regeln: klassisch"
             assert leaks(page) == []
             assert serious(page) == []
+            assert ana.errors == [] and ana.console == []
+        finally:
+            ana.close()
+
+
+def test_the_top_bar_fits_a_phone_in_every_language(browser: Any, tmp_path: Any) -> None:
+    """At 360 px the host's top bar (room code, Copy link, Rules, Sound, End, the
+    switch) fits in every language: the page never scrolls sideways."""
+    with run_server(tmp_path) as url:
+        ana = Player.open(
+            browser, "Ana", viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True
+        )
+        try:
+            page = ana.page
+            create_room(ana, url, players=2, seats=["normal"])
+            page.click("#start-btn")
+            page.wait_for_selector("#end-btn")
+            for lang in page.eval_on_selector_all("#lang option", "os => os.map(o => o.value)"):
+                page.select_option("#lang", lang)
+                page.wait_for_function("l => document.documentElement.lang === l", arg=lang)
+                width = page.evaluate("document.documentElement.scrollWidth")
+                assert width <= 360, (lang, width)
+                right = page.evaluate(
+                    "document.getElementById('lang').getBoundingClientRect().right"
+                )
+                assert right <= 360, (lang, right)
+                assert leaks(page) == [], lang
             assert ana.errors == [] and ana.console == []
         finally:
             ana.close()

@@ -265,9 +265,9 @@ async function copyLink() {
 function drawRoombar() {
   patch(roombar, [
     h("span", { class: "roomcode", key: "roomcode" }, h("span", { class: "rc-word", text: t("top.room") }), h("b", { text: S.code })),
-    // a phone shows "Link" alone (the top bar holds the language switch too)
+    // a phone shows a link's drawing alone (the top bar holds the language switch too)
     h("button", { class: "btn small", type: "button", id: "copy-link", key: "copy-link", "aria-label": t("top.copyLink"), onclick: copyLink },
-      h("span", { class: "phone-hidden", "aria-hidden": "true", text: t("top.copyLink") }), h("span", { class: "phone-only", "aria-hidden": "true", text: t("top.copyLinkShort") })),
+      ic("link", "phone-only"), h("span", { class: "phone-hidden", "aria-hidden": "true", text: t("top.copyLink") })),
     S.room && S.room.status !== "lobby"
       ? h("button", { class: "btn small ghost", type: "button", id: "rules-btn", key: "rules-btn", "aria-expanded": String(!!S.rulesOpen), "aria-controls": "rules", onclick: act.toggleRules }, ic("rules"), h("span", { class: "phone-hidden", text: t("top.rules") }))
       : null,
@@ -278,7 +278,7 @@ function drawRoombar() {
     S.room && S.room.status === "playing" && S.seat !== null && S.seat === S.room.host
       ? h("button", { class: "btn small ghost", type: "button", id: "end-btn", key: "end-btn", "aria-label": t("top.endGame"), onclick: () => {
           if (window.confirm(t("top.confirmEnd"))) act.msg({ type: "end" });
-        } }, t("top.end"), h("span", { class: "phone-hidden", text: t("top.endRest") }))
+        } }, h("span", { class: "phone-only", "aria-hidden": "true", text: t("top.end") }), h("span", { class: "phone-hidden", "aria-hidden": "true", text: t("top.endGame") }))
       : null,
   ]);
 }

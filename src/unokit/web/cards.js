@@ -86,6 +86,8 @@ const ICONS = {
   sound: [["path", { d: "M4 9h4l5-4v14l-5-4H4z", fill: "currentColor" }], ["path", { d: "M16 9a4 4 0 0 1 0 6M18.5 6.5a7.5 7.5 0 0 1 0 11" }]],
   mute: [["path", { d: "M4 9h4l5-4v14l-5-4H4z", fill: "currentColor" }], ["path", { d: "m16 9 6 6m0-6-6 6" }]],
   side: [["path", { d: "M12 3a9 9 0 1 0 0 18z", fill: "currentColor" }], ["circle", { cx: 12, cy: 12, r: 9 }]],
+  // two links of a chain (Copy link, where a phone has no room for the words)
+  link: [["path", { d: "M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1" }], ["path", { d: "M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1" }]],
 };
 
 /** An icon drawn by the page (inline SVG), hidden from screen readers. */

@@ -16,7 +16,6 @@ export default {
   "top.language": "Sprache",
   "top.room": "Raum ",
   "top.copyLink": "Link kopieren",
-  "top.copyLinkShort": "Link",
   "top.copied": "Link kopiert: schick ihn deinen Freunden.",
   "top.copyThis": "Kopiere diesen Link: {link}",
   "top.rules": "Regeln",
@@ -27,8 +26,7 @@ export default {
   "top.soundOff": "Ton aus",
   "top.keys": "Tasten ?",
   "top.endGame": "Spiel beenden",
-  "top.end": "Beenden",
-  "top.endRest": "",
+  "top.end": "Ende",
   "top.confirmEnd": "Das Spiel für alle beenden? Der Spielbericht bleibt herunterladbar.",
   "top.replay": "Wiederholung",
 

@@ -17,7 +17,6 @@ export default {
   "top.language": "Language",
   "top.room": "Room ",
   "top.copyLink": "Copy link",
-  "top.copyLinkShort": "Link",
   "top.copied": "Link copied: send it to your friends.",
   "top.copyThis": "Copy this link: {link}",
   "top.rules": "Rules",
@@ -29,7 +28,6 @@ export default {
   "top.keys": "Keys ?",
   "top.endGame": "End game",
   "top.end": "End",
-  "top.endRest": " game",
   "top.confirmEnd": "End the game for everyone? The record stays downloadable.",
   "top.replay": "Replay",
 

@@ -16,7 +16,6 @@ export default {
   "top.language": "Idioma",
   "top.room": "Sala ",
   "top.copyLink": "Copiar enlace",
-  "top.copyLinkShort": "Enlace",
   "top.copied": "Enlace copiado: envíaselo a tus amigos.",
   "top.copyThis": "Copia este enlace: {link}",
   "top.rules": "Reglas",
@@ -27,8 +26,7 @@ export default {
   "top.soundOff": "Sonido no",
   "top.keys": "Teclas ?",
   "top.endGame": "Terminar la partida",
-  "top.end": "Terminar",
-  "top.endRest": " partida",
+  "top.end": "Fin",
   "top.confirmEnd": "¿Terminar la partida para todos? El registro se podrá seguir descargando.",
   "top.replay": "Repetición",
 

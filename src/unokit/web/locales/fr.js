@@ -16,7 +16,6 @@ export default {
   "top.language": "Langue",
   "top.room": "Salle ",
   "top.copyLink": "Copier le lien",
-  "top.copyLinkShort": "Lien",
   "top.copied": "Lien copié : envoie-le à tes amis.",
   "top.copyThis": "Copie ce lien : {link}",
   "top.rules": "Règles",
@@ -27,8 +26,7 @@ export default {
   "top.soundOff": "Son coupé",
   "top.keys": "Touches ?",
   "top.endGame": "Terminer la partie",
-  "top.end": "Terminer",
-  "top.endRest": " la partie",
+  "top.end": "Fin",
   "top.confirmEnd": "Terminer la partie pour tout le monde ? Le relevé reste téléchargeable.",
   "top.replay": "Rediffusion",
 
