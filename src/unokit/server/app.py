@@ -197,8 +197,10 @@ class Limits:
     # HTTP: open connections per address (a proxy named by --forwarded-allow-ips is
     # not counted); a request's headers and body must arrive within request_seconds
     # of the connection or of the previous response; an idle connection closes after
-    # keep_alive_seconds; a request's headers have at most header_bytes
-    http_connections_per_address: int = 20
+    # keep_alive_seconds; a request's headers have at most header_bytes.  64, not 20:
+    # friends at one table often share a router's address, and a browser opens up to
+    # five connections while the page's modules load (20 turned away the fifth friend)
+    http_connections_per_address: int = 64
     request_seconds: float = 10.0
     keep_alive_seconds: float = 5.0
     header_bytes: int = 16 * 1024
