@@ -681,7 +681,10 @@ async def test_a_dead_servers_bot_moves_when_its_lease_lapses_not_a_pause_later(
         await ana.wait(lambda: len(store.log(code, 1)) > before, 5)
         took = time.monotonic() - killed
         assert code in b.server.held
-        assert took < LEASE + 0.9, f"the bot moved {took:.2f} s after the kill"
+        # a pause counted from the takeover puts the move at least 2.4 s after the kill
+        # (the lease lapses 0.4-0.6 s after it, then 2 s); 1.9 s leaves room for a busy
+        # machine (1.5 s failed once while a CI run shared the 2 cores)
+        assert took < LEASE + 1.3, f"the bot moved {took:.2f} s after the kill"
         await ana.close()
 
 

@@ -1033,3 +1033,72 @@ def test_a_room_change_stuck_in_the_store_stops_no_other_room_and_shows_nothing(
             await host.close()
 
     asyncio.run(run())
+
+
+def test_a_move_sent_while_the_host_kicks_that_seat_is_not_played() -> None:
+    """A kick's store call runs in a worker thread with the room's lock held; a move the
+    kicked player sent meanwhile waits for that lock, and must not then be played on
+    the seat that is now a bot's (review of 2026-12-05: it was, on their turn)."""
+    import asyncio
+
+    from server_helpers import Client, running
+    from unokit.engine import view_of
+    from unokit.match import Timing
+    from unokit.server.store import MemoryStore, RoomRow
+
+    class Hangs(MemoryStore):
+        sync = "full"  # its calls wait: the server makes them in worker threads
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.stuck: str | None = None
+            self.go = threading.Event()
+            self.waiting = threading.Event()
+
+        def put_room(self, row: RoomRow, expect: int | None) -> bool:
+            if row.code == self.stuck:
+                self.waiting.set()
+                self.go.wait(5)
+            return super().put_room(row, expect)
+
+    # the bot that takes the seat waits 1 s before its move: a move within it is Ben's
+    slow_bot = Timing(
+        bot_delay=1.0, catch_window=0.05, turn_timer=None, autopilot_after=30.0, next_round=0.05
+    )
+
+    async def run() -> None:
+        store = Hangs()
+        async with running(store, timing=slow_bot) as h:
+            r = await h.room(seats=2, bots=[])
+            code = r["code"]
+            b = await h.join(code, "Ben")
+            ana = await Client(f"{h.ws}/{code}", r["token"]).connect()
+            ben = await Client(f"{h.ws}/{code}", b["token"]).connect()
+            await ana.send({"type": "start"})
+            await ben.wait(lambda: ben.state is not None)
+            room = h.server.rooms[code]
+            g = room.match.game
+            for _ in range(20):  # people only: nothing moves until one of them does
+                if g.current == 1 and g.phase == 0 and g.vulnerable < 0:
+                    break
+                who = (ana, ben)[g.current]
+                v0 = room.match.version
+                await who.wait(lambda who=who, v0=v0: who.state["version"] == v0)
+                await who.act(view_of(g, g.current).legal[0].to_wire())
+                await who.wait(lambda who=who, v0=v0: who.state["version"] > v0)
+            assert g.current == 1 and g.phase == 0
+            v = room.match.version
+            await ben.wait(lambda: ben.state["version"] == v)
+            store.stuck = code
+            await ana.send({"type": "kick", "seat": 1})
+            await asyncio.to_thread(store.waiting.wait, 5)
+            await ben.act(view_of(g, 1).legal[0].to_wire())
+            await asyncio.sleep(0.2)  # Ben's move is waiting for the room's lock
+            store.go.set()
+            await ben.wait(lambda: any(e["code"] == "kicked" for e in ben.errors))
+            await asyncio.sleep(0.3)  # within the bot's pause: only Ben could have moved
+            assert h.server.rooms[code].match.version == v
+            await ana.close()
+            await ben.close()
+
+    asyncio.run(run())

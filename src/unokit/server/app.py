@@ -1913,6 +1913,10 @@ def create_app(
             return
         server.check_store()  # refused at once while the store is failing
         async with server.locks[room.code]:
+            if conn.closed:
+                # kicked while this waited for the lock (the kick's store call runs in a
+                # worker thread): the seat is a bot's now and was told so; not its move
+                return
             room = conn.room  # read again from the store while this waited, maybe
             if server.rooms.get(room.code) is not room:
                 raise RoomError("this room is gone", code="no_room")

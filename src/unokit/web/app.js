@@ -17,7 +17,7 @@ import { S } from "./store.js";
 // The rest of the page's modules load in steps, each asking for a few files whose own
 // imports are in already (the render pieces, then the views built on them, then the
 // replay viewer).  A browser opens a new connection for a file whenever its open ones
-// are busy, up to six, and the server holds at most 20 HTTP connections per address
+// are busy, up to six, and the server holds at most 64 HTTP connections per address
 // (server/guard.py): with every module asked for at once, four players behind one
 // router (or four browsers of a test) were refused files (429) and their page never
 // started.  tests/js/load.test.mjs keeps each step to four files at most.

@@ -100,7 +100,7 @@ function watchChatToggle(ctx, act) {
   const room = ctx.room;
   if (!room || ctx.seat === null || ctx.seat !== room.host) return null;
   return h("div", { class: "opt check watch-chat", key: "watch-chat" },
-    h("input", { type: "checkbox", id: "watch-chat", checked: room.watch_chat !== false, onchange: (e) => act.msg({ type: "watch_chat", on: e.currentTarget.checked }) }),
+    h("input", { type: "checkbox", id: "watch-chat", props: { checked: room.watch_chat !== false }, onchange: (e) => act.msg({ type: "watch_chat", on: e.currentTarget.checked }) }),
     h("label", { for: "watch-chat", text: t("watchers.mayChat") }));
 }
 
