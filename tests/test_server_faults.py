@@ -37,7 +37,7 @@ import server_helpers
 from server_helpers import free_port, wait_port
 from unokit.match import Timing
 from unokit.server.app import Limits
-from unokit.server.store import SQLiteStore
+from unokit.server.store import MemoryStore, RoomRow, SQLiteStore, StoreError
 
 SRC = Path(__file__).resolve().parent.parent / "src"
 BIG = Limits(
@@ -949,6 +949,28 @@ def test_a_move_whose_entry_is_stored_is_acknowledged_whatever_fails_after() -> 
     asyncio.run(run())
 
 
+class Hangs(MemoryStore):
+    """A store whose row saves of one room hang until let go (PostgreSQL not
+    answering), then fail or not."""
+
+    sync = "full"  # its calls wait: the server makes them in worker threads
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stuck: str | None = None  # the room whose row saves hang
+        self.go = threading.Event()
+        self.fail = False
+        self.waiting = threading.Event()
+
+    def put_room(self, row: RoomRow, expect: int | None) -> bool:
+        if row.code == self.stuck:
+            self.waiting.set()
+            self.go.wait(5)
+            if self.fail:
+                raise StoreError("storage failed: connection timed out")
+        return super().put_room(row, expect)
+
+
 def test_a_room_change_stuck_in_the_store_stops_no_other_room_and_shows_nothing() -> None:
     """Review finding B: a join and a start whose store call hangs (PostgreSQL not
     answering) run in a worker thread, so the server goes on serving other rooms
@@ -958,25 +980,6 @@ def test_a_room_change_stuck_in_the_store_stops_no_other_room_and_shows_nothing(
 
     from server_helpers import FAST, Client, running
     from test_server import play_out
-    from unokit.server.store import MemoryStore, RoomRow, StoreError
-
-    class Hangs(MemoryStore):
-        sync = "full"  # its calls wait: the server makes them in worker threads
-
-        def __init__(self) -> None:
-            super().__init__()
-            self.stuck: str | None = None  # the room whose row saves hang
-            self.go = threading.Event()
-            self.fail = False
-            self.waiting = threading.Event()
-
-        def put_room(self, row: RoomRow, expect: int | None) -> bool:
-            if row.code == self.stuck:
-                self.waiting.set()
-                self.go.wait(5)
-                if self.fail:
-                    raise StoreError("storage failed: connection timed out")
-            return super().put_room(row, expect)
 
     async def run() -> None:
         store = Hangs()
@@ -1043,23 +1046,6 @@ def test_a_move_sent_while_the_host_kicks_that_seat_is_not_played() -> None:
 
     from server_helpers import Client, running
     from unokit.engine import view_of
-    from unokit.match import Timing
-    from unokit.server.store import MemoryStore, RoomRow
-
-    class Hangs(MemoryStore):
-        sync = "full"  # its calls wait: the server makes them in worker threads
-
-        def __init__(self) -> None:
-            super().__init__()
-            self.stuck: str | None = None
-            self.go = threading.Event()
-            self.waiting = threading.Event()
-
-        def put_room(self, row: RoomRow, expect: int | None) -> bool:
-            if row.code == self.stuck:
-                self.waiting.set()
-                self.go.wait(5)
-            return super().put_room(row, expect)
 
     # the bot that takes the seat waits 1 s before its move: a move within it is Ben's
     slow_bot = Timing(
