@@ -582,7 +582,16 @@ async def test_postgresql_stopped_moves_are_refused_nothing_acknowledged_is_lost
         await asyncio.to_thread(c.pg.stop, "fast")
         down_at = time.monotonic()
         ana.paused = False
-        await asyncio.sleep(3.0)
+        # her move is refused at once (within about a second: the store waits
+        # UNREACHABLE_WAIT for a connection once PostgreSQL is known to be away)
+        refused_in = await wait_for(
+            lambda: any(
+                e == "storage_unavailable" and t > down_at for p in (ana, ben) for t, e in p.errors
+            ),
+            4.0,
+            "a refusal",
+        )
+        await asyncio.sleep(max(0.0, 3.0 - (time.monotonic() - down_at)))
         during = len(ana.acks) + len(ben.acks)
         refused = [e for p in (ana, ben) for t, e in p.errors if t > down_at]
         await asyncio.to_thread(c.pg.start)
@@ -614,7 +623,8 @@ async def test_postgresql_stopped_moves_are_refused_nothing_acknowledged_is_lost
         await servers_agree(c, code)
         await finish([ana, ben], tasks)
         print(
-            f"acknowledged before {acked}, during the outage {during - acked}; refusals "
+            f"acknowledged before {acked}, during the outage {during - acked}; first refusal "
+            f"{refused_in:.2f} s after the stop; refusals "
             f"{sorted(set(refused))}; play resumed {resumed:.2f} s after PostgreSQL "
             f"({up_at - down_at:.1f} s down)"
         )

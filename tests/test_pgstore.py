@@ -722,3 +722,40 @@ def test_alone_a_lost_lock_session_is_noticed_and_writes_stop(pg_url: str) -> No
         a.close()
         if b is not None:
             b.close()
+
+
+def test_shared_store_refuses_at_once_in_an_outage_and_recovers_at_once_after_it(
+    pg: Cluster, pg_url: str
+) -> None:
+    """A cluster's store (``shared``) while PostgreSQL is away for 8 s: every call is
+    refused within about a second (a player's move is answered ``storage_unavailable``
+    at once, not after the 5 s connect timeout), and the first call after PostgreSQL is
+    back succeeds within seconds (the pool's own retries back off, 1, 2, 4, 8 s...: left
+    alone, they were 7 s late after this outage and 46 s late after a 70 s one)."""
+    store = PostgresStore(pg_url, shared=True)
+    try:
+        store.append("ABCD", 1, {"t": "x"})
+        pg.stop("fast")
+        down = time.monotonic()
+        took: list[float] = []
+        try:
+            while time.monotonic() - down < 8.0:
+                t = time.monotonic()
+                with pytest.raises(StoreError):
+                    store.append("ABCD", 1, {"t": "x"})
+                took.append(time.monotonic() - t)
+                time.sleep(0.2)
+        finally:
+            pg.start()
+        up = time.monotonic()
+        assert len(took) >= 5 and max(took) < 2.0, took
+        while True:
+            try:
+                store.append("ABCD", 1, {"t": "x"})
+                break
+            except StoreError:
+                assert time.monotonic() - up < 3.0, "PostgreSQL is back, the store is not"
+                time.sleep(0.2)
+        assert [e["t"] for e in store.log("ABCD", 1)] == ["x", "x"]
+    finally:
+        store.close()

@@ -93,6 +93,9 @@ _MIGRATE = 1
 _SERVER = 2
 
 CONNECT_TIMEOUT = 5  # seconds; also how long a vanished server can stall one call
+# Once a call found PostgreSQL unreachable, the next ones wait this long for a
+# connection, not CONNECT_TIMEOUT: a move in an outage is refused at once, not after 5 s
+UNREACHABLE_WAIT = 1.0
 POOL_SIZE = 4  # connections at most: a commit, a room's load, the leases, one spare
 LOCK_WAIT = 3.0  # seconds to wait at start for a previous server's session to end
 LOCK_CHECK = 1.0  # alone: how often (at most) to ask that the lock's session still holds it
@@ -150,6 +153,7 @@ class PostgresStore:
         self._holder: psycopg.Connection[tuple[Any, ...]] | None = None
         self._lock_checked = time.monotonic()  # when the lock's session last answered
         self._closed = False
+        self._unreachable = False  # the last call found no connection (or broke one)
         # room code -> (game, the next log index), as in SQLiteStore
         self._next: dict[str, tuple[int, int]] = {}
         # entries of a commit whose outcome is unknown: removed before the next use
@@ -176,7 +180,11 @@ class PostgresStore:
             max_size=POOL_SIZE,
             kwargs=self._options(),
             timeout=connect_timeout,  # waiting for a connection: then storage_unavailable
-            reconnect_timeout=24 * 3600.0,  # keep trying while the database is away
+            # the pool's own retries back off (1, 2, 4... s): it gives them up after
+            # this long and the next call starts afresh, so that play resumes within
+            # seconds of PostgreSQL's return however long it was away (with a day
+            # here, a 70 s outage was followed by 57 s more of refusals)
+            reconnect_timeout=connect_timeout,
             name="unokit",
             open=False,
         )
@@ -220,13 +228,16 @@ class PostgresStore:
                     self._keep_lock()
                 if self._doubt:
                     self._settle_doubt()
+        wait = UNREACHABLE_WAIT if self._unreachable else self.connect_timeout
         try:
-            with self._pool.connection() as conn:
+            with self._pool.connection(timeout=wait) as conn:
+                self._unreachable = False
                 try:
                     yield conn
                 except psycopg.Error as e:
                     raise self._failed(conn, e) from None
         except PoolTimeout as e:
+            self._unreachable = True
             raise StoreError(f"storage failed: no connection to PostgreSQL: {e}") from None
 
     def _keep_lock(self) -> None:
@@ -346,6 +357,7 @@ class PostgresStore:
         pool, which drops it; the idle others are checked, since a database that went
         away broke them all, and the one-server lock's session may have gone with it."""
         if conn.closed or conn.broken:
+            self._unreachable = True
             self._pool.check()
             holder = self._holder
             if holder is not None and not holder.closed:
