@@ -567,11 +567,19 @@ class Server:
             room = self.rooms.get(code)
             if room is not None:
                 return room
-            row = await self.io(self.store.load_room, code)
-            if row is None or row.data.get("status") == "expired":
-                self.locks.pop(code, None)  # no lock kept for every code someone tried
-                return None
-            found: Room = await self.io(Room.restore, row, self.store, self.timing)
+            # its channel first, then the store: a change another server stores after
+            # this read is heard (one stored before it is in what is read)
+            await self.bus.watch(code)
+            try:
+                row = await self.io(self.store.load_room, code)
+                if row is None or row.data.get("status") == "expired":
+                    self.locks.pop(code, None)  # no lock kept for every code someone tried
+                    self.bus.unwatch(code)
+                    return None
+                found: Room = await self.io(Room.restore, row, self.store, self.timing)
+            except BaseException:
+                self.bus.unwatch(code)
+                raise
             self.add(found)
             return found
 
@@ -1283,7 +1291,10 @@ class Server:
 
     def forget(self, code: str) -> None:
         """What this server kept beside a room that left its memory: nothing of it
-        stays (a server that saw many rooms come and go grew by each)."""
+        stays (a server that saw many rooms come and go grew by each), nor its
+        channel on the bus."""
+        if code not in self.rooms:
+            self.bus.unwatch(code)
         self.public_text.pop(code, None)
         self.public_meta.pop(code, None)
         self.wake.pop(code, None)
@@ -1547,6 +1558,7 @@ def create_app(
             break
         else:
             raise RoomError("no free room code; try again", code="room_changed")
+        await server.bus.watch(room.code)  # no other server has it yet: nothing missed
         server.add(room)
         return {"code": room.code, "seat": 0, "token": token, "link": f"/r/{room.code}"}
 

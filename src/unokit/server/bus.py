@@ -11,14 +11,23 @@ store's order (``Server.on_bus``).
 
 ``LocalBus`` is the one-process server's (nothing to tell).  ``RedisBus`` uses Redis
 pub/sub (``unokit serve --bus redis://...``) through the maintained ``redis`` library:
-one channel for every room, one subscriber connection per server, publishing from one
-task so a burst of changes costs one round trip per batch.  A message is JSON whose
-first key is the sending server's origin: a server skips its own by their first bytes,
-without parsing them (Redis sends every subscriber every message), and hiredis (the
-redis extra) parses replies.
+one channel per room (``unokit:room:CODE``), one subscriber connection per server,
+publishing from one task so a burst of changes costs one round trip per batch.  A
+server subscribes to the channels of the rooms it holds in memory (``watch``, before it
+reads the room from the store, so that no change made after the read goes unheard) and
+leaves them when a room leaves its memory (``unwatch``): a server hears only the rooms
+it holds.  With one channel for every room each server heard every message of the
+cluster; with rooms whose players sit on one server (a proxy hashing the room code)
+that was a quarter of a server's CPU, spent on messages it threw away.  A message is
+JSON whose first key is the sending server's origin: a server skips its own by their
+first bytes, without parsing them, and hiredis (the redis extra) parses replies.
 When Redis goes away the bus says so (``healthy``, ``/readyz``) and keeps trying; when
-it is back the server reads every room it holds from the store again
-(``on_reconnect``), since messages sent meanwhile are lost.
+it is back it subscribes to every room again and the server reads every room it holds
+from the store again (``on_reconnect``), since messages sent meanwhile are lost.
+
+Servers from before per-room channels (one channel, ``unokit:rooms``) and after do not
+hear each other: upgrade a cluster across that change by restarting all its processes
+together (docs/deploy.md, "Rolling upgrades").
 """
 
 from __future__ import annotations
@@ -34,8 +43,14 @@ import orjson
 
 log = logging.getLogger("unokit.server")
 
-CHANNEL = "unokit:rooms"
+PREFIX = "unokit:room:"  # a room's channel: PREFIX + its code
 RETRY = 0.5  # seconds between attempts to reach Redis again
+CONFIRM = 2.0  # seconds ``watch`` waits for Redis to confirm a subscription
+
+
+def channel(code: str) -> bytes:
+    return (PREFIX + code).encode()
+
 
 OnMessage = Callable[[dict[str, Any]], None]
 OnReconnect = Callable[[], Awaitable[None]]
@@ -53,6 +68,12 @@ class LocalBus:
         return None
 
     def publish(self, msg: dict[str, Any]) -> None:
+        return None
+
+    async def watch(self, code: str) -> None:
+        return None
+
+    def unwatch(self, code: str) -> None:
         return None
 
     def healthy(self) -> bool:
@@ -76,10 +97,14 @@ class RedisBus:
         self._redis: Any = aioredis.Redis.from_url(
             url, socket_connect_timeout=2, socket_timeout=5, health_check_interval=10
         )
-        self._queue: list[bytes] = []
+        self._queue: list[tuple[bytes, bytes]] = []  # (channel, message)
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._up = False
+        self._watched: set[str] = set()  # the codes of the rooms this server holds
+        self._pubsub: Any = None  # the listener's subscriber connection, once made
+        self._confirm: dict[bytes, asyncio.Future[None]] = {}  # channel -> subscribed
+        self._leaving: set[asyncio.Task[None]] = set()
         self.published = 0
         self.received = 0
         self.dropped = 0  # messages lost while Redis was away
@@ -101,10 +126,58 @@ class RedisBus:
         # the origin as the first key: every subscriber, this server too, gets every
         # message, and its own are known by their first bytes and not parsed; still
         # plain JSON, so servers of another version read it (a rolling upgrade)
+        code = msg.get("code")
+        if not isinstance(code, str):
+            return  # every message is about one room
         data = {"origin": self.origin}
         data.update((k, v) for k, v in msg.items() if k != "origin")
-        self._queue.append(orjson.dumps(data))
+        self._queue.append((channel(code), orjson.dumps(data)))
         self._wake.set()
+
+    async def watch(self, code: str) -> None:
+        """Hear ``code``'s messages from now on: returns once Redis confirmed the
+        subscription (or after ``CONFIRM`` s, or at once while Redis is away: the
+        listener subscribes to every watched room when it is back, and the server then
+        reads every room again)."""
+        if code in self._watched:
+            return
+        self._watched.add(code)
+        pubsub = self._pubsub
+        if pubsub is None or not self._up:
+            return
+        ch = channel(code)
+        done = self._confirm.get(ch)
+        if done is None:
+            done = self._confirm[ch] = asyncio.get_running_loop().create_future()
+        try:
+            await pubsub.subscribe(ch)
+            await asyncio.wait_for(asyncio.shield(done), CONFIRM)
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:  # Redis went away meanwhile: the listener catches up
+            log.warning("bus: no confirmed subscription to room %s: %s", code, e)
+        finally:
+            if self._confirm.get(ch) is done:
+                del self._confirm[ch]
+
+    def unwatch(self, code: str) -> None:
+        """The room left this server's memory: stop hearing it."""
+        if code not in self._watched:
+            return
+        self._watched.discard(code)
+        pubsub = self._pubsub
+        if pubsub is None or not self._up:
+            return
+
+        async def leave() -> None:
+            if code in self._watched:  # watched again meanwhile
+                return
+            with contextlib.suppress(Exception):
+                await pubsub.unsubscribe(channel(code))
+
+        task = asyncio.get_running_loop().create_task(leave())
+        self._leaving.add(task)
+        task.add_done_callback(self._leaving.discard)
 
     async def _send(self) -> None:
         while True:
@@ -124,8 +197,8 @@ class RedisBus:
             return
         try:
             async with self._redis.pipeline(transaction=False) as pipe:
-                for data in batch:
-                    pipe.publish(CHANNEL, data)
+                for ch, data in batch:
+                    pipe.publish(ch, data)
                 await pipe.execute()
         except BaseException:
             self.dropped += len(batch)
@@ -135,9 +208,15 @@ class RedisBus:
     async def _listen(self, on_message: OnMessage, on_reconnect: OnReconnect) -> None:
         first = True
         while True:
-            pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+            pubsub = self._redis.pubsub()
             try:
-                await pubsub.subscribe(CHANNEL)
+                # a channel of its own first (a subscriber connection with no channel
+                # would not wait for messages), then every room it holds; a room
+                # watched from here on subscribes through this connection itself
+                self._pubsub = pubsub
+                await pubsub.subscribe(
+                    f"unokit:server:{self.origin}", *(channel(c) for c in self._watched)
+                )
                 self._up = True
                 if not first:
                     log.warning("bus: Redis is back; reading every room again")
@@ -147,6 +226,12 @@ class RedisBus:
                     msg = await pubsub.get_message(timeout=5.0)
                     if msg is None:
                         await self._redis.ping()  # notice a Redis that went away
+                        continue
+                    if msg.get("type") != "message":
+                        if msg.get("type") == "subscribe":
+                            done = self._confirm.get(msg.get("channel"))
+                            if done is not None and not done.done():
+                                done.set_result(None)
                         continue
                     raw = msg.get("data")
                     if not isinstance(raw, bytes) or raw.startswith(self._prefix):
@@ -167,6 +252,7 @@ class RedisBus:
                 first = False
                 await asyncio.sleep(RETRY)
             finally:
+                self._pubsub = None
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()
 
@@ -180,9 +266,9 @@ class RedisBus:
         if self._queue and self._up:  # the last changes, for the other servers
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._flush(), 2.0)
-        for task in self._tasks:
+        for task in [*self._tasks, *self._leaving]:
             task.cancel()
-        for task in self._tasks:
+        for task in [*self._tasks, *self._leaving]:
             with contextlib.suppress(BaseException):
                 await task
         with contextlib.suppress(Exception):
@@ -206,6 +292,7 @@ class HubBus:
         self.hub = hub
         self.origin = secrets.token_hex(6)
         self.up = True  # tests cut it (messages are lost) and restore it
+        self.watched: set[str] = set()  # as RedisBus: only these rooms' messages
         self._on_message: OnMessage | None = None
         self._on_reconnect: OnReconnect | None = None
         hub.buses.append(self)
@@ -219,8 +306,19 @@ class HubBus:
         data = orjson.dumps({**msg, "origin": self.origin})
         loop = asyncio.get_running_loop()
         for bus in self.hub.buses:
-            if bus is not self and bus.up and bus._on_message is not None:
+            if (
+                bus is not self
+                and bus.up
+                and bus._on_message is not None
+                and msg.get("code") in bus.watched
+            ):
                 loop.call_soon(bus._on_message, orjson.loads(data))
+
+    async def watch(self, code: str) -> None:
+        self.watched.add(code)
+
+    def unwatch(self, code: str) -> None:
+        self.watched.discard(code)
 
     def healthy(self) -> bool:
         return self.up

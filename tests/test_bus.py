@@ -1,0 +1,164 @@
+"""The cluster's bus against a real ``redis-server`` (issue 35, item 3).
+
+A server subscribes to the channel of each room it holds (``RedisBus.watch``) and
+leaves it when the room leaves its memory (``unwatch``): it hears those rooms' messages
+and no others (with one channel for every room, two servers whose rooms' players sat
+on one server each spent a quarter of their CPU on each other's messages).  ``watch``
+returns once Redis confirmed the subscription, so a change another server publishes
+after the room was read is heard.  After Redis restarts, every watched room is
+subscribed again and the server is told to read its rooms again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+
+from unokit.server.bus import RedisBus
+
+pytestmark = pytest.mark.asyncio
+
+
+class RedisServer:
+    def __init__(self, folder: Path) -> None:
+        exe = shutil.which("redis-server") or "/usr/bin/redis-server"
+        if not Path(exe).exists():
+            pytest.fail("the bus tests need redis-server: apt-get install redis-server")
+        self.exe, self.folder = exe, folder
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        args = f"--port {self.port} --bind 127.0.0.1 --appendonly no".split()
+        self.proc = subprocess.Popen(
+            [self.exe, *args, "--save", "", "--dir", str(self.folder)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                if redis.Redis(port=self.port, socket_connect_timeout=1).ping():
+                    return
+            except redis.ConnectionError:
+                pass
+            assert time.monotonic() < deadline, "redis-server did not start"
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait(10)
+            self.proc = None
+
+    def subscribers(self, code: str) -> int:
+        r = redis.Redis(port=self.port)
+        return int(dict(r.pubsub_numsub(f"unokit:room:{code}"))[f"unokit:room:{code}".encode()])
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[RedisServer]:
+    s = RedisServer(tmp_path)
+    s.start()
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+class Ear:
+    """One server's end: what it heard, and how often it was told to read again."""
+
+    def __init__(self, url: str) -> None:
+        self.bus = RedisBus(url)
+        self.heard: list[dict[str, Any]] = []
+        self.reread = 0
+
+    async def start(self) -> None:
+        async def back() -> None:
+            self.reread += 1
+
+        await self.bus.start(self.heard.append, back)
+        await until(self.bus.healthy, "the bus is up")
+
+    def numbers(self) -> list[int]:
+        return [m["n"] for m in self.heard]
+
+
+async def until(cond: Callable[[], bool | Awaitable[bool]], what: str, timeout: float = 5) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        got = cond()
+        if not isinstance(got, bool):
+            got = await got
+        if got:
+            return
+        assert time.monotonic() < deadline, f"{what}: not within {timeout} s"
+        await asyncio.sleep(0.02)
+
+
+async def test_a_server_hears_the_rooms_it_holds_and_no_others(server: RedisServer) -> None:
+    a, b = Ear(server.url), Ear(server.url)
+    await a.start()
+    await b.start()
+    try:
+        await a.bus.watch("AAAA")
+        # published the moment watch returns: heard (the subscription was confirmed)
+        b.bus.publish({"code": "AAAA", "n": 1})
+        b.bus.publish({"code": "BBBB", "n": 2})  # a room a does not hold
+        a.bus.publish({"code": "AAAA", "n": 3})  # its own: not handed back to it
+        await until(lambda: a.numbers() == [1], "room AAAA's message")
+        await asyncio.sleep(0.2)
+        assert a.numbers() == [1]
+        assert a.heard[0]["origin"] == b.bus.origin
+        assert b.heard == []  # b holds no room
+        assert server.subscribers("AAAA") == 1 and server.subscribers("BBBB") == 0
+        a.bus.unwatch("AAAA")
+        await until(lambda: server.subscribers("AAAA") == 0, "a left AAAA's channel")
+        b.bus.publish({"code": "AAAA", "n": 4})
+        await asyncio.sleep(0.2)
+        assert a.numbers() == [1]
+        # held again (a player came back): heard again
+        await a.bus.watch("AAAA")
+        b.bus.publish({"code": "AAAA", "n": 5})
+        await until(lambda: a.numbers() == [1, 5], "AAAA heard again")
+    finally:
+        await a.bus.close()
+        await b.bus.close()
+
+
+async def test_after_redis_restarts_every_held_room_is_heard_and_read_again(
+    server: RedisServer,
+) -> None:
+    a, b = Ear(server.url), Ear(server.url)
+    await a.start()
+    await b.start()
+    try:
+        for code in ("AAAA", "CCCC"):
+            await a.bus.watch(code)
+        await asyncio.to_thread(server.stop)
+        await until(lambda: not a.bus.healthy(), "a notices Redis is gone", 15)
+        await a.bus.watch("DDDD")  # a room read while Redis is away
+        assert a.reread == 0
+        await asyncio.to_thread(server.start)
+        await until(lambda: a.bus.healthy() and b.bus.healthy(), "both back", 15)
+        await until(lambda: a.reread == 1, "a reads its rooms again")
+        for n, code in enumerate(("AAAA", "CCCC", "DDDD")):
+            b.bus.publish({"code": code, "n": n})
+        await until(lambda: sorted(a.numbers()) == [0, 1, 2], "every held room heard")
+        assert [server.subscribers(c) for c in ("AAAA", "CCCC", "DDDD")] == [1, 1, 1]
+    finally:
+        await a.bus.close()
+        await b.bus.close()
