@@ -184,6 +184,7 @@ def collection_stats(server: Any) -> dict[str, Any]:
         "conflicts": getattr(server, "conflicts", None),
         "leases_held": len(getattr(server, "held", ())),
         "bus_published": getattr(getattr(server, "bus", None), "published", None),
+        "bus_skipped": getattr(getattr(server, "bus", None), "skipped", None),
         "bus_received": getattr(getattr(server, "bus", None), "received", None),
         "bus_dropped": getattr(getattr(server, "bus", None), "dropped", None),
     }

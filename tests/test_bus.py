@@ -94,7 +94,7 @@ class Ear:
         await until(self.bus.healthy, "the bus is up")
 
     def numbers(self) -> list[int]:
-        return [m["n"] for m in self.heard]
+        return [m["n"] for m in self.heard if "n" in m]
 
 
 async def until(cond: Callable[[], bool | Awaitable[bool]], what: str, timeout: float = 5) -> None:
@@ -159,6 +159,40 @@ async def test_after_redis_restarts_every_held_room_is_heard_and_read_again(
             b.bus.publish({"code": code, "n": n})
         await until(lambda: sorted(a.numbers()) == [0, 1, 2], "every held room heard")
         assert [server.subscribers(c) for c in ("AAAA", "CCCC", "DDDD")] == [1, 1, 1]
+    finally:
+        await a.bus.close()
+        await b.bus.close()
+
+
+async def test_a_room_held_alone_is_not_published_until_another_server_holds_it(
+    server: RedisServer,
+) -> None:
+    """Redis would only hand a lone holder's messages back to it: they are not sent.
+    A server that starts holding the room says so once subscribed; the holder hears
+    that (its server answers with the room's tip) and publishes again."""
+    a, b = Ear(server.url), Ear(server.url)
+    await a.start()
+    await b.start()
+    try:
+        await a.bus.watch("AAAA")
+        a.bus.publish({"code": "AAAA", "n": 1})  # reaches a alone: the room is alone
+        await until(lambda: a.bus.published == 2, "sent (the hello, then n=1)")
+        await asyncio.sleep(0.1)
+        a.bus.publish({"code": "AAAA", "n": 2})
+        assert a.bus.skipped == 1
+        await b.bus.watch("AAAA")
+        await until(lambda: [m.get("t") for m in a.heard] == ["watch"], "b's hello")
+        a.bus.publish({"code": "AAAA", "n": 3})
+        await until(lambda: b.numbers() == [3], "a publishes again")
+        assert a.bus.skipped == 1
+        b.bus.unwatch("AAAA")
+        await until(lambda: server.subscribers("AAAA") == 1, "b left")
+        a.bus.publish({"code": "AAAA", "n": 4})
+        await until(lambda: a.bus.published == 4, "n=4 sent")
+        await asyncio.sleep(0.1)
+        a.bus.publish({"code": "AAAA", "n": 5})
+        assert a.bus.skipped == 2
+        assert b.numbers() == [3]
     finally:
         await a.bus.close()
         await b.bus.close()

@@ -627,6 +627,19 @@ class Server:
         if msg.get("t") == "presence":
             self.heard_presence(code, msg)
             return
+        if msg.get("t") == "watch":  # another server holds it now: what this one has
+            room = self.rooms[code]
+            self.bus.publish(
+                {
+                    "code": code,
+                    "rev": room.rev,
+                    "game": room.game_no,
+                    "start": room.log_len,
+                    "entries": [],
+                }
+            )
+            self.my_presence(room)
+            return
         if msg.get("t") == "lease":  # its driver let it go: the server of its players
             self.want_lease(self.rooms[code])  # takes it now
             return

@@ -21,6 +21,16 @@ cluster; with rooms whose players sit on one server (a proxy hashing the room co
 that was a quarter of a server's CPU, spent on messages it threw away.  A message is
 JSON whose first key is the sending server's origin: a server skips its own by their
 first bytes, without parsing them, and hiredis (the redis extra) parses replies.
+
+A room held by one server alone is not published at all.  PUBLISH answers how many
+subscribers got the message: when that is only the server itself, the room is
+``alone`` and its next changes are not sent (Redis would only hand them back to their
+sender).  A server that starts holding a room says so on its channel (``{"t":
+"watch"}``) once subscribed, before it reads the room; the holder then publishes
+again, starting with the room's tip (its version: ``Server.on_bus``), so a change it
+made unpublished between that read and the hello is fetched from the store.  A publish
+sent before the last hello was heard cannot mark the room alone (its count may predate
+the newcomer).
 When Redis goes away the bus says so (``healthy``, ``/readyz``) and keeps trying; when
 it is back it subscribes to every room again and the server reads every room it holds
 from the store again (``on_reconnect``), since messages sent meanwhile are lost.
@@ -36,6 +46,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -97,7 +108,7 @@ class RedisBus:
         self._redis: Any = aioredis.Redis.from_url(
             url, socket_connect_timeout=2, socket_timeout=5, health_check_interval=10
         )
-        self._queue: list[tuple[bytes, bytes]] = []  # (channel, message)
+        self._queue: list[tuple[str, bytes]] = []  # (room code, message)
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._up = False
@@ -105,6 +116,9 @@ class RedisBus:
         self._pubsub: Any = None  # the listener's subscriber connection, once made
         self._confirm: dict[bytes, asyncio.Future[None]] = {}  # channel -> subscribed
         self._leaving: set[asyncio.Task[None]] = set()
+        self._alone: set[str] = set()  # rooms whose last PUBLISH reached only this server
+        self._hello: dict[str, float] = {}  # room -> when another server last said watch
+        self.skipped = 0  # messages not sent: nobody else held the room
         self.published = 0
         self.received = 0
         self.dropped = 0  # messages lost while Redis was away
@@ -129,9 +143,12 @@ class RedisBus:
         code = msg.get("code")
         if not isinstance(code, str):
             return  # every message is about one room
+        if code in self._alone:
+            self.skipped += 1
+            return
         data = {"origin": self.origin}
         data.update((k, v) for k, v in msg.items() if k != "origin")
-        self._queue.append((channel(code), orjson.dumps(data)))
+        self._queue.append((code, orjson.dumps(data)))
         self._wake.set()
 
     async def watch(self, code: str) -> None:
@@ -152,6 +169,7 @@ class RedisBus:
         try:
             await pubsub.subscribe(ch)
             await asyncio.wait_for(asyncio.shield(done), CONFIRM)
+            self.publish({"t": "watch", "code": code})  # a holder alone sends again
         except asyncio.CancelledError:
             raise
         except Exception as e:  # Redis went away meanwhile: the listener catches up
@@ -165,6 +183,8 @@ class RedisBus:
         if code not in self._watched:
             return
         self._watched.discard(code)
+        self._alone.discard(code)
+        self._hello.pop(code, None)
         pubsub = self._pubsub
         if pubsub is None or not self._up:
             return
@@ -195,15 +215,23 @@ class RedisBus:
         batch, self._queue = self._queue, []
         if not batch:
             return
+        sent = time.monotonic()
         try:
             async with self._redis.pipeline(transaction=False) as pipe:
-                for ch, data in batch:
-                    pipe.publish(ch, data)
-                await pipe.execute()
+                for code, data in batch:
+                    pipe.publish(channel(code), data)
+                heard = await pipe.execute()
         except BaseException:
             self.dropped += len(batch)
             raise
         self.published += len(batch)
+        for (code, _), n in zip(batch, heard, strict=True):
+            if not isinstance(n, int) or code not in self._watched:
+                continue
+            if n > 1:
+                self._alone.discard(code)
+            elif sent > self._hello.get(code, -1.0):
+                self._alone.add(code)
 
     async def _listen(self, on_message: OnMessage, on_reconnect: OnReconnect) -> None:
         first = True
@@ -218,6 +246,7 @@ class RedisBus:
                     f"unokit:server:{self.origin}", *(channel(c) for c in self._watched)
                 )
                 self._up = True
+                self._alone.clear()  # who holds what is known again by publishing
                 if not first:
                     log.warning("bus: Redis is back; reading every room again")
                     await on_reconnect()
@@ -242,6 +271,10 @@ class RedisBus:
                         continue
                     if isinstance(data, dict) and data.get("origin") != self.origin:
                         self.received += 1
+                        code = data.get("code")
+                        if data.get("t") == "watch" and isinstance(code, str):
+                            self._hello[code] = time.monotonic()
+                            self._alone.discard(code)
                         on_message(data)
             except asyncio.CancelledError:
                 raise
@@ -315,7 +348,9 @@ class HubBus:
                 loop.call_soon(bus._on_message, orjson.loads(data))
 
     async def watch(self, code: str) -> None:
-        self.watched.add(code)
+        if code not in self.watched:
+            self.watched.add(code)
+            self.publish({"t": "watch", "code": code})
 
     def unwatch(self, code: str) -> None:
         self.watched.discard(code)
