@@ -196,3 +196,35 @@ async def test_a_room_held_alone_is_not_published_until_another_server_holds_it(
     finally:
         await a.bus.close()
         await b.bus.close()
+
+
+async def test_a_server_whose_own_connection_dropped_is_heard_again_when_back(
+    server: RedisServer,
+) -> None:
+    """Only b's subscriber connection drops (a network blip of b's): a, publishing
+    meanwhile, finds itself alone; b comes back, subscribes again and says so, and a
+    publishes to it again (b reads its rooms again too)."""
+    a, b = Ear(server.url), Ear(server.url)
+    await a.start()
+    await b.start()
+    try:
+        await a.bus.watch("AAAA")
+        await b.bus.watch("AAAA")
+        await until(lambda: a.heard != [], "a hears b's hello")
+        port = b.bus._pubsub.connection._writer.get_extra_info("sockname")[1]
+        redis.Redis(port=server.port).client_kill_filter(_id=None, addr=f"127.0.0.1:{port}")
+        await until(lambda: server.subscribers("AAAA") == 1, "b's connection is gone")
+        a.bus.publish({"code": "AAAA", "n": 1})  # heard by a alone: alone
+        sent = a.bus.published
+        await until(lambda: a.bus.published > sent, "n=1 sent")
+        await asyncio.sleep(0.05)
+        a.bus.publish({"code": "AAAA", "n": 99})
+        assert a.bus.skipped == 1  # b has not come back yet (it waits 0.5 s)
+        await until(lambda: b.reread == 1, "b is back and reads its rooms again")
+        await until(lambda: server.subscribers("AAAA") == 2, "b subscribed again")
+        await asyncio.sleep(0.2)
+        a.bus.publish({"code": "AAAA", "n": 2})
+        await until(lambda: b.numbers() == [2], "a publishes to b again")
+    finally:
+        await a.bus.close()
+        await b.bus.close()

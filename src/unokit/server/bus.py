@@ -169,7 +169,6 @@ class RedisBus:
         try:
             await pubsub.subscribe(ch)
             await asyncio.wait_for(asyncio.shield(done), CONFIRM)
-            self.publish({"t": "watch", "code": code})  # a holder alone sends again
         except asyncio.CancelledError:
             raise
         except Exception as e:  # Redis went away meanwhile: the listener catches up
@@ -177,6 +176,7 @@ class RedisBus:
         finally:
             if self._confirm.get(ch) is done:
                 del self._confirm[ch]
+        self.publish({"t": "watch", "code": code})  # a holder alone sends again
 
     def unwatch(self, code: str) -> None:
         """The room left this server's memory: stop hearing it."""
@@ -242,11 +242,23 @@ class RedisBus:
                 # would not wait for messages), then every room it holds; a room
                 # watched from here on subscribes through this connection itself
                 self._pubsub = pubsub
-                await pubsub.subscribe(
-                    f"unokit:server:{self.origin}", *(channel(c) for c in self._watched)
-                )
+                rooms = list(self._watched)
+                mine = f"unokit:server:{self.origin}".encode()
+                waiting = {mine, *(channel(c) for c in rooms)}
+                await pubsub.subscribe(*waiting)
+                # confirmed before anything else: a server alone on a room publishes
+                # nothing until it hears this one's hello, which must come after
+                deadline = time.monotonic() + CONFIRM
+                while waiting and time.monotonic() < deadline:
+                    msg = await pubsub.get_message(timeout=CONFIRM)
+                    if msg is not None:
+                        if msg.get("type") == "subscribe":
+                            waiting.discard(msg.get("channel"))
+                        self._handle(msg, on_message)
                 self._up = True
                 self._alone.clear()  # who holds what is known again by publishing
+                for code in rooms:  # (a blip of this server's alone: nobody else knows)
+                    self.publish({"t": "watch", "code": code})
                 if not first:
                     log.warning("bus: Redis is back; reading every room again")
                     await on_reconnect()
@@ -256,26 +268,7 @@ class RedisBus:
                     if msg is None:
                         await self._redis.ping()  # notice a Redis that went away
                         continue
-                    if msg.get("type") != "message":
-                        if msg.get("type") == "subscribe":
-                            done = self._confirm.get(msg.get("channel"))
-                            if done is not None and not done.done():
-                                done.set_result(None)
-                        continue
-                    raw = msg.get("data")
-                    if not isinstance(raw, bytes) or raw.startswith(self._prefix):
-                        continue  # this server's own message
-                    try:
-                        data = orjson.loads(raw)
-                    except orjson.JSONDecodeError:
-                        continue
-                    if isinstance(data, dict) and data.get("origin") != self.origin:
-                        self.received += 1
-                        code = data.get("code")
-                        if data.get("t") == "watch" and isinstance(code, str):
-                            self._hello[code] = time.monotonic()
-                            self._alone.discard(code)
-                        on_message(data)
+                    self._handle(msg, on_message)
             except asyncio.CancelledError:
                 raise
             except Exception as e:
@@ -288,6 +281,33 @@ class RedisBus:
                 self._pubsub = None
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()
+
+    def _handle(self, msg: dict[str, Any], on_message: OnMessage) -> None:
+        """One reply of the subscriber connection: a confirmed subscription, or a
+        message (this server's own are skipped unparsed)."""
+        if msg.get("type") != "message":
+            if msg.get("type") == "subscribe":
+                done = self._confirm.get(msg.get("channel"))  # type: ignore[arg-type]
+                if done is not None and not done.done():
+                    done.set_result(None)
+            return
+        raw = msg.get("data")
+        if not isinstance(raw, bytes) or raw.startswith(self._prefix):
+            return  # this server's own message
+        try:
+            data = orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            return
+        if not isinstance(data, dict) or data.get("origin") == self.origin:
+            return
+        self.received += 1
+        code = data.get("code")
+        if isinstance(code, str):
+            # another server publishes this room, so it holds it: not alone
+            self._alone.discard(code)
+            if data.get("t") == "watch":
+                self._hello[code] = time.monotonic()
+        on_message(data)
 
     async def ping(self) -> bool:
         try:
