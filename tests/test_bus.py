@@ -228,3 +228,32 @@ async def test_a_server_whose_own_connection_dropped_is_heard_again_when_back(
     finally:
         await a.bus.close()
         await b.bus.close()
+
+
+async def test_a_room_watched_while_the_listener_connects_is_subscribed(
+    server: RedisServer,
+) -> None:
+    """A player's room looked up while the listener is still waiting for its
+    subscriptions to be confirmed (at start, or as Redis comes back) is subscribed and
+    heard (hostile review: it was left unsubscribed until the next outage)."""
+    a, b = Ear(server.url), Ear(server.url)
+    await b.start()
+
+    async def back() -> None:
+        a.reread += 1
+
+    await a.bus.start(a.heard.append, back)
+    for _ in range(10_000):
+        if a.bus._pubsub is not None and not a.bus.healthy():
+            break
+        await asyncio.sleep(0)
+    assert a.bus._pubsub is not None and not a.bus.healthy(), "the window was not caught"
+    try:
+        await a.bus.watch("RRRR")
+        await until(a.bus.healthy, "a is up")
+        await until(lambda: server.subscribers("RRRR") == 1, "RRRR subscribed")
+        b.bus.publish({"code": "RRRR", "n": 7})
+        await until(lambda: a.numbers() == [7], "RRRR heard")
+    finally:
+        await a.bus.close()
+        await b.bus.close()

@@ -569,8 +569,8 @@ class Server:
                 return room
             # its channel first, then the store: a change another server stores after
             # this read is heard (one stored before it is in what is read)
-            await self.bus.watch(code)
             try:
+                await self.bus.watch(code)
                 row = await self.io(self.store.load_room, code)
                 if row is None or row.data.get("status") == "expired":
                     self.locks.pop(code, None)  # no lock kept for every code someone tried
@@ -622,7 +622,14 @@ class Server:
     def on_bus(self, msg: dict[str, Any]) -> None:
         """A message from another server (``RedisBus``'s listener calls this)."""
         code = msg.get("code")
-        if not isinstance(code, str) or code not in self.rooms:
+        if not isinstance(code, str):
+            return
+        if code not in self.rooms:
+            lock = self.locks.get(code)
+            if msg.get("t") is None and lock is not None and lock.locked():
+                # being read from the store (``find``): applied once it is in memory,
+                # where a change the holder made after that read is caught up
+                asyncio.get_running_loop().create_task(self.remote(code, msg))
             return
         if msg.get("t") == "presence":
             self.heard_presence(code, msg)

@@ -118,6 +118,7 @@ class RedisBus:
         self._leaving: set[asyncio.Task[None]] = set()
         self._alone: set[str] = set()  # rooms whose last PUBLISH reached only this server
         self._hello: dict[str, float] = {}  # room -> when another server last said watch
+        self._subscribed: set[bytes] = set()  # channels whose subscription Redis confirmed
         self.skipped = 0  # messages not sent: nobody else held the room
         self.published = 0
         self.received = 0
@@ -160,8 +161,8 @@ class RedisBus:
             return
         self._watched.add(code)
         pubsub = self._pubsub
-        if pubsub is None or not self._up:
-            return
+        if pubsub is None or pubsub.connection is None:
+            return  # the listener subscribes to it once connected (two connects race)
         ch = channel(code)
         done = self._confirm.get(ch)
         if done is None:
@@ -230,7 +231,8 @@ class RedisBus:
                 continue
             if n > 1:
                 self._alone.discard(code)
-            elif sent > self._hello.get(code, -1.0):
+            elif sent > self._hello.get(code, -1.0) and channel(code) in self._subscribed:
+                # (its count includes this server only once its subscription is live)
                 self._alone.add(code)
 
     async def _listen(self, on_message: OnMessage, on_reconnect: OnReconnect) -> None:
@@ -249,14 +251,26 @@ class RedisBus:
                 # confirmed before anything else: a server alone on a room publishes
                 # nothing until it hears this one's hello, which must come after
                 deadline = time.monotonic() + CONFIRM
-                while waiting and time.monotonic() < deadline:
-                    msg = await pubsub.get_message(timeout=CONFIRM)
-                    if msg is not None:
-                        if msg.get("type") == "subscribe":
-                            waiting.discard(msg.get("channel"))
-                        self._handle(msg, on_message)
+                held = set(rooms)
+                while True:
+                    while waiting and time.monotonic() < deadline:
+                        msg = await pubsub.get_message(timeout=CONFIRM)
+                        if msg is not None:
+                            if msg.get("type") == "subscribe":
+                                waiting.discard(msg.get("channel"))
+                            self._handle(msg, on_message)
+                    # rooms watched meanwhile, before this connection was made
+                    extra = [c for c in self._watched if c not in held]
+                    if not extra:
+                        break
+                    held.update(extra)
+                    waiting = {channel(c) for c in extra}
+                    await pubsub.subscribe(*waiting)
                 self._up = True
                 self._alone.clear()  # who holds what is known again by publishing
+                # rooms watched during the wait subscribed through ``watch`` itself;
+                # the hellos go for every room held now
+                rooms = list(self._watched)
                 for code in rooms:  # (a blip of this server's alone: nobody else knows)
                     self.publish({"t": "watch", "code": code})
                 if not first:
@@ -279,6 +293,7 @@ class RedisBus:
                 await asyncio.sleep(RETRY)
             finally:
                 self._pubsub = None
+                self._subscribed.clear()
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()
 
@@ -286,8 +301,12 @@ class RedisBus:
         """One reply of the subscriber connection: a confirmed subscription, or a
         message (this server's own are skipped unparsed)."""
         if msg.get("type") != "message":
+            ch: bytes = msg.get("channel", b"")
+            if msg.get("type") == "unsubscribe":
+                self._subscribed.discard(ch)
             if msg.get("type") == "subscribe":
-                done = self._confirm.get(msg.get("channel"))  # type: ignore[arg-type]
+                self._subscribed.add(ch)
+                done = self._confirm.get(ch)
                 if done is not None and not done.done():
                     done.set_result(None)
             return
