@@ -12,11 +12,12 @@ subscribed again and the server is told to read its rooms again.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import shutil
 import socket
 import subprocess
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -97,6 +98,19 @@ class Ear:
         return [m["n"] for m in self.heard if "n" in m]
 
 
+@contextlib.asynccontextmanager
+async def two(server: RedisServer) -> AsyncIterator[tuple[Ear, Ear]]:
+    """Two servers' ends of the bus, started, and closed after."""
+    a, b = Ear(server.url), Ear(server.url)
+    await a.start()
+    await b.start()
+    try:
+        yield a, b
+    finally:
+        await a.bus.close()
+        await b.bus.close()
+
+
 async def until(cond: Callable[[], bool | Awaitable[bool]], what: str, timeout: float = 5) -> None:
     deadline = time.monotonic() + timeout
     while True:
@@ -110,10 +124,7 @@ async def until(cond: Callable[[], bool | Awaitable[bool]], what: str, timeout: 
 
 
 async def test_a_server_hears_the_rooms_it_holds_and_no_others(server: RedisServer) -> None:
-    a, b = Ear(server.url), Ear(server.url)
-    await a.start()
-    await b.start()
-    try:
+    async with two(server) as (a, b):
         await a.bus.watch("AAAA")
         # published the moment watch returns: heard (the subscription was confirmed)
         b.bus.publish({"code": "AAAA", "n": 1})
@@ -134,18 +145,12 @@ async def test_a_server_hears_the_rooms_it_holds_and_no_others(server: RedisServ
         await a.bus.watch("AAAA")
         b.bus.publish({"code": "AAAA", "n": 5})
         await until(lambda: a.numbers() == [1, 5], "AAAA heard again")
-    finally:
-        await a.bus.close()
-        await b.bus.close()
 
 
 async def test_after_redis_restarts_every_held_room_is_heard_and_read_again(
     server: RedisServer,
 ) -> None:
-    a, b = Ear(server.url), Ear(server.url)
-    await a.start()
-    await b.start()
-    try:
+    async with two(server) as (a, b):
         for code in ("AAAA", "CCCC"):
             await a.bus.watch(code)
         await asyncio.to_thread(server.stop)
@@ -159,9 +164,6 @@ async def test_after_redis_restarts_every_held_room_is_heard_and_read_again(
             b.bus.publish({"code": code, "n": n})
         await until(lambda: sorted(a.numbers()) == [0, 1, 2], "every held room heard")
         assert [server.subscribers(c) for c in ("AAAA", "CCCC", "DDDD")] == [1, 1, 1]
-    finally:
-        await a.bus.close()
-        await b.bus.close()
 
 
 async def test_a_room_held_alone_is_not_published_until_another_server_holds_it(
@@ -170,10 +172,7 @@ async def test_a_room_held_alone_is_not_published_until_another_server_holds_it(
     """Redis would only hand a lone holder's messages back to it: they are not sent.
     A server that starts holding the room says so once subscribed; the holder hears
     that (its server answers with the room's tip) and publishes again."""
-    a, b = Ear(server.url), Ear(server.url)
-    await a.start()
-    await b.start()
-    try:
+    async with two(server) as (a, b):
         await a.bus.watch("AAAA")
         a.bus.publish({"code": "AAAA", "n": 1})  # reaches a alone: the room is alone
         await until(lambda: a.bus.published == 2, "sent (the hello, then n=1)")
@@ -193,9 +192,6 @@ async def test_a_room_held_alone_is_not_published_until_another_server_holds_it(
         a.bus.publish({"code": "AAAA", "n": 5})
         assert a.bus.skipped == 2
         assert b.numbers() == [3]
-    finally:
-        await a.bus.close()
-        await b.bus.close()
 
 
 async def test_a_server_whose_own_connection_dropped_is_heard_again_when_back(
@@ -204,10 +200,7 @@ async def test_a_server_whose_own_connection_dropped_is_heard_again_when_back(
     """Only b's subscriber connection drops (a network blip of b's): a, publishing
     meanwhile, finds itself alone; b comes back, subscribes again and says so, and a
     publishes to it again (b reads its rooms again too)."""
-    a, b = Ear(server.url), Ear(server.url)
-    await a.start()
-    await b.start()
-    try:
+    async with two(server) as (a, b):
         await a.bus.watch("AAAA")
         await b.bus.watch("AAAA")
         await until(lambda: a.heard != [], "a hears b's hello")
@@ -225,9 +218,6 @@ async def test_a_server_whose_own_connection_dropped_is_heard_again_when_back(
         await asyncio.sleep(0.2)
         a.bus.publish({"code": "AAAA", "n": 2})
         await until(lambda: b.numbers() == [2], "a publishes to b again")
-    finally:
-        await a.bus.close()
-        await b.bus.close()
 
 
 async def test_a_room_watched_while_the_listener_connects_is_subscribed(
