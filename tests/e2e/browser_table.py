@@ -35,6 +35,9 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 IMG = ROOT / "docs" / "img"
+# every Player opened in this process: conftest's autouse fixture checks after each test
+# that none of their pages logged a console error or threw while the test ran
+OPENED: list[Player] = []
 
 
 def free_port() -> int:
@@ -201,6 +204,7 @@ class Player:
         context = browser.new_context(accept_downloads=True, **ctx)
         page = context.new_page()
         p = Player(name, context, page)
+        OPENED.append(p)
         page.on("websocket", p._watch)
         page.on("pageerror", lambda e: p.errors.append(str(e)))
         page.on("console", lambda m: p.console.append(m.text) if m.type == "error" else None)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
 from browser_table import (
     IMG,
     Player,
@@ -147,6 +148,7 @@ def test_the_host_changes_the_rules_in_the_lobby_and_the_next_game_is_dealt_by_t
             ben.close()
 
 
+@pytest.mark.server_down
 def test_a_graceful_restart_shows_reconnecting_and_no_toast(browser: Any, tmp_path: Any) -> None:
     """The real ``unokit serve`` stopped with SIGTERM says goodbye first (its
     ``Server.farewell``: ``{"type": "error", "code": "restarting"}`` to every page),

@@ -94,6 +94,7 @@ def test_a_record_file_stepped_jumped_played_and_seen_from_every_view(
             page.wait_for_timeout(200)
             assert page.evaluate("document.documentElement.scrollWidth") <= 390
             shot(page, "replay-phone-390.png")
+            assert not serious(page), serious(page)
             page.set_viewport_size({"width": 1280, "height": 860})
             assert not serious(page), serious(page)
             # the end: the game's summary, with the winner
@@ -136,7 +137,7 @@ def test_a_dropped_flip_record_and_a_finished_rooms_link(browser: Any, tmp_path:
             page.wait_for_selector("#replay-bar")
             assert page.locator("#side-up").count() == 1  # UNO Flip!, drawn as at the table
             assert page.locator(".opp .other-fan .card").count() > 0
-            # not a record: said, nothing shown
+            # not a record (not even JSON): said in the page, nothing sent, nothing shown
             page.goto(url + "/replay")
             page.set_input_files(
                 "#replay-file",
@@ -146,6 +147,7 @@ def test_a_dropped_flip_record_and_a_finished_rooms_link(browser: Any, tmp_path:
                 "() => document.querySelector('#replay-error')?"
                 ".textContent.includes('cannot be replayed')"
             )
+            assert "not JSON" in page.locator("#replay-error").inner_text()
             # a finished room's game, by the link its summary gives
             create_room(p, url, players=2, seats=["easy"])
             page.click("#start-btn")

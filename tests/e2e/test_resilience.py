@@ -6,6 +6,7 @@ import re
 import time
 from typing import Any
 
+import pytest
 from browser_table import Player, create_room, join_room, run_server, server_process, shot
 
 
@@ -49,6 +50,7 @@ def act_once(p: Player, other: Player, timeout: float = 30.0) -> None:
     raise AssertionError(f"{p.name} never got a turn")
 
 
+@pytest.mark.server_down
 def test_reload_keeps_the_seat_and_a_drop_resumes(browser: Any, tmp_path: Any) -> None:
     with run_server(tmp_path) as url:
         ana, ben = Player.open(browser, "Ana"), Player.open(browser, "Max")
@@ -168,6 +170,7 @@ def test_the_host_gives_a_players_seat_to_a_bot_and_play_goes_on(
             ben.close()
 
 
+@pytest.mark.server_down
 def test_a_server_killed_mid_game_comes_back_and_the_pages_resume(
     browser: Any, tmp_path: Any
 ) -> None:

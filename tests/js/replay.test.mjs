@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { tableView } from "../../src/unokit/web/render/table.js";
-import { replayBar, replayWhere, roundOf } from "../../src/unokit/web/replay.js";
+import { isJsonObject, replayBar, replayWhere, roundOf } from "../../src/unokit/web/replay.js";
 import { ctx, faces, find, findAll, recorder, text, view } from "./helpers.mjs";
 
 const frame = (action, over = {}) => ({ type: "state", version: action + 1, game: 1, action, events: [], view: view({ seat: null, hand: [], legal: [], ...over }) });
@@ -48,4 +48,9 @@ test("where a frame is: its round and move", () => {
   find(bar, "#rp-last").attrs.onclick();
   assert.deepEqual(act.calls, [["goTo", 3], ["goTo", 4]]);
   assert.equal(text(find(replayBar({ ...R, playing: true }, act), "#rp-play")), "Pause");
+});
+
+test("a file that is not a JSON object is refused in the page, before any request", () => {
+  assert.equal(isJsonObject('{"players": ["Ana", "Ben"], "rounds": []}'), true);
+  for (const bad of ["{oops", "", "[1, 2]", "null", "42", '"a record"']) assert.equal(isJsonObject(bad), false, bad);
 });

@@ -72,12 +72,28 @@ function replayOpenView(error = "") {
 }
 
 
+/** Whether ``text`` is a JSON object, as every game record is (docs/records.md). */
+export function isJsonObject(text) {
+  try {
+    const v = JSON.parse(text);
+    return v !== null && typeof v === "object" && !Array.isArray(v);
+  } catch {
+    return false;
+  }
+}
+
 function readRecordFile(f) {
   if (f.size > 4 * 1024 * 1024) {
     page.main.replaceChildren(replayOpenView(t("replay.tooBig")));
     return;
   }
   f.text().then((text) => {
+    // a file that is not even JSON is said here, not sent: the server's refusal (a 400)
+    // would be logged in the console as a failed request
+    if (!isJsonObject(text)) {
+      page.main.replaceChildren(replayOpenView(t("replay.cannot", { reason: t("replay.notJson") })));
+      return;
+    }
     R.source = { text, name: f.name };
     R.view = "spectator";
     loadReplay();

@@ -582,6 +582,7 @@ export default {
   "replay.loading": "Der Bericht wird abgespielt…",
   "replay.cannot": "Dieser Bericht kann nicht abgespielt werden: {reason}",
   "replay.noMoves": "er hat keine Züge",
+  "replay.notJson": "er ist kein JSON (ein Spielbericht ist eine JSON-Datei)",
   "replay.deal": "das Geben",
   "replay.move": "Zug {n} von {total}",
   "replay.where": "Runde {round} von {total}: {move}",

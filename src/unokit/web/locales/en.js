@@ -584,6 +584,7 @@ export default {
   "replay.loading": "Replaying the record…",
   "replay.cannot": "This record cannot be replayed: {reason}",
   "replay.noMoves": "it has no moves",
+  "replay.notJson": "it is not JSON (a game record is a JSON file)",
   "replay.deal": "the deal",
   "replay.move": "move {n} of {total}",
   "replay.where": "Round {round} of {total}: {move}",

@@ -600,6 +600,7 @@ export default {
   "replay.loading": "Reproduciendo el registro…",
   "replay.cannot": "Este registro no se puede reproducir: {reason}",
   "replay.noMoves": "no tiene jugadas",
+  "replay.notJson": "no es JSON (un registro de partida es un archivo JSON)",
   "replay.deal": "el reparto",
   "replay.move": "jugada {n} de {total}",
   "replay.where": "Ronda {round} de {total}: {move}",

@@ -600,6 +600,7 @@ export default {
   "replay.loading": "Lecture du relevé…",
   "replay.cannot": "Ce relevé ne peut pas être rejoué : {reason}",
   "replay.noMoves": "il n'a aucun coup",
+  "replay.notJson": "ce n'est pas du JSON (un relevé de partie est un fichier JSON)",
   "replay.deal": "la distribution",
   "replay.move": "coup {n} sur {total}",
   "replay.where": "Manche {round} sur {total} : {move}",
