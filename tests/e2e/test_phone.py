@@ -1,4 +1,6 @@
-"""The phone layout (360x740, touch): make a room, call UNO, play a Wild, pick a colour.
+"""The phone layout (360x740, touch): make a room, call UNO, play a Wild, pick a colour;
+axe-core finds no serious or critical violation on the phone's home page, lobby, table
+and colour picker.
 
 UNOKIT_SEED makes the first deal one where Ana, dealt two cards, holds a Wild and plays
 first, so one turn covers all three.
@@ -13,6 +15,8 @@ from browser_table import Player, create_room, find_seed, run_server, shot
 
 from unokit.cards import WILD, WILD_DRAW4
 
+axe_mod = pytest.importorskip("axe_playwright_python.sync_playwright")
+
 OPTIONS = {"hand_size": 2}
 PHONE = {
     "viewport": {"width": 360, "height": 740},
@@ -20,6 +24,15 @@ PHONE = {
     "is_mobile": True,
     "has_touch": True,
 }
+
+
+def serious(page: Any) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now."""
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
+        for v in axe_mod.Axe().run(page).response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
 
 
 def good(g: Any) -> bool:
@@ -35,14 +48,18 @@ def test_phone_can_play_a_card_call_uno_and_pick_a_colour(
         try:
             page = ana.page
             page.goto(url + "/")
+            page.wait_for_selector("#create-btn")  # the form, not "Loading..."
             shot(page, "home-phone.png")
+            assert serious(page) == []
             create_room(ana, url, options=OPTIONS, players=2, seats=["normal"])
+            assert serious(page) == []  # the lobby
             page.locator("#start-btn").tap()
             page.wait_for_selector(".table-wrap.my-turn")
             # nothing wider than the phone: the page never scrolls sideways
             width = page.evaluate("document.documentElement.scrollWidth")
             assert width <= 360, width
             shot(page, "table-phone.png")
+            assert serious(page) == []
             uno = page.locator("#uno-btn")
             uno.tap()
             assert uno.get_attribute("aria-pressed") == "true"
@@ -52,6 +69,7 @@ def test_phone_can_play_a_card_call_uno_and_pick_a_colour(
             wild.tap()
             page.wait_for_selector(".prompt .color-pick")
             shot(page, "colour-phone.png")
+            assert serious(page) == []
             for b in page.locator(".colorbtn").all():
                 bb = b.bounding_box()
                 assert bb is not None and bb["height"] >= 44 and bb["x"] + bb["width"] <= 360
