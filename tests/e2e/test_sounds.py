@@ -58,9 +58,12 @@ def test_sounds_a_mute_that_persists_reduced_motion_and_background(
             create_room(ana, url, players=2, seats=["easy"])
             assert page.locator("#sound-btn").get_attribute("aria-pressed") == "true"
             page.click("#start-btn")
-            play_until_sound(ana, 2)
+            play_until_sound(ana, 4)
             made = sounds(ana)
             assert set(made) <= {"play", "draw", "uno", "turn", "win", "flip"} and made
+            # her turn coming, and a card played or drawn (which message makes which
+            # sound, UNO and a round won too: tests/js/sounds.test.mjs)
+            assert "turn" in made and {"play", "draw"} & set(made), made
             assert all(u.startswith(url) for u in requests)  # nothing fetched elsewhere
             # muted: no sound while playing on, and still muted after a reload
             page.click("#sound-btn")

@@ -21,7 +21,7 @@ import { S } from "./store.js";
 // (server/guard.py): with every module asked for at once, four players behind one
 // router (or four browsers of a test) were refused files (429) and their page never
 // started.  tests/js/load.test.mjs keeps each step to four files at most.
-const [{ setSound, sound, soundOn }, { canArmUno, ic, isMyTurn, legalOf, OVER }] = await Promise.all([
+const [{ setSound, sound, soundOn }, { canArmUno, ic, isMyTurn, legalOf, soundOf }] = await Promise.all([
   import("./sounds.js"), import("./render/parts.js"), import("./render/rules.js"),
 ]);
 const [, { nextRoundText }] = await Promise.all([import("./render/side.js"), import("./render/summary.js")]);
@@ -227,18 +227,10 @@ function onError(msg) {
   toast(errorText(msg.code, msg.message));
 }
 
-// one sound per state message, the one that matters most (sounds.js makes them): a
-// round won, UNO, a flip, your turn coming, a card played, a card you drew
+// one sound per state message (render/parts.js's soundOf chooses it, sounds.js makes it)
 function playSound(events, prev, msg) {
-  const me = S.seat;
-  const ended = (ev) => (ev.kind === "round_over" || ev.kind === "game_over") && ev.winner === me && me !== null;
-  const mine = (x) => me !== null && x.current === me && !OVER.includes(x.phase) && x.legal.length > 0;
-  if (events.some(ended)) sound("win");
-  else if (events.some((e) => e.kind === "uno")) sound("uno");
-  else if (events.some((e) => e.kind === "flip")) sound("flip");
-  else if (mine(msg.view) && !mine(prev.view)) sound("turn");
-  else if (events.some((e) => e.kind === "play")) sound("play");
-  else if (events.some((e) => e.kind === "draw" && e.seat === me)) sound("draw");
+  const name = soundOf(events, prev.view, msg.view, S.seat);
+  if (name) sound(name);
 }
 
 // ---------------------------------------------------------------- the room bar ------

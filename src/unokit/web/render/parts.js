@@ -34,6 +34,22 @@ export function isMyTurn(v) {
   return v.seat !== null && v.current === v.seat && !OVER.includes(v.phase);
 }
 
+/** The one sound a state message makes, the one that matters most (sounds.js plays
+ * it), or null: a round won, UNO, a flip, your turn coming, a card played, a card you
+ * drew.  ``me`` is my seat (null when watching); ``prev`` and ``view`` the views
+ * before and after the message's ``events``. */
+export function soundOf(events, prev, view, me) {
+  const ended = (ev) => OVER.includes(ev.kind) && ev.winner === me && me !== null;
+  const mine = (x) => me !== null && x.current === me && !OVER.includes(x.phase) && x.legal.length > 0;
+  if (events.some(ended)) return "win";
+  if (events.some((e) => e.kind === "uno")) return "uno";
+  if (events.some((e) => e.kind === "flip")) return "flip";
+  if (mine(view) && !mine(prev)) return "turn";
+  if (events.some((e) => e.kind === "play")) return "play";
+  if (events.some((e) => e.kind === "draw" && e.seat === me)) return "draw";
+  return null;
+}
+
 export function secondsLeft(deadline, now) {
   return Math.max(0, Math.ceil((deadline - now) / 1000));
 }
