@@ -247,3 +247,122 @@ async def test_a_room_watched_while_the_listener_connects_is_subscribed(
     finally:
         await a.bus.close()
         await b.bus.close()
+
+
+class Proxy:
+    """A TCP relay to Redis whose connections can be made silent one by one: bytes are
+    swallowed, nothing is closed (a half-open connection, as a dead NAT or a cable
+    pulled on the far side leaves)."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.silent: set[int] = set()  # client ports whose bytes are swallowed
+        self.server: asyncio.Server | None = None
+
+    async def start(self) -> str:
+        self.server = await asyncio.start_server(self.relay, "127.0.0.1", 0)
+        return f"redis://127.0.0.1:{self.server.sockets[0].getsockname()[1]}/0"
+
+    async def relay(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        client = writer.get_extra_info("peername")[1]
+        up_r, up_w = await asyncio.open_connection("127.0.0.1", self.port)
+
+        async def pipe(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
+            with contextlib.suppress(Exception):
+                while data := await src.read(65536):
+                    if client not in self.silent:
+                        dst.write(data)
+                        await dst.drain()
+            dst.close()
+
+        await asyncio.gather(pipe(reader, up_w), pipe(up_r, writer))
+
+    async def close(self) -> None:
+        if self.server is not None:
+            self.server.close()
+
+
+async def test_a_subscriber_connection_that_went_silent_is_noticed_and_replaced(
+    server: RedisServer,
+) -> None:
+    """Only the subscriber connection goes silent (half-open): the server notices by
+    its own pings on that connection, connects again, reads its rooms again and hears
+    the room (hostile review: the idle ping went over another connection, so a server
+    alone on a room heard nothing until the kernel gave up, many minutes later)."""
+    proxy = Proxy(server.port)
+    a, b = Ear(await proxy.start()), Ear(server.url)
+    a.bus.idle, a.bus.dead = 0.2, 0.8
+    try:
+        await a.start()
+        await b.start()
+        await a.bus.watch("AAAA")
+        b.bus.publish({"code": "AAAA", "n": 1})
+        await until(lambda: a.numbers() == [1], "heard through the relay")
+        proxy.silent.add(a.bus._pubsub.connection._writer.get_extra_info("sockname")[1])
+        await until(lambda: not a.bus.healthy(), "a notices its silent connection", 4)
+        await until(lambda: a.reread == 1 and a.bus.healthy(), "a is back, reading again")
+        b.bus.publish({"code": "AAAA", "n": 2})
+        await until(lambda: a.numbers() == [1, 2], "heard on the new connection")
+    finally:
+        await a.bus.close()
+        await b.bus.close()
+        await proxy.close()
+
+
+async def test_a_hello_whose_publish_failed_is_sent_again(server: RedisServer) -> None:
+    """b's hello is in a batch whose PUBLISH fails (a blip on b's publishing
+    connection only): it is sent again, so a, alone on the room until then, publishes
+    to b (hostile review: the hello was dropped with the batch, and a stayed silent)."""
+    async with two(server) as (a, b):
+        await a.bus.watch("AAAA")
+        a.bus.publish({"code": "AAAA", "n": 1})
+        await until(lambda: a.bus.published == 2, "sent (the hello, then n=1)")
+        await asyncio.sleep(0.1)
+        a.bus.publish({"code": "AAAA", "n": 2})
+        assert a.bus.skipped == 1  # alone
+        real = b.bus._redis.pipeline
+        failed = 0
+
+        def broken(*args: Any, **kwargs: Any) -> Any:
+            nonlocal failed
+            if failed == 0:
+                failed += 1
+                raise redis.ConnectionError("a blip")
+            return real(*args, **kwargs)
+
+        b.bus._redis.pipeline = broken
+        await b.bus.watch("AAAA")
+        await until(lambda: [m.get("t") for m in a.heard] == ["watch"], "b's hello, again")
+        assert failed == 1
+        a.bus.publish({"code": "AAAA", "n": 3})
+        await until(lambda: b.numbers() == [3], "a publishes to b")
+
+
+async def test_messages_are_heard_while_the_rooms_are_read_again(server: RedisServer) -> None:
+    """After its connection came back, a server reads every room it holds from the
+    store, which takes long with many rooms; other servers' messages are heard
+    meanwhile (hostile review: the listener itself did the reading, so hellos and
+    changes waited behind it)."""
+    a, b = Ear(server.url), Ear(server.url)
+    gate = asyncio.Event()
+
+    async def slow() -> None:
+        a.reread += 1
+        await gate.wait()
+
+    await a.bus.start(a.heard.append, slow)
+    await b.start()
+    try:
+        await until(a.bus.healthy, "a is up")
+        await a.bus.watch("AAAA")
+        await b.bus.watch("AAAA")
+        port = a.bus._pubsub.connection._writer.get_extra_info("sockname")[1]
+        redis.Redis(port=server.port).client_kill_filter(_id=None, addr=f"127.0.0.1:{port}")
+        await until(lambda: a.reread == 1, "a is back and reading its rooms")
+        b.bus.publish({"code": "AAAA", "n": 1})
+        await until(lambda: a.numbers() == [1], "heard while the rooms are read")
+        assert not gate.is_set()
+    finally:
+        gate.set()
+        await a.bus.close()
+        await b.bus.close()

@@ -33,7 +33,12 @@ sent before the last hello was heard cannot mark the room alone (its count may p
 the newcomer).
 When Redis goes away the bus says so (``healthy``, ``/readyz``) and keeps trying; when
 it is back it subscribes to every room again and the server reads every room it holds
-from the store again (``on_reconnect``), since messages sent meanwhile are lost.
+from the store again (``on_reconnect``, beside the listener, so other servers' hellos
+do not wait behind it), since messages sent meanwhile are lost.  The subscriber
+connection is pinged through itself when idle: one that died silently (half-open TCP)
+would otherwise be noticed only by the kernel, minutes later, and a server alone on a
+room would hear nothing meanwhile.  A hello whose PUBLISH failed is sent again (a lost
+change only delays a view; a lost hello leaves a holder silent towards this server).
 
 Servers from before per-room channels (one channel, ``unokit:rooms``) and after do not
 hear each other: upgrade a cluster across that change by restarting all its processes
@@ -57,6 +62,8 @@ log = logging.getLogger("unokit.server")
 PREFIX = "unokit:room:"  # a room's channel: PREFIX + its code
 RETRY = 0.5  # seconds between attempts to reach Redis again
 CONFIRM = 2.0  # seconds ``watch`` waits for Redis to confirm a subscription
+IDLE = 5.0  # seconds of silence on the subscriber connection before it is pinged
+DEAD = 12.0  # seconds without a reply on it before it is taken for dead
 
 
 def channel(code: str) -> bytes:
@@ -108,7 +115,7 @@ class RedisBus:
         self._redis: Any = aioredis.Redis.from_url(
             url, socket_connect_timeout=2, socket_timeout=5, health_check_interval=10
         )
-        self._queue: list[tuple[str, bytes]] = []  # (room code, message)
+        self._queue: list[tuple[str, bytes, bool]] = []  # (room code, message, hello?)
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._up = False
@@ -119,6 +126,11 @@ class RedisBus:
         self._alone: set[str] = set()  # rooms whose last PUBLISH reached only this server
         self._hello: dict[str, float] = {}  # room -> when another server last said watch
         self._subscribed: set[bytes] = set()  # channels whose subscription Redis confirmed
+        self._rereading: asyncio.Task[None] | None = None  # on_reconnect, apart
+        # a subscriber connection can die silently (a half-open TCP connection: the
+        # kernel's retries take many minutes to notice); a ping on that connection
+        # itself, answered through it, is what proves it alive (tests shorten these)
+        self.idle, self.dead = IDLE, DEAD
         self.skipped = 0  # messages not sent: nobody else held the room
         self.published = 0
         self.received = 0
@@ -149,7 +161,7 @@ class RedisBus:
             return
         data = {"origin": self.origin}
         data.update((k, v) for k, v in msg.items() if k != "origin")
-        self._queue.append((code, orjson.dumps(data)))
+        self._queue.append((code, orjson.dumps(data), msg.get("t") == "watch"))
         self._wake.set()
 
     async def watch(self, code: str) -> None:
@@ -211,6 +223,9 @@ class RedisBus:
             except Exception as e:  # Redis is away: the listener notices and retries
                 if self._up:
                     log.warning("bus: cannot publish to Redis: %s", e)
+                if self._queue:  # the hellos put back: tried again in a moment
+                    await asyncio.sleep(RETRY)
+                    self._wake.set()
 
     async def _flush(self) -> None:
         batch, self._queue = self._queue, []
@@ -219,14 +234,19 @@ class RedisBus:
         sent = time.monotonic()
         try:
             async with self._redis.pipeline(transaction=False) as pipe:
-                for code, data in batch:
+                for code, data, _ in batch:
                     pipe.publish(channel(code), data)
                 heard = await pipe.execute()
         except BaseException:
-            self.dropped += len(batch)
+            # a change lost is a view delayed (the store has it; a server that misses
+            # one reads the room again), but a hello lost leaves a holder that thinks
+            # it is alone silent towards this server for as long as both hold the room
+            again = [m for m in batch if m[2] and m[0] in self._watched]
+            self._queue[:0] = again
+            self.dropped += len(batch) - len(again)
             raise
         self.published += len(batch)
-        for (code, _), n in zip(batch, heard, strict=True):
+        for (code, _, _), n in zip(batch, heard, strict=True):
             if not isinstance(n, int) or code not in self._watched:
                 continue
             if n > 1:
@@ -259,6 +279,8 @@ class RedisBus:
                             if msg.get("type") == "subscribe":
                                 waiting.discard(msg.get("channel"))
                             self._handle(msg, on_message)
+                    if mine not in self._subscribed:  # Redis does not answer
+                        raise ConnectionError("Redis did not confirm a subscription")
                     # rooms watched meanwhile, before this connection was made
                     extra = [c for c in self._watched if c not in held]
                     if not extra:
@@ -266,6 +288,10 @@ class RedisBus:
                     held.update(extra)
                     waiting = {channel(c) for c in extra}
                     await pubsub.subscribe(*waiting)
+                # rooms that left memory meanwhile (``unwatch`` had no connection)
+                gone = [channel(c) for c in held if c not in self._watched]
+                if gone:
+                    await pubsub.unsubscribe(*gone)
                 self._up = True
                 self._alone.clear()  # who holds what is known again by publishing
                 # rooms watched during the wait subscribed through ``watch`` itself;
@@ -275,13 +301,20 @@ class RedisBus:
                     self.publish({"t": "watch", "code": code})
                 if not first:
                     log.warning("bus: Redis is back; reading every room again")
-                    await on_reconnect()
+                    self._reread(on_reconnect)
                 first = False
+                heard = time.monotonic()
                 while True:
-                    msg = await pubsub.get_message(timeout=5.0)
+                    msg = await pubsub.get_message(timeout=self.idle)
+                    now = time.monotonic()
                     if msg is None:
-                        await self._redis.ping()  # notice a Redis that went away
+                        if now - heard > self.dead:
+                            raise ConnectionError(
+                                f"no answer on the subscriber connection in {now - heard:.1f} s"
+                            )
+                        await pubsub.ping(b"unokit")  # its answer comes back as a message
                         continue
+                    heard = now
                     self._handle(msg, on_message)
             except asyncio.CancelledError:
                 raise
@@ -296,6 +329,23 @@ class RedisBus:
                 self._subscribed.clear()
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()
+
+    def _reread(self, on_reconnect: OnReconnect) -> None:
+        """Run ``on_reconnect`` beside the listener: it reads every room from the store,
+        which takes a while with many rooms, and other servers' hellos and changes must
+        not wait behind it (a change heard for a room being read waits for its lock)."""
+        if self._rereading is not None:
+            self._rereading.cancel()  # a second outage: reading from the start again
+
+        async def run() -> None:
+            try:
+                await on_reconnect()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("bus: reading the rooms again failed")
+
+        self._rereading = asyncio.get_running_loop().create_task(run())
 
     def _handle(self, msg: dict[str, Any], on_message: OnMessage) -> None:
         """One reply of the subscriber connection: a confirmed subscription, or a
@@ -338,11 +388,13 @@ class RedisBus:
         if self._queue and self._up:  # the last changes, for the other servers
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._flush(), 2.0)
-        for task in [*self._tasks, *self._leaving]:
+        tasks = [*self._tasks, *self._leaving]
+        if self._rereading is not None:
+            tasks.append(self._rereading)
+        for task in tasks:
             task.cancel()
-        for task in [*self._tasks, *self._leaving]:
-            with contextlib.suppress(BaseException):
-                await task
+        if tasks:  # bounded: a shutdown must not hang on a read that missed its cancel
+            await asyncio.wait(tasks, timeout=2.0)
         with contextlib.suppress(Exception):
             await self._redis.aclose()
 
