@@ -43,6 +43,6 @@ test("the page asks for at most four new modules at a time", () => {
   assert.ok(app.steps.length >= 2, "app.js loads the views in steps");
   for (const w of all) assert.ok(w.length <= 4, `${w.length} modules asked for at once: ${w.join(", ")}`);
   // and everything the page uses is loaded by these steps
-  for (const f of ["render/table.js", "render/side.js", "render/summary.js", "render/rules.js", "render/lobby.js", "replay.js", "forms.js", "store.js", "dom.js"])
+  for (const f of ["render/table.js", "render/side.js", "render/summary.js", "render/rules.js", "render/lobby.js", "render/replaybar.js", "replay.js", "forms.js", "store.js", "dom.js"])
     assert.ok(seen.has(f), f);
 });

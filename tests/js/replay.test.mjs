@@ -1,11 +1,12 @@
 // The replay viewer draws its frames with the live table's renderer (render/table.js);
-// its controls (replay.js's replayBar) say where in the game a frame is.
+// its controls (render/replaybar.js's replayBar) say where in the game a frame is.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { tableView } from "../../src/unokit/web/render/table.js";
-import { isJsonObject, replayBar, replayWhere, roundOf } from "../../src/unokit/web/replay.js";
+import { replayBar, replayWhere, roundOf } from "../../src/unokit/web/render/replaybar.js";
+import { isJsonObject } from "../../src/unokit/web/replay.js";
 import { ctx, faces, find, findAll, recorder, text, view } from "./helpers.mjs";
 
 const frame = (action, over = {}) => ({ type: "state", version: action + 1, game: 1, action, events: [], view: view({ seat: null, hand: [], legal: [], ...over }) });

@@ -6,7 +6,7 @@
 // This file is the controller: routing, the connection, messages into the store
 // (store.js), and after each change one render (render/: pure functions from the state
 // to vnodes) patched into the page (dom.js).  The replay viewer (replay.js) draws its
-// table with the same render functions.
+// table with the same render functions, and its controls with render/replaybar.js.
 
 import { api, Connection, forgetSeat, tabSeat } from "./net.js";
 import { errorText, onLanguageChange, t } from "./i18n.js";
@@ -30,7 +30,9 @@ const [
   { waitingView },
   { homeView, joinView, lobbyRulesForm, lobbySeatForm, rulesArrived, rulesRefused },
 ] = await Promise.all([import("./render/table.js"), import("./render/lobby.js"), import("./forms.js")]);
-const { initReplay, R, replayAct, replayBar, replayKeys, replayState, showReplay, stopPlaying } = await import("./replay.js");
+const [{ initReplay, R, replayAct, replayKeys, replayState, showReplay, stopPlaying }, { replayBar }] = await Promise.all([
+  import("./replay.js"), import("./render/replaybar.js"),
+]);
 
 const main = document.getElementById("main");
 const roombar = document.getElementById("roombar");
