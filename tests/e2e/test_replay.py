@@ -1,18 +1,21 @@
 """The replay viewer (issue 36 item 13): a game record opened from a file (the file
-input, or dropped on the page) or by a finished room's link, stepped forward and back,
-a round jumped to, played at a chosen speed, seen from a seat, a spectator or with
-every hand open, by the live table's renderer (the server turns the record into the
-table's state messages)."""
+input, or dropped on the page: one written by ``unokit demo``, one downloaded from a
+game) or by a finished room's link, stepped forward and back, a round jumped to, played
+at a chosen speed, seen from a seat, a spectator or with every hand open, by the live
+table's renderer (the server turns the record into the table's state messages)."""
 
 from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_table import Player, create_room, run_server, shot
+from browser_table import ROOT, Player, create_room, run_server, shot
 
 from unokit.bots import RandomBot, play_game
 from unokit.engine import Game
@@ -32,6 +35,76 @@ def _record(tmp: Path, preset: str, name: str, seed: int) -> tuple[Path, dict[st
 
 def where(page: Any) -> str:
     return str(page.locator("#rp-where").inner_text())
+
+
+def last_move(record: dict[str, Any]) -> str:
+    """Where the viewer's last frame of ``record`` is: its last round's last move."""
+    n, moves = len(record["rounds"]), len(record["rounds"][-1]["actions"])
+    return f"Round {n} of {n}: " + (f"move {moves} of {moves}" if moves else "the deal")
+
+
+def open_file(page: Any, path: Path) -> None:
+    """The record ``path`` chosen with the replay page's file input."""
+    page.wait_for_selector("#replay-file")
+    page.set_input_files("#replay-file", str(path))
+    page.wait_for_selector("#replay-bar")
+
+
+def test_a_record_written_by_unokit_demo(browser: Any, tmp_path: Any) -> None:
+    """The output of ``unokit demo`` (the CLI itself, as ``make demo`` runs it) opens in
+    the viewer at its deal and ends with the winner the CLI printed."""
+    path = tmp_path / "demo.json"
+    said = subprocess.run(
+        [sys.executable, "-m", "unokit.cli", "demo", "--players", "3", "--seed", "1",
+         "--record", str(path)],
+        capture_output=True, text=True, check=True, cwd=str(ROOT), timeout=60,
+    ).stderr  # fmt: skip
+    # with --record, stdout stays empty and the outcome goes to stderr
+    winner = re.search(r"^(\S+) wins after \d+ rounds", said, re.M)
+    assert winner, said
+    record = json.loads(path.read_text())
+    assert record["format"] == "uno-record/1" and len(record["rounds"]) >= 2
+    with run_server(tmp_path) as url:
+        p = Player.open(browser, "Viewer", viewport={"width": 1280, "height": 860})
+        try:
+            page = p.page
+            page.goto(url + "/replay")
+            open_file(page, path)
+            assert "demo.json" in page.locator(".rp-title").inner_text()
+            # the first frame: round 1's deal, the players the CLI named
+            assert where(page) == f"Round 1 of {len(record['rounds'])}: the deal"
+            names = page.locator(".opponents .opp").all_inner_texts()
+            assert all(any(n in o for o in names) for n in record["players"]), names
+            page.click("#rp-next")
+            assert where(page).startswith(f"Round 1 of {len(record['rounds'])}: move 1 of ")
+            # the last frame: the last move of the last round, and the game's summary
+            page.click("#rp-last")
+            page.wait_for_selector("#summary")
+            assert where(page) == last_move(record)
+            assert page.locator("#summary-h").inner_text() == f"{winner[1]} won the game!"
+            page.keyboard.press("Home")
+            assert where(page).endswith("the deal") and where(page).startswith("Round 1 ")
+            assert not p.errors, p.errors
+        finally:
+            p.close()
+
+
+def _take_turn(p: Player) -> bool:
+    """If it is p's turn, draw (or keep, or accept) through the page; True if it acted."""
+    page = p.page
+    before = p.version
+    if p.visible("#keep-btn"):
+        page.click("#keep-btn")
+    elif p.visible(".prompt .color-pick"):
+        page.click(".prompt .cb-R")
+    elif p.visible("#accept-btn"):
+        page.click("#accept-btn")
+    elif page.locator(".table-wrap.my-turn").count() and p.visible("#draw-btn"):
+        page.keyboard.press("d")
+    else:
+        return False
+    assert p.wait_version_above(before), f"{p.name}'s action was not taken"
+    return True
 
 
 def test_a_record_file_stepped_jumped_played_and_seen_from_every_view(
@@ -148,17 +221,56 @@ def test_a_dropped_flip_record_and_a_finished_rooms_link(browser: Any, tmp_path:
                 ".textContent.includes('cannot be replayed')"
             )
             assert "not JSON" in page.locator("#replay-error").inner_text()
+            # JSON but not a record: said in the page too, before any request (the
+            # server's 400 would be a console error); checked by no_console_errors
+            posted: list[str] = []
+            page.on("request", lambda r: posted.append(r.url) if "/api/replay" in r.url else None)
+            page.goto(url + "/replay")
+            page.set_input_files(
+                "#replay-file",
+                files=[{"name": "scores.json", "mimeType": "application/json",
+                        "buffer": b'{"players": "Ana, Ben", "scores": [500, 120]}'}],
+            )  # fmt: skip
+            page.wait_for_function(
+                "() => document.querySelector('#replay-error')?"
+                ".textContent.includes('not a game record')"
+            )
+            said = page.locator("#replay-error").inner_text()
+            assert said.startswith("This record cannot be replayed: it is JSON, but not a"), said
+            assert page.locator("#replay-bar").count() == 0 and posted == [], posted
             # a finished room's game, by the link its summary gives
             create_room(p, url, players=2, seats=["easy"])
             page.click("#start-btn")
             page.wait_for_selector(".table-wrap")
+            moved, deadline = 0, time.monotonic() + 30
+            while moved < 2 and time.monotonic() < deadline:  # a few moves to replay
+                if _take_turn(p):
+                    moved += 1
+                else:
+                    page.wait_for_timeout(100)
             page.on("dialog", lambda d: d.accept())
             page.click("#end-btn")
             page.wait_for_selector("#replay-link")
+            # the record downloaded from the summary, kept for the file input below
+            with page.expect_download() as dl:
+                page.click("#record-link")
+            downloaded = tmp_path / "downloaded.json"
+            dl.value.save_as(downloaded)
+            record = json.loads(downloaded.read_text())
+            assert record["players"][0] == "Ana" and record["rounds"][0]["actions"]
             page.click("#replay-link")
             page.wait_for_selector("#replay-bar")
             assert page.locator(".rp-title").inner_text().startswith("Replay: room ")
             page.keyboard.press("End")
+            assert where(page) == last_move(record)
+            # the downloaded record, opened with the file input: the same game
+            page.goto(url + "/replay")
+            open_file(page, downloaded)
+            assert where(page) == "Round 1 of 1: the deal"
+            assert record["players"][1] in page.locator(".opponents").inner_text()
+            page.click("#rp-last")
+            assert where(page) == last_move(record)
+            assert posted and all("/api/replay?view=spectator" in u for u in posted), posted
             assert not p.errors, p.errors
         finally:
             p.close()

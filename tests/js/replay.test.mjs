@@ -6,7 +6,7 @@ import { test } from "node:test";
 
 import { tableView } from "../../src/unokit/web/render/table.js";
 import { replayBar, replayWhere, roundOf } from "../../src/unokit/web/render/replaybar.js";
-import { isJsonObject } from "../../src/unokit/web/replay.js";
+import { recordProblem } from "../../src/unokit/web/replay.js";
 import { ctx, faces, find, findAll, recorder, text, view } from "./helpers.mjs";
 
 const frame = (action, over = {}) => ({ type: "state", version: action + 1, game: 1, action, events: [], view: view({ seat: null, hand: [], legal: [], ...over }) });
@@ -51,7 +51,17 @@ test("where a frame is: its round and move", () => {
   assert.equal(text(find(replayBar({ ...R, playing: true }, act), "#rp-play")), "Pause");
 });
 
-test("a file that is not a JSON object is refused in the page, before any request", () => {
-  assert.equal(isJsonObject('{"players": ["Ana", "Ben"], "rounds": []}'), true);
-  for (const bad of ["{oops", "", "[1, 2]", "null", "42", '"a record"']) assert.equal(isJsonObject(bad), false, bad);
+test("a file that is not shaped like a record is refused in the page, before any request", () => {
+  // what the server would refuse with a 400 (logged in the console as a failed request)
+  const ok = { format: "uno-record/1", rules: { preset: "classic", options: {} }, players: ["Ana", "Ben"], rounds: [] };
+  assert.equal(recordProblem(JSON.stringify(ok)), "");
+  assert.equal(recordProblem('{"players": ["Ana", "Ben"], "rounds": []}'), ""); // format and rules may be left out
+  for (const bad of ["{oops", "", "{\"players\": [\"Ana\"],"]) assert.equal(recordProblem(bad), "notJson", bad);
+  const notRecords = [
+    [1, 2], null, 42, "a record", {}, { hello: "world" },
+    { players: ["Ana"] }, { rounds: [] }, { players: [], rounds: [] }, { players: "Ana, Ben", rounds: [] },
+    { players: ["Ana", 7], rounds: [] }, { players: ["Ana", "Ben"], rounds: {} },
+    { ...ok, format: "uno-record/2" }, { ...ok, rules: "classic" }, { ...ok, rules: null },
+  ];
+  for (const bad of notRecords) assert.equal(recordProblem(JSON.stringify(bad)), "notRecord", JSON.stringify(bad));
 });

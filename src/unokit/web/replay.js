@@ -73,14 +73,28 @@ function replayOpenView(error = "") {
 }
 
 
-/** Whether ``text`` is a JSON object, as every game record is (docs/records.md). */
-export function isJsonObject(text) {
+/**
+ * What is plainly wrong with ``text`` as a game record, found before it is sent: the
+ * server's refusal (a 400) would be logged in the console as a failed request.
+ * "notJson"; "notRecord": not an object with ``players`` (a list of names) and
+ * ``rounds`` (a list), or with a ``format`` other than uno-record/1 or ``rules`` that
+ * are not an object (docs/records.md); "" when it has a record's shape (the server
+ * checks the rest: the rules, the deals, every move).
+ */
+export function recordProblem(text) {
+  let v;
   try {
-    const v = JSON.parse(text);
-    return v !== null && typeof v === "object" && !Array.isArray(v);
+    v = JSON.parse(text);
   } catch {
-    return false;
+    return "notJson";
   }
+  const isObject = (x) => x !== null && typeof x === "object" && !Array.isArray(x);
+  if (!isObject(v)) return "notRecord";
+  const names = Array.isArray(v.players) && v.players.length > 0 && v.players.every((p) => typeof p === "string");
+  if (!names || !Array.isArray(v.rounds)) return "notRecord";
+  if ("format" in v && v.format !== "uno-record/1") return "notRecord";
+  if ("rules" in v && !isObject(v.rules)) return "notRecord";
+  return "";
 }
 
 function readRecordFile(f) {
@@ -89,10 +103,10 @@ function readRecordFile(f) {
     return;
   }
   f.text().then((text) => {
-    // a file that is not even JSON is said here, not sent: the server's refusal (a 400)
-    // would be logged in the console as a failed request
-    if (!isJsonObject(text)) {
-      page.main.replaceChildren(replayOpenView(t("replay.cannot", { reason: t("replay.notJson") })));
+    // a file that is not even shaped like a record is said here, not sent
+    const problem = recordProblem(text);
+    if (problem) {
+      page.main.replaceChildren(replayOpenView(t("replay.cannot", { reason: t(`replay.${problem}`) })));
       return;
     }
     R.source = { text, name: f.name };

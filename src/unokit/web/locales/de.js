@@ -583,6 +583,7 @@ export default {
   "replay.cannot": "Dieser Bericht kann nicht abgespielt werden: {reason}",
   "replay.noMoves": "er hat keine Züge",
   "replay.notJson": "er ist kein JSON (ein Spielbericht ist eine JSON-Datei)",
+  "replay.notRecord": "er ist JSON, aber kein Spielbericht (ein Spielbericht nennt die Spieler und enthält die Runden)",
   "replay.deal": "das Geben",
   "replay.move": "Zug {n} von {total}",
   "replay.where": "Runde {round} von {total}: {move}",

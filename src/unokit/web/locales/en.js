@@ -585,6 +585,7 @@ export default {
   "replay.cannot": "This record cannot be replayed: {reason}",
   "replay.noMoves": "it has no moves",
   "replay.notJson": "it is not JSON (a game record is a JSON file)",
+  "replay.notRecord": "it is JSON, but not a game record (one names its players and holds its rounds)",
   "replay.deal": "the deal",
   "replay.move": "move {n} of {total}",
   "replay.where": "Round {round} of {total}: {move}",

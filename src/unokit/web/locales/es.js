@@ -601,6 +601,7 @@ export default {
   "replay.cannot": "Este registro no se puede reproducir: {reason}",
   "replay.noMoves": "no tiene jugadas",
   "replay.notJson": "no es JSON (un registro de partida es un archivo JSON)",
+  "replay.notRecord": "es JSON, pero no un registro de partida (uno nombra a los jugadores y contiene las rondas)",
   "replay.deal": "el reparto",
   "replay.move": "jugada {n} de {total}",
   "replay.where": "Ronda {round} de {total}: {move}",

@@ -601,6 +601,7 @@ export default {
   "replay.cannot": "Ce relevé ne peut pas être rejoué : {reason}",
   "replay.noMoves": "il n'a aucun coup",
   "replay.notJson": "ce n'est pas du JSON (un relevé de partie est un fichier JSON)",
+  "replay.notRecord": "c'est du JSON, mais pas un relevé de partie (un relevé nomme les joueurs et contient les manches)",
   "replay.deal": "la distribution",
   "replay.move": "coup {n} sur {total}",
   "replay.where": "Manche {round} sur {total} : {move}",
