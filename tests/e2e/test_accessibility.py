@@ -24,6 +24,19 @@ def serious(page: Any) -> list[str]:
     return out
 
 
+# The selects narrower than their longest choice, whose text is then cut ("open: a
+# friend joi"): each measured against a copy of itself at its own width.
+CUT_SELECTS = """sel => [...document.querySelectorAll(sel)].filter((s) => {
+    const c = s.cloneNode(true);
+    c.removeAttribute("id");
+    c.style.cssText = "position: absolute; visibility: hidden; width: auto; flex: none";
+    s.parentElement.append(c);
+    const need = c.getBoundingClientRect().width;
+    c.remove();
+    return s.getBoundingClientRect().width < need - 0.5;
+}).map((s) => s.id)"""
+
+
 # Two first deals, both with Ana (seat 0) to act first: a card she can play on, or a
 # Wild turned up so she names its colour (R-START-WILD).  An unseeded deal once let the
 # Wild start's colour picker (or the bot) come first, and the keyboard step below then
@@ -47,6 +60,11 @@ def test_no_serious_accessibility_violations_and_keyboard_play(
             page.wait_for_selector("#create-btn")
             shot(page, "home.png")
             assert serious(page) == []
+            # every seat's choice is read whole, with up to 10 players
+            assert page.evaluate(CUT_SELECTS, ".seat-choice select") == []
+            page.select_option("#seats", "10")
+            assert page.locator(".seat-choice select").count() == 9
+            assert page.evaluate(CUT_SELECTS, ".seat-choice select") == []
             create_room(ana, url, players=2, seats=["normal"])
             assert serious(page) == []
             page.click("#start-btn")

@@ -457,6 +457,11 @@ def test_scores_by_round_table_and_chart_of_the_totals(browser: Any, desk: str) 
             if rounds == 1:
                 page.keyboard.press("n")
                 page.wait_for_selector("#summary", state="detached")
+        # eight players' columns fit the summary: nothing hidden in the table's scroll box
+        box = page.locator("#summary .rounds-table")
+        assert box.evaluate("e => e.scrollWidth <= e.clientWidth"), box.evaluate(
+            "e => [e.scrollWidth, e.clientWidth]"
+        )
         page.locator("#totals-chart").scroll_into_view_if_needed()
         shot(page, "scores.png")
         assert serious_or(page) == []
