@@ -1088,3 +1088,73 @@ def test_a_move_sent_while_the_host_kicks_that_seat_is_not_played() -> None:
             await ben.close()
 
     asyncio.run(run())
+
+
+def test_a_move_stored_then_not_applied_while_the_store_goes_away_is_not_refused() -> None:
+    """A double fault (review of 2026-12-05): Ana's move is stored, applying it on the
+    server fails, and reading the room again fails too, since the store went away at
+    that moment.  The move is made (it is in the log), so Ana is not told it was
+    refused.  The half-applied copy is shown to nobody and decides nothing: while the
+    store is away a move is refused with nothing stored.  Once it is back, the room is
+    read again and Ana gets the store's view, her move in it."""
+    import asyncio
+
+    from server_helpers import FAST, Client, choose, running
+    from unokit.server.store import MemoryStore, StoreError
+
+    class GoesAway(MemoryStore):
+        down = False
+
+        def load_room(self, code: str) -> Any:
+            if self.down:
+                raise StoreError("storage failed: connection lost")
+            return super().load_room(code)
+
+        def append_at(self, rows: Any) -> Any:
+            if self.down:
+                raise StoreError("storage failed: connection lost")
+            return super().append_at(rows)
+
+    async def run() -> None:
+        store = GoesAway()
+        async with running(store, timing=FAST) as h:
+            r = await h.room(seats=2, bots=[None])
+            code = r["code"]
+            ben = await h.join(code, "Ben")
+            ana = await Client(f"{h.ws}/{code}", r["token"]).connect()
+            bc = await Client(f"{h.ws}/{code}", ben["token"]).connect()
+            await ana.send({"type": "start"})
+            await ana.wait(lambda: ana.state is not None and bc.state is not None)
+            mover = next(c for c in (ana, bc) if choose(c.state["view"]) is not None)
+            room = h.server.rooms[code]
+
+            def fails(*args: Any, **kwargs: Any) -> None:
+                store.down = True  # the store goes away as the move is applied
+                raise RuntimeError("applying the entry failed")
+
+            room.commit = fails  # type: ignore[method-assign]
+            logged = len(store.log(code, 1))
+            seen = mover.state["version"]
+            await mover.act(choose(mover.state["view"]))
+            await asyncio.sleep(0.3)
+            assert len(store.log(code, 1)) == logged + 1  # stored: the move is made
+            assert [e["code"] for e in mover.errors] == []  # so it is not refused
+            assert room.broken and h.server.rooms[code] is room
+            assert ana.state["version"] == bc.state["version"] == seen  # shown to nobody
+            # the store still away: the next move is refused, nothing stored
+            await mover.act({"draw": True}, version=seen)
+            await mover.wait(lambda: [e["code"] for e in mover.errors] == ["storage_unavailable"])
+            assert len(store.log(code, 1)) == logged + 1
+            # back: the room is read again, and the mover sent the store's view
+            store.down = False
+            h.server.store_down_until = 0.0
+            await mover.act({"draw": True}, version=seen)
+            await mover.wait(lambda: mover.state["version"] > seen)
+            again = h.server.rooms[code]
+            assert again is not room and not again.broken
+            assert again.log_len == logged + 1
+            assert mover.state["version"] == again.match.version
+            await ana.close()
+            await bc.close()
+
+    asyncio.run(run())

@@ -1051,6 +1051,8 @@ class Server:
         room changed, but most change nothing it shows (seats, status, commitments),
         and sending it again cost a third of the server's time under load.
         """
+        if room.broken:  # half-applied: nobody is shown it (it is read again first)
+            return
         code = room.code
         if local:
             self.announce(room)
@@ -1137,6 +1139,9 @@ class Server:
                 async with lock:
                     if self.rooms.get(code) is not room:
                         break  # read again from the store meanwhile: its new driver runs
+                    if room.broken:  # half-applied (``append``): decide on the store's
+                        await self.reload(room)
+                        break
                     if busy:  # others ran while this waited: is it still due?
                         again, what2, seat2 = self.due(room)
                         if again is None or again > 0.001 or (what2, seat2) != (what, seat):
@@ -1182,6 +1187,7 @@ class Server:
         seen only once it is stored, by the readers that do not take the room's lock
         too (a websocket's hello, the lobby), and a change the store refused or failed
         is never seen.  Returns what ``op`` returns.  Call it with the room's lock held."""
+        await self.mend(room)
         twin = room.twin()
         try:
             result = await self.io(op, twin)
@@ -1194,6 +1200,16 @@ class Server:
         room.publish(twin)
         room.touch()
         return result
+
+    async def mend(self, room: Room) -> None:
+        """A copy left half-applied (``Room.broken``: an entry stored, applying it failed
+        and reading the room again failed too) decides nothing: it is read again first,
+        and the request is answered as one that crossed another server's change
+        (``RoomChanged``: a fresh view follows); while the store is still away, the
+        ``StoreError`` refuses it with nothing stored."""
+        if room.broken:
+            await self.reload(room)
+            raise RoomChanged()
 
     async def next_round(self, room: Room, by: int | None) -> None:
         entry, then = room.next_round_entry(by)
@@ -1216,6 +1232,7 @@ class Server:
         """Store ``entry`` at the room's next log index, then run ``then`` (which applies
         it): in the group commit, or alone (``--commit each``).  A game the entry ended
         is saved next (its record and row), off the loop."""
+        await self.mend(room)
         idx = room.log_len
         try:
             if self.group is None:
@@ -1237,7 +1254,13 @@ class Server:
                 self.errors += 1
             log.warning("room %s: an entry stored, then not applied here; reading the room "
                         "again: %r", room.code, e.cause)  # fmt: skip
-            await self.reload(room)
+            try:
+                await self.reload(room)
+            except StoreError as again:
+                # still made (it is in the log): not refused; the next action on this
+                # copy reads the room first (and is refused while the store is away)
+                room.broken = True
+                self.store_failed(again)
             return
         if room.finish_pending and room.status == "over":
             await self.save_finished(room)
@@ -1970,6 +1993,7 @@ def create_app(
     async def _change(conn: Conn, room: Room, seat: int | None, msg: Any) -> None:
         if isinstance(msg, m.Act):
             began = time.perf_counter()
+            await server.mend(room)  # not checked against a half-applied copy
             action = action_from_wire(room.match.game if room.match else None, msg.action)
             room.prepare(seat, action, msg.version)
             assert seat is not None  # prepare refuses spectators

@@ -210,6 +210,10 @@ class Room:
     # a change is in the store's log, but the save of the room's row after it lost a
     # race (another server changed the row first): the server reads the room again
     stale: bool = False
+    # an entry was stored and applying it here failed, and reading the room again
+    # failed too (the store went away at that moment): this copy may be half-applied,
+    # so nothing is decided on it until it is read again (``Server.append``)
+    broken: bool = False
     # a finished game's record and row are saved by the server after the winning move
     # (off the event loop), not by ``_after_change`` inside the commit's callback
     defer_finish: bool = False
