@@ -986,6 +986,46 @@ async def test_the_reaper_lets_the_loop_serve_between_idle_rooms() -> None:
     assert [r.data["status"] for r in store.load_rooms()] == ["expired"] * 3
 
 
+async def test_the_reapers_and_a_single_commits_store_calls_leave_the_loop_free() -> None:
+    """A store whose calls wait (PostgreSQL: ``sync == "full"``): expiring an idle room
+    and ``--commit each``'s one write per action run in a worker thread, so the other
+    rooms are served meanwhile (they ran on the loop, which stood still for each call's
+    round trip)."""
+    import threading
+
+    from unokit.server.app import Limits, Server
+    from unokit.server.room import Room
+    from unokit.server.store import MemoryStore
+
+    main = threading.get_ident()
+    where: dict[str, bool] = {}
+
+    class Waits(MemoryStore):
+        sync = "full"
+
+        def put_room(self, row: Any, expect: int | None) -> bool:
+            if row.data.get("status") == "expired":
+                where["expire"] = threading.get_ident() == main
+            return bool(super().put_room(row, expect))
+
+        def append_at(self, rows: Any) -> Any:
+            where["append"] = threading.get_ident() == main
+            return super().append_at(rows)
+
+    store = Waits()
+    server = Server(store, None, Limits(room_idle_seconds=1), "each")
+    room, _ = Room.create(store, "Ana", "classic", {}, 2, ["normal"], 0)
+    server.add(room)
+    await server.change(room, lambda r: r.start(0))
+    now = server.rooms[room.code]
+    if not await server.bot_step(now):  # Ana's turn, not the bot's
+        await server.commit(now, 0, now.match.view(0).legal[0], None)
+    await server.reap_once(time.monotonic() + 10)
+    assert where == {"append": False, "expire": False}  # neither on the loop's thread
+    assert not server.rooms
+    assert [r.data["status"] for r in store.load_rooms()] == ["expired"]
+
+
 async def test_the_reaper_stops_at_the_first_store_failure() -> None:
     """A store that fails (PostgreSQL unreachable: each call waits for a connection)
     is tried once a sweep, not once a room: the other idle rooms stay in memory until a

@@ -1235,8 +1235,9 @@ class Server:
         await self.mend(room)
         idx = room.log_len
         try:
-            if self.group is None:
-                if not self.store.append_at([(room.code, room.game_no, idx, entry)])[0]:
+            if self.group is None:  # off the loop when the store waits (its lock held)
+                row = (room.code, room.game_no, idx, entry)
+                if not (await self.io(self.store.append_at, [row]))[0]:
                     raise RoomChanged()
                 try:
                     then()
@@ -1300,11 +1301,20 @@ class Server:
                 return  # the store is failing: every call would wait; next minute
             if now - room.last_active > self.limits.room_idle_seconds:
                 try:
-                    self.expire(room)
+                    # its store calls off the loop when they wait (PostgreSQL), with
+                    # its lock held: no move or bus message changes it meanwhile
+                    async with self.locks[code]:
+                        if self.rooms.get(code) is not room or self.conns.get(code):
+                            continue  # changed, or someone came, while this waited
+                        changed = await self.io(self.expire_stored, room)
                 except StoreError as e:  # kept in memory; tried again next minute
                     log.warning("room %s could not be expired: %s", code, e)
                     self.store_failed(e)  # the rest wait: each call would wait too
                     return
+                if self.conns.get(code):  # came during the store's calls: it is gone
+                    self.drop(room)
+                else:
+                    self.unload(room, changed)
                 # one room's store calls at a time: the loop serves the others between
                 # them (a thousand rooms idle at once stalled it for all of them)
                 await asyncio.sleep(0)
@@ -1312,6 +1322,11 @@ class Server:
     def expire(self, room: Room) -> None:
         """Store an idle room as expired, then let it leave memory (``StoreError``: the
         store failed and the room stays as it was)."""
+        self.unload(room, self.expire_stored(room))
+
+    def expire_stored(self, room: Room) -> bool:
+        """The store's part of ``expire``; True when another server changed the room
+        (then only this server's copy leaves)."""
         code = room.code
         row = room.to_row()
         if self.cluster and self.store.log_since(code, room.game_no, room.log_len):
@@ -1323,6 +1338,10 @@ class Server:
             row.data["status"] = "expired"
             row.data["rev"] = room.rev + 1
             changed = not self.store.put_room(row, room.rev if room.stored else None)
+        return changed
+
+    def unload(self, room: Room, changed: bool) -> None:
+        code = room.code
         if changed:  # another server changed it: it leaves this server's memory only
             log.info("room %s: idle here, in use elsewhere; dropped from memory", code)
         self.rooms.pop(code, None)
