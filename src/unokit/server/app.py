@@ -785,6 +785,9 @@ class Server:
                     self.announce(room)  # others who missed this server's news catch up
             except StoreError as e:
                 log.warning("room %s: cannot read it again: %s", code, e)
+            except Exception:  # one room's fault does not stop the others' reading
+                self.errors += 1
+                log.exception("room %s: reading it again failed", code)
 
     def my_presence(self, room: Room) -> None:
         if self.cluster:

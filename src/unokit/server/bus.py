@@ -35,10 +35,12 @@ When Redis goes away the bus says so (``healthy``, ``/readyz``) and keeps trying
 it is back it subscribes to every room again and the server reads every room it holds
 from the store again (``on_reconnect``, beside the listener, so other servers' hellos
 do not wait behind it), since messages sent meanwhile are lost.  The subscriber
-connection is pinged through itself when idle: one that died silently (half-open TCP)
-would otherwise be noticed only by the kernel, minutes later, and a server alone on a
-room would hear nothing meanwhile.  A hello whose PUBLISH failed is sent again (a lost
-change only delays a view; a lost hello leaves a holder silent towards this server).
+connection is pinged through itself after 5 s of silence and replaced when a ping has
+gone 8 s unanswered (a dead one is found within about 15 s): one that died silently
+(half-open TCP) would otherwise be noticed only by the kernel, minutes later, and a
+server alone on a room would hear nothing meanwhile.  A hello whose PUBLISH failed is
+sent again, once per room however often it was said (a lost change only delays a
+view; a lost hello leaves a holder silent towards this server).
 
 Servers from before per-room channels (one channel, ``unokit:rooms``) and after do not
 hear each other: upgrade a cluster across that change by restarting all its processes
@@ -63,7 +65,7 @@ PREFIX = "unokit:room:"  # a room's channel: PREFIX + its code
 RETRY = 0.5  # seconds between attempts to reach Redis again
 CONFIRM = 2.0  # seconds ``watch`` waits for Redis to confirm a subscription
 IDLE = 5.0  # seconds of silence on the subscriber connection before it is pinged
-DEAD = 12.0  # seconds without a reply on it before it is taken for dead
+DEAD = 8.0  # seconds a ping on it may go unanswered before it is taken for dead
 
 
 def channel(code: str) -> bytes:
@@ -131,6 +133,7 @@ class RedisBus:
         # kernel's retries take many minutes to notice); a ping on that connection
         # itself, answered through it, is what proves it alive (tests shorten these)
         self.idle, self.dead = IDLE, DEAD
+        self._hellos: set[str] = set()  # rooms whose hello is in the queue (one each)
         self.skipped = 0  # messages not sent: nobody else held the room
         self.published = 0
         self.received = 0
@@ -159,9 +162,14 @@ class RedisBus:
         if code in self._alone:
             self.skipped += 1
             return
+        hello = msg.get("t") == "watch"
+        if hello:
+            if code in self._hellos:
+                return  # one is waiting to be sent: a second would only be answered twice
+            self._hellos.add(code)
         data = {"origin": self.origin}
         data.update((k, v) for k, v in msg.items() if k != "origin")
-        self._queue.append((code, orjson.dumps(data), msg.get("t") == "watch"))
+        self._queue.append((code, orjson.dumps(data), hello))
         self._wake.set()
 
     async def watch(self, code: str) -> None:
@@ -231,6 +239,7 @@ class RedisBus:
         batch, self._queue = self._queue, []
         if not batch:
             return
+        self._hellos.clear()  # (hellos put in the queue from now on are new ones)
         sent = time.monotonic()
         try:
             async with self._redis.pipeline(transaction=False) as pipe:
@@ -242,6 +251,8 @@ class RedisBus:
             # one reads the room again), but a hello lost leaves a holder that thinks
             # it is alone silent towards this server for as long as both hold the room
             again = [m for m in batch if m[2] and m[0] in self._watched]
+            again = [m for m in again if m[0] not in self._hellos]  # newer one queued
+            self._hellos.update(m[0] for m in again)
             self._queue[:0] = again
             self.dropped += len(batch) - len(again)
             raise
@@ -303,18 +314,23 @@ class RedisBus:
                     log.warning("bus: Redis is back; reading every room again")
                     self._reread(on_reconnect)
                 first = False
-                heard = time.monotonic()
+                unanswered: float | None = None  # when the oldest unanswered ping went
                 while True:
                     msg = await pubsub.get_message(timeout=self.idle)
+                    if msg is None:  # (after a stalled loop the timeout can win over a
+                        msg = await pubsub.get_message(timeout=0)  # reply already here)
                     now = time.monotonic()
                     if msg is None:
-                        if now - heard > self.dead:
+                        if unanswered is not None and now - unanswered > self.dead:
                             raise ConnectionError(
-                                f"no answer on the subscriber connection in {now - heard:.1f} s"
+                                f"a ping on the subscriber connection unanswered for "
+                                f"{now - unanswered:.1f} s"
                             )
+                        if unanswered is None:
+                            unanswered = now
                         await pubsub.ping(b"unokit")  # its answer comes back as a message
                         continue
-                    heard = now
+                    unanswered = None
                     self._handle(msg, on_message)
             except asyncio.CancelledError:
                 raise
