@@ -20,9 +20,12 @@ def sounds(p: Player) -> list[str]:
 
 
 def act(p: Player) -> None:
-    """One move of Ana's when it is her turn: a playable card (a colour if asked) or a draw."""
+    """One move of Ana's when it is her turn: a playable card (a colour if asked) or a draw;
+    none when the round ends first (a bot went out: the summary, not her turn, comes)."""
     page = p.page
-    page.wait_for_selector(".table-wrap.my-turn", timeout=20_000)
+    page.wait_for_selector(".table-wrap.my-turn, #summary", timeout=20_000)
+    if p.visible("#summary"):
+        return
     before = p.version
     if p.visible("#keep-btn"):
         page.click("#keep-btn")
