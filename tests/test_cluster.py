@@ -732,3 +732,28 @@ async def test_a_renewal_that_hung_past_the_lease_drives_the_bots_again() -> Non
         await ana.wait(lambda: len(store.log(code, 1)) > before, 3)  # renewed: it moves
         assert code in a.server.held
         await ana.close()
+
+
+async def test_the_spectator_list_counts_the_spectators_of_every_server() -> None:
+    """Ana plays through server A; Dee watches through B and Eve through A: the table
+    on A lists both and counts two (each server listed only its own before); when Dee
+    leaves, A's list drops her."""
+
+    def watchers(c: Client) -> list[dict[str, Any]]:
+        return [f for f in c.frames if f["type"] == "watchers"]
+
+    async with cluster(2) as ((a, b), _):
+        r = await a.room(seats=2, bots=["easy"])
+        code = r["code"]
+        ana = await Client(f"{a.ws}/{code}", r["token"]).connect()
+        dee = await Client(f"{b.ws}/{code}").connect(name="Dee")
+        eve = await Client(f"{a.ws}/{code}").connect(name="Eve")
+        await ana.wait(lambda: bool(watchers(ana)) and watchers(ana)[-1]["count"] == 2)
+        assert watchers(ana)[-1]["names"] == ["Dee", "Eve"]
+        await dee.wait(lambda: bool(watchers(dee)) and watchers(dee)[-1]["count"] == 2)
+        assert watchers(dee)[-1]["names"] == ["Dee", "Eve"]
+        await dee.close()
+        await ana.wait(lambda: watchers(ana)[-1]["count"] == 1)
+        assert watchers(ana)[-1]["names"] == ["Eve"]
+        await ana.close()
+        await eve.close()

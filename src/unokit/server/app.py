@@ -456,6 +456,9 @@ class Server:
         self.held_until = -math.inf
         # code -> other server -> (when heard, seat -> open connections there)
         self.presence: dict[str, dict[str, tuple[float, dict[int, int]]]] = defaultdict(dict)
+        # the spectators of a room on the cluster's other servers: origin -> (when
+        # heard, their names, how many), from the same presence messages
+        self.watching: dict[str, dict[str, tuple[float, list[str], int]]] = defaultdict(dict)
         self.refreshes = 0  # rooms read again from the store (a cluster)
         self.conflicts = 0  # writes another server got to first
         self._cluster_tasks: list[asyncio.Task[None]] = []
@@ -754,12 +757,25 @@ class Server:
         for c in list(self.conns.get(code, ())):
             c.send(line)
 
-    def watchers(self, code: str) -> None:
-        """Tell the room who watches it from this server (issue 36 item 16): the names
-        spectators gave, and how many watch in all."""
+    def local_watchers(self, code: str) -> tuple[list[str], int]:
         watching = [c for c in self.conns.get(code, ()) if c.seat is None and not c.closed]
-        names = sorted({c.name for c in watching if c.name}, key=str.lower)
-        self.chat(code, {"type": "watchers", "names": names, "count": len(watching)})
+        return sorted({c.name for c in watching if c.name}, key=str.lower), len(watching)
+
+    def watchers(self, code: str) -> None:
+        """Tell the room's connections here who watches it (issue 36 item 16): the names
+        spectators gave, and how many watch in all, on every server of the cluster
+        (the others' from their presence messages, forgotten after ``PRESENCE_TTL``)."""
+        names, count = self.local_watchers(code)
+        now = time.monotonic()
+        others = self.watching.get(code, {})
+        for origin in [o for o, (t, _, _) in others.items() if now - t > PRESENCE_TTL]:
+            del others[origin]
+        everyone = set(names)
+        for _, their_names, n in others.values():
+            everyone.update(their_names)
+            count += n
+        names = sorted(everyone, key=str.lower)
+        self.chat(code, {"type": "watchers", "names": names, "count": count})
 
     def evict(self, room: Room) -> None:
         """Close the connections of seats another server gave to a bot (a kick)."""
@@ -792,7 +808,15 @@ class Server:
     def my_presence(self, room: Room) -> None:
         if self.cluster:
             seats = {str(i): s.connected for i, s in enumerate(room.seats) if s and s.connected}
-            self.bus.publish({"t": "presence", "code": room.code, "seats": seats})
+            names, count = self.local_watchers(room.code)
+            self.bus.publish(
+                {
+                    "t": "presence",
+                    "code": room.code,
+                    "seats": seats,
+                    "watching": {"names": names, "count": count},
+                }
+            )
 
     def heard_presence(self, code: str, msg: dict[str, Any]) -> None:
         seats = msg.get("seats")
@@ -805,6 +829,13 @@ class Server:
             return
         self.presence[code][origin] = (time.monotonic(), counts)
         self.count_presence(code)
+        w = msg.get("watching")  # (absent from a server of an older version)
+        if isinstance(w, dict) and isinstance(w.get("count"), int):
+            names = [str(n)[:40] for n in w.get("names") or [] if isinstance(n, str)][:50]
+            before = self.watching[code].get(origin)
+            self.watching[code][origin] = (time.monotonic(), names, max(0, w["count"]))
+            if before is None or before[1:] != (names, max(0, w["count"])):
+                self.watchers(code)
 
     def count_presence(self, code: str) -> None:
         """Sum the other servers' connections per seat (forgetting servers not heard
@@ -812,6 +843,7 @@ class Server:
         room = self.rooms.get(code)
         if room is None:
             self.presence.pop(code, None)
+            self.watching.pop(code, None)
             return
         now = time.monotonic()
         heard = self.presence.get(code, {})
@@ -849,6 +881,9 @@ class Server:
                     self.my_presence(room)
                 if self.presence.get(code):
                     self.count_presence(code)
+                now = time.monotonic()
+                if any(now - t > PRESENCE_TTL for t, _, _ in self.watching.get(code, {}).values()):
+                    self.watchers(code)  # a server gone quiet: its spectators leave the list
 
     def want_lease(self, room: Room) -> None:
         """Ask the lease loop to run now for a room in play here that no one here drives:
@@ -1365,6 +1400,7 @@ class Server:
         self.wake.pop(code, None)
         self.meta.pop(code, None)
         self.presence.pop(code, None)
+        self.watching.pop(code, None)
         if not self.conns.get(code):
             self.conns.pop(code, None)
         lock = self.locks.get(code)
@@ -1875,6 +1911,7 @@ def create_app(
             server.broadcast(room)
             if seat is None:
                 server.watchers(room.code)
+                server.my_presence(room)  # the cluster's other servers list them too
                 if hello.name and not conn.name:
                     conn.send(_err("name_taken", "that name is taken here; you watch unnamed"))
             await _serve(conn)
@@ -1882,6 +1919,7 @@ def create_app(
             server.conns[room.code].discard(conn)
             if seat is None:
                 server.watchers(conn.room.code)
+                server.my_presence(conn.room)
             ops.CONNECTIONS.dec()
             conn.closed = True
             with contextlib.suppress(asyncio.QueueFull):
