@@ -298,6 +298,18 @@ def encode(msg: dict[str, Any]) -> str:
 Then = Callable[[], None]
 
 
+def news(room: Room, entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """A bus message: ``room``'s latest ``entries`` (its log's last ones) and where it
+    stands (``rev``, game, log length), so a server can apply them or read the rest."""
+    return {
+        "code": room.code,
+        "rev": room.rev,
+        "game": room.game_no,
+        "start": room.log_len - len(entries),
+        "entries": entries,
+    }
+
+
 class Applied(Exception):
     """An entry is in the store's log, but applying it to this server's copy of the
     room failed (``cause``): the action is made all the same (the log is the truth), so
@@ -612,15 +624,7 @@ class Server:
             room.unsent.clear()
             return
         entries, room.unsent = room.unsent, []
-        self.bus.publish(
-            {
-                "code": room.code,
-                "rev": room.rev,
-                "game": room.game_no,
-                "start": room.log_len - len(entries),
-                "entries": entries,
-            }
-        )
+        self.bus.publish(news(room, entries))
 
     def on_bus(self, msg: dict[str, Any]) -> None:
         """A message from another server (``RedisBus``'s listener calls this)."""
@@ -639,15 +643,7 @@ class Server:
             return
         if msg.get("t") == "watch":  # another server holds it now: what this one has
             room = self.rooms[code]
-            self.bus.publish(
-                {
-                    "code": code,
-                    "rev": room.rev,
-                    "game": room.game_no,
-                    "start": room.log_len,
-                    "entries": [],
-                }
-            )
+            self.bus.publish(news(room, []))  # its tip: a server behind reads the rest
             self.my_presence(room)
             return
         if msg.get("t") == "lease":  # its driver let it go: the server of its players
