@@ -1158,3 +1158,61 @@ def test_a_move_stored_then_not_applied_while_the_store_goes_away_is_not_refused
             await bc.close()
 
     asyncio.run(run())
+
+
+def test_a_rematch_whose_start_failed_leaves_the_room_as_stored_and_the_host_starts_again() -> None:
+    """A double fault (review of 2026-12-05): the host's rematch stores part of itself
+    (the room's row moves on), then the new game's deal cannot be logged: the rematch
+    is refused with nothing of the new game kept, and the room is in the lobby, as its
+    row now says.  This server's copy is read again at once, so the host's start is
+    not refused with `room_changed` (the copy was left behind the row its own failed
+    try wrote)."""
+    import asyncio
+
+    from server_helpers import FAST, Client, running
+    from test_server import play_out
+    from unokit.server.store import MemoryStore, StoreError
+
+    class DealFailsOnce(MemoryStore):
+        armed = False
+
+        def append_at(self, rows: Any) -> Any:
+            if self.armed and any(r[3].get("t") == "round" for r in rows):
+                self.armed = False
+                raise StoreError("storage failed: connection lost")
+            return super().append_at(rows)
+
+    async def run() -> None:
+        store = DealFailsOnce()
+        async with running(store, timing=FAST) as h:
+            r = await h.room(seats=2, bots=[None], options={"target_score": 1})
+            code = r["code"]
+            ben = await h.join(code, "Ben")
+            ana = await Client(f"{h.ws}/{code}", r["token"]).connect()
+            bc = await Client(f"{h.ws}/{code}", ben["token"]).connect()
+            await ana.send({"type": "start"})
+            await ana.wait(lambda: ana.state is not None)
+            room = h.server.rooms[code]
+            await play_out([ana, bc], lambda: room.status != "playing", limit=30)
+            await ana.wait(lambda: ana.state["view"]["phase"] == "game_over")
+            store.armed = True
+            await ana.send({"type": "rematch"})
+            await ana.wait(lambda: [e["code"] for e in ana.errors] == ["storage_unavailable"])
+            here, row = h.server.rooms[code], store.load_room(code)
+            assert here.game_no == 1  # nothing of game 2 kept
+            # this server's copy is the row its own failed try left: the lobby, as the
+            # start that failed saved it again, at the row's revision
+            assert (
+                (here.status, here.rev)
+                == (row.data["status"], row.data["rev"])
+                == ("lobby", row.data["rev"])
+            )
+            await ana.wait(lambda: ana.room is not None and ana.room["status"] == "lobby")
+            h.server.store_down_until = 0.0
+            await ana.send({"type": "start"})  # the page shows the lobby: its Start button
+            await ana.wait(lambda: h.server.rooms[code].game_no == 2, timeout=5)
+            assert [e["code"] for e in ana.errors] == ["storage_unavailable"]  # no room_changed
+            await ana.close()
+            await bc.close()
+
+    asyncio.run(run())

@@ -1225,11 +1225,19 @@ class Server:
         twin = room.twin()
         try:
             result = await self.io(op, twin)
-        except BaseException:
+        except BaseException as e:
             if twin.rev != room.rev and twin.status == room.status:
                 # the change undid itself in the store too (a start whose deal could not
                 # be logged saves the lobby again): the row is the room as it was
                 room.rev, room.stored = twin.rev, twin.stored
+            elif twin.rev != room.rev and isinstance(e, Exception):
+                # part of it was stored and this copy no longer matches the row (a
+                # rematch saved the finished game, then its start failed): read it again
+                # now, so the next try does not cross this server's own row
+                try:
+                    await self.reload(room)
+                except StoreError:
+                    room.broken = True  # read again before anything is decided on it
             raise
         room.publish(twin)
         room.touch()
