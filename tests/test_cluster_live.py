@@ -570,15 +570,20 @@ async def test_postgresql_stopped_moves_are_refused_nothing_acknowledged_is_lost
         # stop it on Ana's turn (a bot does not move without the store: its server
         # holds no lease then), so that she has a move to make during the outage
         ana.paused = True
-        await wait_for(
-            lambda: (
+
+        def anas_turn() -> bool:
+            return (
                 ana.state is not None
                 and ana.state["view"]["current"] == 0
                 and ana.state["view"]["phase"] not in OVER
-            ),
-            20,
-            "Ana's turn",
-        )
+            )
+
+        while True:  # her turn, and no move of hers in flight (sent just before the pause)
+            await wait_for(anas_turn, 20, "Ana's turn")
+            v = ana.version
+            await asyncio.sleep(0.5)
+            if ana.version == v and anas_turn():
+                break
         acked = len(ana.acks) + len(ben.acks)
         await asyncio.to_thread(c.pg.stop, "fast")
         down_at = time.monotonic()
