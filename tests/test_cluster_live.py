@@ -287,6 +287,8 @@ class Player:
                 if action is not None and not st["outcome"]["round_over"]:
                     if self.think:
                         await asyncio.sleep(self.think * random.random())
+                        if self.paused:  # paused while it thought: nothing is sent
+                            continue
                     sent = (st["game"], st["version"], action, time.monotonic())
                     refused = False
                     await ws.send(
