@@ -21,6 +21,7 @@ import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,6 +29,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
+from test_pgstore import pg, pg_url  # noqa: F401  (the throwaway PostgreSQL's fixtures)
 from unokit.match import Timing
 from unokit.record import dumps
 from unokit.server.app import Limits, create_app
@@ -761,3 +763,33 @@ def test_security_headers_and_no_secret_in_urls(harness: Harness) -> None:
         harness.client.post("/api/rooms", json={"name": "Host"}).headers["x-content-type-options"]
         == "nosniff"
     )
+
+
+def test_hostile_websocket_messages_on_postgresql_and_redis(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    """The same hostile traffic against a cluster's server: its store PostgreSQL
+    (shared, as `unokit serve --bus` opens it) and its bus Redis (issue 35 item 7).
+    Refusals change nothing (the room's row, record, version and pass set, compared
+    before and after each), no server error, no leak, and the game still ends."""
+    from test_bus import RedisServer
+    from unokit.server.bus import RedisBus
+    from unokit.server.pgstore import PostgresStore
+
+    url: str = request.getfixturevalue("pg_url")  # (test_pgstore's fixtures, imported)
+    redis_server = RedisServer(tmp_path)
+    redis_server.start()
+    try:
+        store = PostgresStore(url, shared=True)
+        app = create_app(
+            store, timing=FUZZ_TIMING, limits=FUZZ_LIMITS, bus=RedisBus(redis_server.url)
+        )
+        with TestClient(app) as client:
+            report = run_fuzz(Harness(client), 400, seed=4)
+        assert report.messages == 400
+        assert report.server_errors == 0
+        assert report.changed_on_refusal == []
+        assert report.leaks == []
+        assert report.games_finished == report.games == 1
+    finally:
+        redis_server.stop()
