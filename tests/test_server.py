@@ -1026,6 +1026,30 @@ async def test_the_reapers_and_a_single_commits_store_calls_leave_the_loop_free(
     assert [r.data["status"] for r in store.load_rooms()] == ["expired"]
 
 
+async def test_the_reaper_does_not_expire_a_room_that_moved_while_it_waited() -> None:
+    """The reaper found a room idle, then waited for its lock (a join, a move heard from
+    another server): what happened meanwhile keeps the room (review of the reaper's
+    lock: a player was given a seat in a room then stored as expired)."""
+    from unokit.server.app import Limits, Server
+    from unokit.server.room import Room
+    from unokit.server.store import MemoryStore
+
+    store = MemoryStore()
+    server = Server(store, None, Limits(room_idle_seconds=1))
+    room, _ = Room.create(store, "Ana", "classic", {}, 3, [None, "normal"], 0)
+    server.rooms[room.code] = room
+    lock = server.locks[room.code]
+    await lock.acquire()  # a join under way
+    sweep = asyncio.get_running_loop().create_task(server.reap_once(time.monotonic() + 10))
+    await asyncio.sleep(0.05)
+    room.join("Ben")
+    room.touch()
+    lock.release()
+    await sweep
+    assert server.rooms.get(room.code) is room
+    assert store.load_room(room.code).data["status"] == "lobby"
+
+
 async def test_the_reaper_stops_at_the_first_store_failure() -> None:
     """A store that fails (PostgreSQL unreachable: each call waits for a connection)
     is tried once a sweep, not once a room: the other idle rooms stay in memory until a

@@ -1096,7 +1096,7 @@ def test_a_move_stored_then_not_applied_while_the_store_goes_away_is_not_refused
     that moment.  The move is made (it is in the log), so Ana is not told it was
     refused.  The half-applied copy is shown to nobody and decides nothing: while the
     store is away a move is refused with nothing stored.  Once it is back, the room is
-    read again and Ana gets the store's view, her move in it."""
+    read again by itself and everyone gets the store's view, her move in it."""
     import asyncio
 
     from server_helpers import FAST, Client, choose, running
@@ -1145,15 +1145,19 @@ def test_a_move_stored_then_not_applied_while_the_store_goes_away_is_not_refused
             await mover.act({"draw": True}, version=seen)
             await mover.wait(lambda: [e["code"] for e in mover.errors] == ["storage_unavailable"])
             assert len(store.log(code, 1)) == logged + 1
-            # back: the room is read again, and the mover sent the store's view
+            # back: the room is read again by itself (nobody acts), and everyone is
+            # sent the store's room, the move in it
             store.down = False
             h.server.store_down_until = 0.0
-            await mover.act({"draw": True}, version=seen)
-            await mover.wait(lambda: mover.state["version"] > seen)
+            for c in (ana, bc):
+                await c.wait(lambda c=c: c.state["version"] > seen)
             again = h.server.rooms[code]
             assert again is not room and not again.broken
             assert again.log_len == logged + 1
-            assert mover.state["version"] == again.match.version
+            assert ana.state["version"] == bc.state["version"] == again.match.version
+            late = await Client(f"{h.ws}/{code}").connect()  # a newcomer sees the table
+            await late.wait(lambda: late.state is not None)
+            await late.close()
             await ana.close()
             await bc.close()
 

@@ -426,6 +426,7 @@ PATIENCE = 1.5  # an unheld room with no player here waits this long for its pla
 LEASE_MARGIN = 1.0  # seconds: a lease is given up this long before it could lapse
 ORPHANS_A_TICK = 20  # rooms a lease loop's turn reads from the store to take them over
 PRESENCE_EVERY = 5.0  # seconds between a server's reports of who is connected to it
+WATCHERS_LISTED = 50  # spectators named in the list (the count counts them all)
 PRESENCE_TTL = 12.0  # a server not heard from for this long has no one connected
 
 # How actions' log entries are committed: "group" (the default: ``GroupCommit``, in a
@@ -463,6 +464,7 @@ class Server:
         self.lease_kick = asyncio.Event()  # run the lease loop now (``want_lease``)
         self.lease_asked: set[str] = set()  # rooms that woke it this tick
         self._lease_calls: set[asyncio.Future[Any]] = set()  # in their threads now
+        self._repairs: set[asyncio.Task[None]] = set()  # broken rooms read again (``mark_broken``)
         # the leases in ``held`` run at least until then (from before the renewal's
         # request went out, less a margin): past it, drive nothing until renewed
         self.held_until = -math.inf
@@ -755,7 +757,8 @@ class Server:
 
     def local_watchers(self, code: str) -> tuple[list[str], int]:
         watching = [c for c in self.conns.get(code, ()) if c.seat is None and not c.closed]
-        return sorted({c.name for c in watching if c.name}, key=str.lower), len(watching)
+        names = sorted({c.name for c in watching if c.name}, key=str.lower)
+        return names[:WATCHERS_LISTED], len(watching)
 
     def watchers(self, code: str) -> None:
         """Tell the room's connections here who watches it (issue 36 item 16): the names
@@ -827,7 +830,9 @@ class Server:
         self.count_presence(code)
         w = msg.get("watching")  # (absent from a server of an older version)
         if isinstance(w, dict) and isinstance(w.get("count"), int):
-            names = [str(n)[:40] for n in w.get("names") or [] if isinstance(n, str)][:50]
+            raw = w.get("names")
+            raw = raw if isinstance(raw, list) else []
+            names = [n[:40] for n in raw if isinstance(n, str)][:WATCHERS_LISTED]
             before = self.watching[code].get(origin)
             self.watching[code][origin] = (time.monotonic(), names, max(0, w["count"]))
             if before is None or before[1:] != (names, max(0, w["count"])):
@@ -911,7 +916,7 @@ class Server:
         ended (``Room.finish_pending``); one that lost a race to another server is read
         again (its log's end finishes it there)."""
         for code, room in list(self.rooms.items()):
-            if not room.finish_pending:
+            if not room.finish_pending or room.broken:
                 continue
             try:
                 async with self.locks[code]:
@@ -1236,12 +1241,40 @@ class Server:
                 # now, so the next try does not cross this server's own row
                 try:
                     await self.reload(room)
-                except StoreError:
-                    room.broken = True  # read again before anything is decided on it
+                except Exception as again:  # the original error is the one raised
+                    if not isinstance(again, StoreError):
+                        self.errors += 1
+                        log.exception("room %s: reading it again failed", room.code)
+                    self.mark_broken(room)  # read again before anything is decided on it
             raise
         room.publish(twin)
         room.touch()
         return result
+
+    def mark_broken(self, room: Room) -> None:
+        """``room``'s copy is half-applied and could not be read again: nobody is shown
+        it and nothing is decided on it (``mend``), and it is read again every
+        ``store_retry`` seconds until that works (then everyone is sent the store's
+        room), so a room nobody acts in is not left blank for those who come."""
+        room.broken = True
+        code = room.code
+
+        async def repair() -> None:
+            while self.rooms.get(code) is room and room.broken:
+                await asyncio.sleep(self.limits.store_retry)
+                try:
+                    async with self.locks[code]:
+                        if self.rooms.get(code) is room and room.broken:
+                            await self.reload(room)
+                except StoreError:
+                    continue
+                except Exception:
+                    self.errors += 1
+                    log.exception("room %s: reading it again failed", code)
+
+        task = asyncio.get_running_loop().create_task(repair())
+        self._repairs.add(task)
+        task.add_done_callback(self._repairs.discard)
 
     async def mend(self, room: Room) -> None:
         """A copy left half-applied (``Room.broken``: an entry stored, applying it failed
@@ -1302,7 +1335,7 @@ class Server:
             except StoreError as again:
                 # still made (it is in the log): not refused; the next action on this
                 # copy reads the room first (and is refused while the store is away)
-                room.broken = True
+                self.mark_broken(room)
                 self.store_failed(again)
             return
         if room.finish_pending and room.status == "over":
@@ -1333,7 +1366,11 @@ class Server:
         """Rooms with nobody connected and no change for a long time leave memory."""
         while True:
             await asyncio.sleep(60)
-            await self.reap_once(time.monotonic())
+            try:
+                await self.reap_once(time.monotonic())
+            except Exception:  # the next sweep tries again: reaping never stops
+                self.errors += 1
+                log.exception("the idle-room sweep failed")
 
     async def reap_once(self, now: float) -> None:
         for code, room in list(self.rooms.items()):
@@ -1341,22 +1378,28 @@ class Server:
                 continue
             if time.monotonic() < self.store_down_until:
                 return  # the store is failing: every call would wait; next minute
-            if now - room.last_active > self.limits.room_idle_seconds:
+            if now - room.last_active > self.limits.room_idle_seconds and not room.broken:
+                seen = (room.last_active, room.rev, room.game_no, room.log_len)
                 try:
                     # its store calls off the loop when they wait (PostgreSQL), with
                     # its lock held: no move or bus message changes it meanwhile
                     async with self.locks[code]:
-                        if self.rooms.get(code) is not room or self.conns.get(code):
+                        if (
+                            self.rooms.get(code) is not room
+                            or self.conns.get(code)
+                            or (room.last_active, room.rev, room.game_no, room.log_len) != seen
+                        ):
                             continue  # changed, or someone came, while this waited
                         changed = await self.io(self.expire_stored, room)
                 except StoreError as e:  # kept in memory; tried again next minute
                     log.warning("room %s could not be expired: %s", code, e)
                     self.store_failed(e)  # the rest wait: each call would wait too
                     return
-                if self.conns.get(code):  # came during the store's calls: it is gone
-                    self.drop(room)
-                else:
+                if not self.conns.get(code):
                     self.unload(room, changed)
+                elif not changed:  # came during the store's calls: it is gone
+                    self.drop(room)
+                # (else another server changed it and someone came here: it stays)
                 # one room's store calls at a time: the loop serves the others between
                 # them (a thousand rooms idle at once stalled it for all of them)
                 await asyncio.sleep(0)
@@ -1454,6 +1497,7 @@ class Server:
                 with contextlib.suppress(asyncio.QueueFull):
                     conn.queue.put_nowait(None)
         own = [t for t in (self._reaper, self._collector) if t is not None]
+        own += self._repairs
         for task in [*self.drivers.values(), *own]:
             task.cancel()
         for task in [*self.drivers.values(), *own]:

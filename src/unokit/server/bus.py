@@ -392,7 +392,10 @@ class RedisBus:
             self._alone.discard(code)
             if data.get("t") == "watch":
                 self._hello[code] = time.monotonic()
-        on_message(data)
+        try:
+            on_message(data)
+        except Exception:  # a message this server cannot use is not a lost Redis
+            log.exception("bus: a message from another server failed")
 
     async def ping(self) -> bool:
         try:
