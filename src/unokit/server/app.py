@@ -464,7 +464,7 @@ class Server:
         self.lease_kick = asyncio.Event()  # run the lease loop now (``want_lease``)
         self.lease_asked: set[str] = set()  # rooms that woke it this tick
         self._lease_calls: set[asyncio.Future[Any]] = set()  # in their threads now
-        self._repairs: set[asyncio.Task[None]] = set()  # broken rooms read again (``mark_broken``)
+        self._repairs: dict[str, asyncio.Task[None]] = {}  # broken rooms read again
         # the leases in ``held`` run at least until then (from before the renewal's
         # request went out, less a margin): past it, drive nothing until renewed
         self.held_until = -math.inf
@@ -1258,10 +1258,16 @@ class Server:
         room), so a room nobody acts in is not left blank for those who come."""
         room.broken = True
         code = room.code
+        if self.stopping or code in self._repairs:
+            return  # shutting down (the next start reads it), or already being repaired
 
         async def repair() -> None:
+            wait = self.limits.store_retry
             while self.rooms.get(code) is room and room.broken:
-                await asyncio.sleep(self.limits.store_retry)
+                await asyncio.sleep(wait)
+                wait = min(wait * 2, 60.0)  # a room that never reads back is not spun on
+                if self.rooms.get(code) is not room:
+                    break
                 try:
                     async with self.locks[code]:
                         if self.rooms.get(code) is room and room.broken:
@@ -1273,8 +1279,8 @@ class Server:
                     log.exception("room %s: reading it again failed", code)
 
         task = asyncio.get_running_loop().create_task(repair())
-        self._repairs.add(task)
-        task.add_done_callback(self._repairs.discard)
+        self._repairs[code] = task
+        task.add_done_callback(lambda _: self._repairs.pop(code, None))
 
     async def mend(self, room: Room) -> None:
         """A copy left half-applied (``Room.broken``: an entry stored, applying it failed
@@ -1332,11 +1338,15 @@ class Server:
                         "again: %r", room.code, e.cause)  # fmt: skip
             try:
                 await self.reload(room)
-            except StoreError as again:
+            except Exception as again:
                 # still made (it is in the log): not refused; the next action on this
                 # copy reads the room first (and is refused while the store is away)
                 self.mark_broken(room)
-                self.store_failed(again)
+                if isinstance(again, StoreError):
+                    self.store_failed(again)
+                else:
+                    self.errors += 1
+                    log.exception("room %s: reading it again failed", room.code)
             return
         if room.finish_pending and room.status == "over":
             await self.save_finished(room)
@@ -1497,7 +1507,7 @@ class Server:
                 with contextlib.suppress(asyncio.QueueFull):
                     conn.queue.put_nowait(None)
         own = [t for t in (self._reaper, self._collector) if t is not None]
-        own += self._repairs
+        own += self._repairs.values()
         for task in [*self.drivers.values(), *own]:
             task.cancel()
         for task in [*self.drivers.values(), *own]:
