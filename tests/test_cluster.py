@@ -662,13 +662,21 @@ async def test_a_dead_servers_bot_moves_when_its_lease_lapses_not_a_pause_later(
         ana = await Client(f"{a.ws}/{code}", r["token"]).connect()
         await ana.send({"type": "start"})
         await ana.wait(lambda: ana.state is not None and code in a.server.held)
-        # Ana plays until it is the bot's turn (and its 2 s pause has begun on A)
+        # Ana plays until it is the bot's turn (and its 2 s pause has begun on A); her
+        # decisions include keeping a drawn card and answering a Wild Draw Four (the
+        # loop waited for "play" alone, and timed out on those: a CI failure)
+
+        def decided() -> bool:
+            view = ana.state["view"]
+            return choose(view) is not None or (view["phase"] == "play" and view["current"] != 0)
+
         while True:
-            await ana.wait(lambda: ana.state["view"]["phase"] == "play", 6)
-            if ana.state["view"]["current"] != 0:
+            await ana.wait(decided, 6)
+            action = choose(ana.state["view"])
+            if action is None:
                 break
             v = ana.state["version"]
-            await ana.act(choose(ana.state["view"]))
+            await ana.act(action)
             await ana.wait(lambda v=v: ana.state["version"] > v)
         before = len(store.log(code, 1))
         for task in [*a.server._cluster_tasks, a.server.drivers.pop(code)]:
