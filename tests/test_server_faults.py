@@ -25,7 +25,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -789,14 +789,34 @@ def test_sigterm_tells_every_player_the_server_is_restarting_then_closes_1012(
         proc.stop()
 
 
+@contextlib.asynccontextmanager
+async def a_game_played_out(store: Any) -> AsyncIterator[tuple[Any, str, Any, Any]]:
+    """Ana (the host) and Ben on one server over ``store``, a game to 1 point played
+    to its end (the room's status no longer "playing"): the harness, the room's code
+    and the two clients."""
+    from server_helpers import FAST, Client, running
+    from test_server import play_out
+
+    async with running(store, timing=FAST) as h:
+        r = await h.room(seats=2, bots=[None], options={"target_score": 1})
+        code = r["code"]
+        ben = await h.join(code, "Ben")
+        ana = await Client(f"{h.ws}/{code}", r["token"]).connect()
+        bc = await Client(f"{h.ws}/{code}", ben["token"]).connect()
+        await ana.send({"type": "start"})
+        await ana.wait(lambda: ana.state is not None)
+        room = h.server.rooms[code]
+        await play_out([ana, bc], lambda: room.status != "playing", limit=30)
+        yield h, code, ana, bc
+
+
 def test_a_game_whose_end_cannot_be_saved_still_ends_for_everyone() -> None:
     """The winning move is committed, then saving the finished game fails (the store
     hiccups at that moment): the move is not refused (it happened), both players are
     sent the game's end, and the record is saved when the room is read again."""
     import asyncio
 
-    from server_helpers import FAST, Client, running
-    from test_server import play_out
+    from server_helpers import FAST
     from unokit.server.store import MemoryStore, StoreError
 
     class FailsOnceAtTheEnd(MemoryStore):
@@ -810,16 +830,8 @@ def test_a_game_whose_end_cannot_be_saved_still_ends_for_everyone() -> None:
 
     async def run() -> None:
         store = FailsOnceAtTheEnd()
-        async with running(store, timing=FAST) as h:
-            r = await h.room(seats=2, bots=[None], options={"target_score": 1})
-            code = r["code"]
-            ben = await h.join(code, "Ben")
-            ana = await Client(f"{h.ws}/{code}", r["token"]).connect()
-            bc = await Client(f"{h.ws}/{code}", ben["token"]).connect()
-            await ana.send({"type": "start"})
-            await ana.wait(lambda: ana.state is not None)
+        async with a_game_played_out(store) as (h, code, ana, bc):
             room = h.server.rooms[code]
-            await play_out([ana, bc], lambda: room.status != "playing", limit=30)
             for c in (ana, bc):
                 await c.wait(lambda c=c: c.state["view"]["phase"] == "game_over")
                 assert "storage_unavailable" not in [e["code"] for e in c.errors]
@@ -864,8 +876,6 @@ def test_a_finished_game_that_could_not_be_saved_keeps_its_record_through_a_rema
     lost: the room row still said playing and the rematch saved over it)."""
     import asyncio
 
-    from server_helpers import FAST, Client, running
-    from test_server import play_out
     from unokit.server.store import MemoryStore, StoreError
 
     class FailsOnceAtTheEnd(MemoryStore):
@@ -879,16 +889,7 @@ def test_a_finished_game_that_could_not_be_saved_keeps_its_record_through_a_rema
 
     async def run() -> None:
         store = FailsOnceAtTheEnd()
-        async with running(store, timing=FAST) as h:
-            r = await h.room(seats=2, bots=[None], options={"target_score": 1})
-            code = r["code"]
-            ben = await h.join(code, "Ben")
-            ana = await Client(f"{h.ws}/{code}", r["token"]).connect()
-            bc = await Client(f"{h.ws}/{code}", ben["token"]).connect()
-            await ana.send({"type": "start"})
-            await ana.wait(lambda: ana.state is not None)
-            room = h.server.rooms[code]
-            await play_out([ana, bc], lambda: room.status != "playing", limit=30)
+        async with a_game_played_out(store) as (h, code, ana, bc):
             assert store.failed and store.record(code, 1) is None
             await ana.send({"type": "rematch"})
             await ana.wait(lambda: h.server.rooms[code].game_no == 2)
@@ -1173,8 +1174,6 @@ def test_a_rematch_whose_start_failed_leaves_the_room_as_stored_and_the_host_sta
     try wrote)."""
     import asyncio
 
-    from server_helpers import FAST, Client, running
-    from test_server import play_out
     from unokit.server.store import MemoryStore, StoreError
 
     class DealFailsOnce(MemoryStore):
@@ -1188,16 +1187,7 @@ def test_a_rematch_whose_start_failed_leaves_the_room_as_stored_and_the_host_sta
 
     async def run() -> None:
         store = DealFailsOnce()
-        async with running(store, timing=FAST) as h:
-            r = await h.room(seats=2, bots=[None], options={"target_score": 1})
-            code = r["code"]
-            ben = await h.join(code, "Ben")
-            ana = await Client(f"{h.ws}/{code}", r["token"]).connect()
-            bc = await Client(f"{h.ws}/{code}", ben["token"]).connect()
-            await ana.send({"type": "start"})
-            await ana.wait(lambda: ana.state is not None)
-            room = h.server.rooms[code]
-            await play_out([ana, bc], lambda: room.status != "playing", limit=30)
+        async with a_game_played_out(store) as (h, code, ana, bc):
             await ana.wait(lambda: ana.state["view"]["phase"] == "game_over")
             store.armed = True
             await ana.send({"type": "rematch"})

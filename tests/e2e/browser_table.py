@@ -331,6 +331,24 @@ def watch_room(p: Player, url: str, code: str) -> None:
     p.page.click("#watch-btn")
 
 
+def turn(p: Player) -> bool:
+    """If it is p's turn, draw (or keep, or accept) through the page; True if it acted."""
+    page = p.page
+    before = p.version
+    if p.visible("#keep-btn"):
+        page.click("#keep-btn")
+    elif p.visible(".prompt .color-pick"):
+        page.click(".prompt .cb-R")
+    elif p.visible("#accept-btn"):
+        page.click("#accept-btn")
+    elif page.locator(".table-wrap.my-turn").count() and p.visible("#draw-btn"):
+        page.keyboard.press("d")  # the keyboard shortcut
+    else:
+        return False
+    assert p.wait_version_above(before), f"{p.name}'s action was not taken"
+    return True
+
+
 def shot(page: Page, name: str) -> Path:
     IMG.mkdir(parents=True, exist_ok=True)
     path = IMG / name

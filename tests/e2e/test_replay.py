@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_table import ROOT, Player, create_room, run_server, shot
+from browser_table import ROOT, Player, create_room, run_server, shot, turn
 
 from unokit.bots import RandomBot, play_game
 from unokit.engine import Game
@@ -87,24 +87,6 @@ def test_a_record_written_by_unokit_demo(browser: Any, tmp_path: Any) -> None:
             assert not p.errors, p.errors
         finally:
             p.close()
-
-
-def _take_turn(p: Player) -> bool:
-    """If it is p's turn, draw (or keep, or accept) through the page; True if it acted."""
-    page = p.page
-    before = p.version
-    if p.visible("#keep-btn"):
-        page.click("#keep-btn")
-    elif p.visible(".prompt .color-pick"):
-        page.click(".prompt .cb-R")
-    elif p.visible("#accept-btn"):
-        page.click("#accept-btn")
-    elif page.locator(".table-wrap.my-turn").count() and p.visible("#draw-btn"):
-        page.keyboard.press("d")
-    else:
-        return False
-    assert p.wait_version_above(before), f"{p.name}'s action was not taken"
-    return True
 
 
 def test_a_record_file_stepped_jumped_played_and_seen_from_every_view(
@@ -244,7 +226,7 @@ def test_a_dropped_flip_record_and_a_finished_rooms_link(browser: Any, tmp_path:
             page.wait_for_selector(".table-wrap")
             moved, deadline = 0, time.monotonic() + 30
             while moved < 2 and time.monotonic() < deadline:  # a few moves to replay
-                if _take_turn(p):
+                if turn(p):
                     moved += 1
                 else:
                     page.wait_for_timeout(100)

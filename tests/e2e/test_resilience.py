@@ -7,25 +7,15 @@ import time
 from typing import Any
 
 import pytest
-from browser_table import Player, create_room, join_room, run_server, server_process, shot
-
-
-def turn(p: Player) -> bool:
-    """If it is p's turn, draw (or keep, or accept) through the page; True if it acted."""
-    page = p.page
-    before = p.version
-    if p.visible("#keep-btn"):
-        page.click("#keep-btn")
-    elif p.visible(".prompt .color-pick"):
-        page.click(".prompt .cb-R")
-    elif p.visible("#accept-btn"):
-        page.click("#accept-btn")
-    elif page.locator(".table-wrap.my-turn").count() and p.visible("#draw-btn"):
-        page.keyboard.press("d")  # the keyboard shortcut
-    else:
-        return False
-    assert p.wait_version_above(before), f"{p.name}'s action was not taken"
-    return True
+from browser_table import (
+    Player,
+    create_room,
+    join_room,
+    run_server,
+    server_process,
+    shot,
+    turn,
+)
 
 
 def hand_matches(p: Player, timeout: float = 5.0) -> bool:
