@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 BENCH_VENV := .bench-venv
 
-.PHONY: train play serve demo test explore lint typecheck unit js chromium e2e bench bench-bots clean fuzz loadtest chaos chaos-cluster soak cluster cluster-stop loadtest-cluster bus-compare
+.PHONY: machine train play serve demo test explore lint typecheck unit js chromium e2e bench bench-bots clean fuzz loadtest chaos chaos-cluster soak cluster cluster-stop loadtest-cluster bus-compare
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -36,7 +36,7 @@ unit: $(STAMP)
 
 # The web page's render functions, store and patcher (tests/js) with Node's own test
 # runner: no npm package, no build step.
-js:
+js: machine
 	@command -v node >/dev/null 2>&1 || { echo "make js: the web page's tests need Node.js (node), missing here; run: sudo apt-get install nodejs" >&2; exit 1; }
 	node --test tests/js/
 
@@ -45,28 +45,19 @@ js:
 # Playwright downloads): when it is missing and we may (root, or sudo without a
 # password), it is installed first, as .ci/run does; otherwise one line says what to run.
 CHROMIUM ?= $(or $(UNOKIT_CHROMIUM),/usr/bin/chromium)
-# Debian's chromium for the browser tests: installed when missing and allowed (root, or
-# sudo without a password), else one line saying what to run.  make test checks it
-# first, so a machine without it stops before any test runs.
-chromium:
-	@if [ ! -x "$(CHROMIUM)" ]; then \
-	    why="the browser tests need Debian's chromium at $(CHROMIUM)"; \
-	    if [ "$$(id -u)" = 0 ]; then sudo=""; \
-	    elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo="sudo -n"; \
-	    else echo "make e2e: $$why; run: sudo apt-get install chromium (then make test again)" >&2; exit 1; fi; \
-	    if ! command -v apt-get >/dev/null 2>&1; then \
-	        echo "make e2e: $$why, and there is no apt-get here; install Chromium and run: make e2e CHROMIUM=/path/to/chromium" >&2; exit 1; fi; \
-	    echo "make e2e: installing Debian's chromium for the browser tests (apt-get install chromium)" >&2; \
-	    { $$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
-	      $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } || \
-	        { echo "make e2e: installing chromium failed (see above); run: sudo apt-get install chromium" >&2; exit 1; }; \
-	    [ -x "$(CHROMIUM)" ] || { echo "make e2e: $$why, and installing it did not put it there; run: make e2e CHROMIUM=/path/to/chromium" >&2; exit 1; }; \
-	fi
+# Every Debian package the tests drive (chromium, postgresql, redis-server, nginx,
+# docker-compose, nodejs): installed when missing and allowed (root, or sudo without a
+# password), else one line saying what to run.  make test checks it first, so a machine
+# without them stops before any test runs; .ci/run installs nothing itself.
+machine:
+	@UNOKIT_CHROMIUM=$(CHROMIUM) scripts/machine.sh
 
-e2e: $(STAMP) chromium
+chromium: machine
+
+e2e: $(STAMP) machine
 	UNOKIT_CHROMIUM=$(CHROMIUM) $(BIN)/pytest tests/e2e
 
-test: chromium lint typecheck js unit e2e
+test: machine lint typecheck js unit e2e
 
 # The property tests with fresh random examples (make test runs them derandomized).
 explore: $(STAMP)

@@ -457,7 +457,7 @@ def test_make_e2e_without_chromium_and_without_rights_stops_with_one_line(
     done, log = run_e2e(tmp_path, uid=1000, sudo=False, apt=True)
     assert done.returncode != 0
     assert not log.exists()  # neither apt-get nor pytest ran
-    ours = [line for line in done.stderr.splitlines() if line.startswith("make e2e: ")]
+    ours = [line for line in done.stderr.splitlines() if line.startswith("make test: ")]
     assert len(ours) == 1 and "run: sudo apt-get install chromium" in ours[0], done.stderr
 
 

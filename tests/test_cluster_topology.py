@@ -8,7 +8,8 @@ it through the proxy, takes both seats over websockets upgraded by the proxy, ch
 that a client's own X-Forwarded-For does not change the address the limits count, checks
 every process's /healthz, stops the cluster and checks that nothing of it is left
 running and its temporary folder is gone.  Without PostgreSQL, redis-server or nginx
-it fails saying what to install (.ci/run installs them).  A second test stops Redis, then
+it fails saying what to install (make test installs them: scripts/machine.sh).  A
+second test stops Redis, then
 PostgreSQL, under one process and checks /readyz names each (503) and recovers (200).
 """
 

@@ -9,7 +9,7 @@ need none, as ``docker compose config`` would check it:
   ``depends_on``, network or volume that names nothing;
 * with Debian's ``docker-compose`` (1.29, the Python one): ``docker-compose config``
   parses, interpolates and checks types without a daemon (here pointed at a socket
-  that does not exist, to prove it).  ``.ci/run`` installs it.  Docker's own
+  that does not exist, to prove it).  ``make test`` installs it (scripts/machine.sh).  Docker's own
   ``docker compose config`` is run too where that plugin exists.
 
 Broken copies of the file must be refused by both.  Then what the topology promises:
@@ -91,7 +91,7 @@ def docker_compose_config(folder: Path) -> subprocess.CompletedProcess[str]:
     if exe is None:
         pytest.fail(
             "Debian's docker-compose is not installed (apt-get install docker-compose, as "
-            ".ci/run does): it checks docker-compose.yml as `docker compose config` does",
+            "make test does): it checks docker-compose.yml as `docker compose config` does",
             pytrace=False,
         )
     env = {k: v for k, v in os.environ.items() if not k.startswith(("POSTGRES_", "UNOKIT_"))}

@@ -4,7 +4,7 @@ A throwaway PostgreSQL cluster (``initdb`` into a temporary folder, ``pg_ctl sta
 127.0.0.1 with a free port, its socket in that folder) serves the whole session; each
 test gets a database of its own.  As root (CI) the cluster runs as an unprivileged
 user: initdb refuses root.  Without PostgreSQL's binaries the tests fail, saying what
-to install (``.ci/run`` installs them); they never skip.
+to install (``make test`` installs them: scripts/machine.sh); they never skip.
 
 * The store contract, run over ``MemoryStore``, ``SQLiteStore`` and ``PostgresStore``.
 * Migrations: applied once, idempotent on restart; a newer schema is refused.
@@ -71,7 +71,7 @@ def _binaries() -> Path:
             return Path(folder)
     pytest.fail(
         "PostgreSQL's initdb and pg_ctl are not on PATH nor in /usr/lib/postgresql/*/bin: "
-        "install them (apt-get install postgresql), as .ci/run does",
+        "install them (apt-get install postgresql), as make test does",
         pytrace=False,
     )
 
