@@ -26,7 +26,7 @@ import redis
 
 from unokit.server.bus import RedisBus
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.asyncio, pytest.mark.services]  # a real redis-server
 
 
 class RedisServer:

@@ -424,10 +424,16 @@ async def finish(players: list[Player], tasks: list[asyncio.Task[None]]) -> None
     await asyncio.wait_for(asyncio.gather(*tasks), 15)
 
 
-pytestmark = [
-    pytest.mark.asyncio,
-    pytest.mark.skipif(services_missing() is not None, reason=str(services_missing())),
-]
+# services: make test installs PostgreSQL, redis-server and nginx (scripts/machine.sh),
+# so a machine without them fails here saying what to install; it never skips
+pytestmark = [pytest.mark.asyncio, pytest.mark.services]
+
+
+@pytest.fixture(autouse=True)
+def _services() -> None:
+    missing = services_missing()
+    if missing is not None:
+        pytest.fail(f"{missing} (make test installs them: scripts/machine.sh)")
 
 
 # ------------------------------------------------------------------ the tests -----

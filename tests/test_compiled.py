@@ -30,6 +30,9 @@ from unokit.sim import SimConfig, SimError, simulate
 from unokit.simbase import CARD_TYPES, Tally
 from unokit.stats import Hist
 
+# numba: one xdist worker compiles the kernels once for every test here (loadgroup)
+pytestmark = [pytest.mark.numba, pytest.mark.xdist_group("numba")]
+
 Z99 = 2.5758293035489004  # two-sided 99% quantile of the standard normal
 
 # Every preset, and every option family of RULES.md §9 on top of the classic rules.

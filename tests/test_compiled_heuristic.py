@@ -30,6 +30,9 @@ from unokit.engine import DRAW, Action, Game, View
 from unokit.engine.game import P_PLAY
 from unokit.rules import RuleSet, from_preset
 
+# numba: one xdist worker compiles the kernels once for every test here (loadgroup)
+pytestmark = [pytest.mark.numba, pytest.mark.xdist_group("numba")]
+
 # Every preset and option family the compiled rollouts play (``rollouts_cover``).
 FAMILIES: list[tuple[str, dict[str, Any]]] = [
     ("classic", {}),

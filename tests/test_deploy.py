@@ -48,6 +48,9 @@ DOCKERFILE = ROOT / "Dockerfile"
 sys.path.insert(0, str(ROOT / "scripts"))
 import cluster as topology  # noqa: E402  (scripts/cluster.py: make cluster's nginx)
 
+# services: real redis-server, nginx, PostgreSQL or docker-compose
+pytestmark = [pytest.mark.services]
+
 
 def compose() -> dict[str, Any]:
     doc = yaml.safe_load(COMPOSE.read_text())

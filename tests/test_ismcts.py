@@ -15,6 +15,9 @@ from unokit.engine import Game, view_of
 from unokit.engine.position import position
 from unokit.rules import PRESETS, RuleSet, from_preset
 
+# numba: one xdist worker compiles the kernels once for every test here (loadgroup)
+pytestmark = [pytest.mark.numba, pytest.mark.xdist_group("numba")]
+
 
 def quick(seed: int) -> ISMCTSBot:
     return ISMCTSBot(seed=seed, iterations=24)

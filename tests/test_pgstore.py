@@ -53,6 +53,9 @@ from unokit.server.store import (
     StoreOpenError,
 )
 
+# services: one throwaway PostgreSQL serves every test here, on one xdist worker
+pytestmark = [pytest.mark.services, pytest.mark.xdist_group("postgres")]
+
 
 # ------------------------------------------------------------- the cluster ---------
 def _free_port() -> int:

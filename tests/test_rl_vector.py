@@ -42,6 +42,9 @@ from unokit.rl.vector import (
 )
 from unokit.rules import PRESETS, RulesError, RuleSet, from_preset
 
+# numba: one xdist worker compiles the kernels once for every test here (loadgroup)
+pytestmark = [pytest.mark.numba, pytest.mark.xdist_group("numba")]
+
 SEATS = range(2, 11)
 
 

@@ -1,0 +1,179 @@
+"""Hunt for tests that fail by chance: run the suite again and again beside CPU burners.
+
+A test that passes alone and fails under load turns CI red for nothing, and pytest-xdist
+makes such races more frequent.  This runs the unit tests (and, with ``--e2e``, the
+browser tests) ``--runs`` times, alternating serial and parallel mode, with ``--burners``
+busy processes on the cores the whole time, and writes which tests failed, in which
+mode, and the first lines of why, to ``--out`` (Markdown) and beside it as JSON.
+
+It never retries a test: a failure found here is fixed at its cause (an event waited on
+instead of a sleep, a readiness check instead of a deadline, a known deal).  Every run
+is bounded by ``--timeout`` and the burners stop with it, whatever happens.
+
+    make flake-hunt                      # 10 runs of the unit tests, 2 burners
+    make flake-hunt ARGS="--runs 4 --modes parallel --e2e"
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import os
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def burn(stop_at: float) -> None:
+    """A busy loop that ends by itself: the hunt's bound holds even if it is killed."""
+    x = 0
+    while time.monotonic() < stop_at:
+        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+
+
+def failures(xml_path: Path) -> list[dict[str, str]]:
+    """Each failed or erroring test case of a junit file: its id and the start of why."""
+    if not xml_path.exists():
+        return [{"test": "(no junit report)", "why": "pytest wrote no report: it crashed"}]
+    out = []
+    for case in ET.parse(xml_path).iter("testcase"):
+        for tag in ("failure", "error"):
+            el = case.find(tag)
+            if el is not None:
+                why = (el.get("message") or el.text or "").strip().splitlines()
+                out.append(
+                    {
+                        "test": f"{case.get('classname')}::{case.get('name')}",
+                        "kind": tag,
+                        "why": " | ".join(why[:3])[:400],
+                    }
+                )
+    return out
+
+
+def one_run(
+    n: int, mode: str, e2e: bool, workers: int, timeout: float, folder: Path
+) -> dict[str, Any]:
+    python = str(ROOT / ".venv" / "bin" / "python")
+    suites = [("unit", [])] + ([("e2e", ["tests/e2e"])] if e2e else [])
+    result: dict[str, Any] = {"run": n, "mode": mode, "failures": [], "seconds": 0.0}
+    for name, paths in suites:
+        xml = folder / f"run{n:02d}-{mode}-{name}.xml"
+        dist = (
+            ["-n", "0"]
+            if mode == "serial"
+            else [
+                "-n",
+                str(workers if name == "unit" else 2),
+                "--dist",
+                "loadgroup" if name == "unit" else "loadfile",
+            ]
+        )
+        cmd = [
+            python,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            *dist,
+            f"--junitxml={xml}",
+            *paths,
+        ]
+        t0 = time.monotonic()
+        try:
+            done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+            rc = done.returncode
+            tail = done.stdout.strip().splitlines()[-1:] if done.stdout else []
+        except subprocess.TimeoutExpired:
+            rc, tail = -1, [f"the {name} run passed its {timeout:.0f} s bound"]
+        result["seconds"] += time.monotonic() - t0
+        found = failures(xml)
+        if rc != 0 and not found:
+            found = [
+                {"test": f"({name} run)", "kind": "exit", "why": f"exit {rc}: {' '.join(tail)}"}
+            ]
+        for f in found:
+            f["suite"] = name
+        result["failures"] += found
+        result[f"{name}_summary"] = " ".join(tail)
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=10)
+    ap.add_argument("--modes", default="serial,parallel", help="comma list: serial, parallel")
+    ap.add_argument("--burners", type=int, default=2, help="busy processes beside the tests")
+    ap.add_argument("--workers", type=int, default=4, help="xdist workers in parallel mode")
+    ap.add_argument("--e2e", action="store_true", help="the browser tests too")
+    ap.add_argument("--timeout", type=float, default=1800.0, help="seconds a suite may take")
+    ap.add_argument("--out", type=Path, default=ROOT / "flake-hunt" / "report.md")
+    a = ap.parse_args(argv)
+    modes = [m.strip() for m in a.modes.split(",") if m.strip()]
+    if not modes or any(m not in ("serial", "parallel") for m in modes) or a.runs < 1:
+        print(
+            "flake-hunt: --modes takes serial and/or parallel, --runs at least 1", file=sys.stderr
+        )
+        return 2
+    folder = a.out.parent
+    folder.mkdir(parents=True, exist_ok=True)
+    stop_at = time.monotonic() + a.runs * a.timeout * (2 if a.e2e else 1) + 60
+    burners = [mp.Process(target=burn, args=(stop_at,), daemon=True) for _ in range(a.burners)]
+    for b in burners:
+        b.start()
+    runs: list[dict[str, Any]] = []
+    try:
+        for n in range(1, a.runs + 1):
+            mode = modes[(n - 1) % len(modes)]
+            r = one_run(n, mode, a.e2e, a.workers, a.timeout, folder)
+            runs.append(r)
+            verdict = "passed" if not r["failures"] else f"{len(r['failures'])} failed"
+            print(
+                f"flake-hunt: run {n}/{a.runs} ({mode}, {r['seconds']:.0f} s): {verdict}",
+                flush=True,
+            )
+            for f in r["failures"]:
+                print(f"    {f['test']}: {f['why'][:200]}", flush=True)
+            write(a, runs)
+    except KeyboardInterrupt:
+        print("flake-hunt: interrupted", file=sys.stderr)
+    finally:
+        for b in burners:
+            b.terminate()
+            b.join(5)
+    write(a, runs)
+    bad = sum(1 for r in runs if r["failures"])
+    print(f"flake-hunt: {len(runs) - bad} of {len(runs)} runs passed; report in {a.out}")
+    return 1 if bad else 0
+
+
+def write(a: argparse.Namespace, runs: list[dict[str, Any]]) -> None:
+    a.out.with_suffix(".json").write_text(json.dumps(runs, indent=1))
+    lines = [
+        "# Flake hunt",
+        "",
+        f"{len(runs)} runs, {a.burners} CPU burners beside them on {os.cpu_count()} cores, "
+        f"xdist workers in parallel mode: {a.workers}; browser tests: {'yes' if a.e2e else 'no'}.",
+        "",
+        "| run | mode | seconds | result |",
+        "|---|---|---|---|",
+    ]
+    for r in runs:
+        res = "passed" if not r["failures"] else "; ".join(f["test"] for f in r["failures"])
+        lines.append(f"| {r['run']} | {r['mode']} | {r['seconds']:.0f} | {res} |")
+    failed = [f | {"run": r["run"], "mode": r["mode"]} for r in runs for f in r["failures"]]
+    if failed:
+        lines += ["", "## Why", ""]
+        lines += [f"- run {f['run']} ({f['mode']}) `{f['test']}`: {f['why']}" for f in failed]
+    a.out.write_text("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
