@@ -206,6 +206,23 @@ class Game:
                 ev.append(Event(EventKind.DEALER_DRAW, seat, (card,)))
         return dealer
 
+    def unused_record_entries(self) -> str | None:
+        """What the record gave this round (shuffles, launches) and the round never used.
+
+        A record lists exactly the shuffles and launches that happened; one left over once
+        its round is replayed is damage (it would otherwise replay "ok" and hide it), so
+        ``replay`` refuses it.  None when everything was used.
+        """
+        parts = [
+            f"{k} {what!r} entr{'y' if k == 1 else 'ies'}"
+            for what, k in (
+                ("shuffles", len(self._forced)),
+                ("launches", len(self._forced_launches)),
+            )
+            if k
+        ]
+        return " and ".join(parts) + " never used" if parts else None
+
     def start_round(
         self,
         dealer: int | None = None,
