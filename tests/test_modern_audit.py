@@ -342,3 +342,44 @@ def test_audit_long_run(game: str, var: str) -> None:
         tally["games"] += 1
     tally["seconds"] = round(time.perf_counter() - t0)
     print(f"\n{game}: " + json.dumps(dict(tally)))
+
+
+# ------------------------------------------------------- codes and records ----------
+def test_nm_deck_2_a_code_means_the_same_card_through_action_and_the_game() -> None:
+    """One parser and one printer per game: ``Action.parse(text, game)`` and
+    ``action.text(game)`` are the game's own codes (classic ``B7``'s id is No Mercy's
+    ``GSE``: parsed without the game, the checked path played the GSE)."""
+    nm = Game(from_preset("no-mercy"), 3, seed=1)
+    b7 = Action.parse("B7", nm)
+    assert b7 == nm.parse_action("B7") != Action.parse("B7")
+    assert b7.text(nm) == nm.action_text(b7) == "B7" != str(Action.parse("B7", nm))
+    for game in GAMES:
+        g = new_game(game, 11)
+        rng = random.Random(11)
+        for _ in range(60):
+            got = step(g, rng)
+            if got is None:
+                break
+            for a in g.legal_actions(got[0]):
+                assert Action.parse(a.text(g), g) == a, (game, a)
+                assert g.action_from_json(g.action_json(a, got[0])) == (got[0], a)
+            g.apply(*got)
+
+
+def test_record_shuffles_an_unused_flip_shuffle_entry_is_refused() -> None:
+    """RECORD.md: ``shuffles`` lists one entry per shuffle that happened; a Flip record
+    with one more replayed "ok" (exit 0) and hid the damage.  Now it is malformed."""
+    for deck in ("flip", "classic"):
+        g = Game(from_preset(deck), 3, seed=5)
+        rng = random.Random(5)
+        for _ in range(40):
+            got = step(g, rng)
+            if got is None:
+                break
+            g.apply(*got)
+        rec = json.loads(record_dumps(g))
+        assert replay_text(json.dumps(rec))[0] == 0
+        r = rec["rounds"][-1]
+        r.setdefault("shuffles", []).append(r["deck"][:3])
+        status, msg = replay_text(json.dumps(rec))
+        assert status == 2 and isinstance(msg, str) and "never used" in msg, msg

@@ -679,6 +679,25 @@ class Game:
             out.append(Action(UNO) if seat == v else Action(CATCH, target=v))
         return out
 
+    # ------------------------------------------------------------- action codes ----
+    # The game's codec (``ActionCodec``): the modern games override these with their own
+    # codes; ``Action.parse(text, game)`` and ``action.text(game)`` ask them.
+    def parse_action(self, text: str) -> Action:
+        """The short text form in this game's codes (ActionParseError if it is none)."""
+        return Action.parse_classic(text)
+
+    def action_text(self, action: Action) -> str:
+        """The short text of an action in this game's codes; never fails."""
+        return str(action)
+
+    def action_json(self, action: Action, seat: int) -> dict[str, Any]:
+        """RECORD.md's action object in this game's codes."""
+        return action.to_json(seat)
+
+    def action_from_json(self, obj: Any) -> tuple[int, Action]:
+        """The inverse of ``action_json``; ActionParseError says what is wrong."""
+        return Action.from_json(obj)
+
     # ------------------------------------------------------------------ checked ----
     def check(self, seat: int, action: Action) -> None:
         """Raise IllegalAction if ``seat`` may not take ``action`` now; change nothing."""
