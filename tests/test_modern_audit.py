@@ -340,6 +340,8 @@ def test_audit_long_run(game: str, var: str) -> None:
         tally["probe_decisions"] += d
         tally["refused"] += refused
         tally["games"] += 1
+        if tally["games"] % 100 == 0:  # figures so far, for a run cut short
+            print(f"{game} so far: {json.dumps(dict(tally))}", flush=True)
     tally["seconds"] = round(time.perf_counter() - t0)
     print(f"\n{game}: " + json.dumps(dict(tally)))
 
