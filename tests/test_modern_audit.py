@@ -321,7 +321,7 @@ def test_r_var_multi_a_stored_flip_multi_play_keeps_its_extra_cards() -> None:
 # ------------------------------------------------------- the long run ---------------
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    "game, var", [("flip", "UNOKIT_AUDIT_FLIP"), ("no-mercy", "UNOKIT_AUDIT_NM")]
+    "game, var", [("no-mercy", "UNOKIT_AUDIT_NM"), ("flip", "UNOKIT_AUDIT_FLIP")]
 )
 def test_audit_long_run(game: str, var: str) -> None:
     """Many whole games (``$UNOKIT_AUDIT_FLIP``, ``$UNOKIT_AUDIT_NM``; skipped unset):
