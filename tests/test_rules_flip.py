@@ -310,6 +310,25 @@ def test_flip_score_3_low_scoring() -> None:
     assert g.scores == [0, 9] and g.round_over
 
 
+def test_flip_score_3_a_low_score_tie_follows_classic_r_score_low() -> None:
+    """FLIP-SCORE-3 (R-SCORE-LOW's tie rule, docs/rules.md): a tie for the fewest points
+    goes to the round's winner if tied, else to the lowest seat (it went to the lowest
+    seat even when the round's winner was tied)."""
+    rules = RuleSet(deck="flip", scoring="low", preset="flip")
+    g = modern_position(rules, hands=[["R5"], ["Y5"], ["R3"]], discard=["R8"], current=2)
+    g.scores = [495, 485, 490]
+    play(g, 2, "R3")  # type: ignore[arg-type]
+    assert g.scores == [500, 490, 490] and g.game_over and g.game_winner == 2
+    h = modern_position(rules, hands=[["R5"], ["Y5"], ["R3"], ["Y6"]], discard=["R8"], current=2)
+    h.scores = [495, 485, 480, 484]
+    play(h, 2, "R3")  # type: ignore[arg-type]
+    assert h.scores == [500, 490, 480, 490] and h.game_winner == 2
+    k = modern_position(rules, hands=[["R5"], ["Y5"], ["R3"], ["Y6"]], discard=["R8"], current=2)
+    k.scores = [495, 480, 495, 479]
+    play(k, 2, "R3")  # type: ignore[arg-type]
+    assert k.scores == [500, 485, 495, 485] and k.game_winner == 1  # the lowest tied seat
+
+
 # ------------------------------------------------------------------- views --------
 def test_flip_view_1_3_F14_each_seat_sees_the_faces_it_may() -> None:
     """F14: p1 sees T+5 of p0's R7|T+5, not R7; p0 sees R7 only; both see the pile top's

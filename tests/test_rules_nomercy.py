@@ -379,3 +379,67 @@ def test_nm_last_card_effect_a_final_draw_card_makes_the_next_player_draw() -> N
     h = nm(rules, hands=[["WR+4"], ["B1"]], discard=["R7"])
     h.apply(0, Action.play(c("WR+4"), R))
     assert h.round_winner == 0 and h.hands[0] == [] and len(h.hands[1]) == 5
+
+
+def test_nm_end_1_a_final_skip_or_reverse_that_deflects_a_stack_wins() -> None:
+    """NM-END-1 ("wins at once") with nm_last_card_effect and nm_stack_deflect: a last
+    card that deflects a pending stack wins the hand; its new target draws the stack (no
+    answer, as after a final draw card).  The hand used to go on with that player at 0
+    cards, offered only ``draw`` (issue 46)."""
+    rules = from_preset("no-mercy", {"nm_last_card_effect": True, "nm_stack_deflect": True})
+    g = nm(rules, hands=[["R1", "R2"], ["RS"], ["Y2", "Y3"], ["G4", "G5"]],
+           discard=["R5", "R+2"], current=1, pending=["R+2"])  # fmt: skip
+    g.apply(1, g.parse_action("RS"))
+    assert g.round_over and g.round_winner == 1
+    assert [len(h) for h in g.hands] == [2, 0, 2, 4]  # over seat 2: seat 3 drew the 2
+    h = nm(rules, hands=[["R1", "R2"], ["RR"], ["Y2", "Y3"], ["G4", "G5"]],
+           discard=["R5", "R+2"], current=1, pending=["R+2"])  # fmt: skip
+    h.apply(1, h.parse_action("RR"))
+    assert h.round_winner == 1 and [len(x) for x in h.hands] == [4, 0, 2, 2]  # sent back
+    k = nm(rules, hands=[["R1", "R2"], ["RS"]], discard=["R5", "R+4"], current=1,
+           pending=["R+4"])  # fmt: skip
+    k.apply(1, k.parse_action("RS"))  # two players: to the opponent
+    assert k.round_winner == 1 and [len(x) for x in k.hands] == [6, 0]
+    # without nm_last_card_effect the final card wins at once and nobody draws
+    m = nm(from_preset("no-mercy", {"nm_stack_deflect": True}),
+           hands=[["R1", "R2"], ["RS"], ["Y2"]], discard=["R5", "R+2"], current=1,
+           pending=["R+2"])  # fmt: skip
+    m.apply(1, m.parse_action("RS"))
+    assert m.round_winner == 1 and [len(x) for x in m.hands] == [2, 0, 1]
+
+
+def test_nm_2p_wrd4_a_wrd4_that_answers_a_stack_targets_the_opponent() -> None:
+    """NM-2P-WRD4: "answer with a draw card of value >= 4 (it targets the opponent)"; a
+    WR+4 played as that answer sent the stack back to its own player (who then faced the
+    total + 4), so answering was absorbing with more cards.  Opening a stack, a WR+4 still
+    makes its own player the target (N5)."""
+    g = nm(hands=[["R1", "R+4"], ["WR+4", "G5"]], discard=["R7"])
+    g.apply(0, g.parse_action("R+4"))
+    assert g.current == 1 and g.phase == P_ANSWER
+    g.apply(1, g.parse_action("WR+4 B"))
+    assert g.current == 0 and g.phase == P_ANSWER and g.pend_total == 8
+    h = nm(hands=[["WR+4", "R1"], ["WR+4", "G5"]], discard=["R7"])
+    h.apply(0, h.parse_action("WR+4 G"))
+    assert h.current == 0 and h.pend_total == 4  # its own player (N5)
+    with pytest.raises(IllegalAction):
+        h.apply(0, h.parse_action("R1"))
+
+
+def test_nm_act_roulette_the_revealed_cards_are_shown_to_the_table() -> None:
+    """NM-ACT-ROULETTE: the victim "reveal[s] cards one at a time": every seat sees the
+    cards taken (one public draw event), and nothing else about any hand changes in
+    anyone's view (each view still shows only its own hand)."""
+    g = nm(hands=[["WCR", "R9"], ["B1"], ["B2"], ["B3"]], discard=["R5"],
+           draw=["R1", "W+6", "G4", "B2"])  # fmt: skip
+    g.apply(0, Action.play(c("WCR")))
+    start = len(g.events or [])
+    g.apply(1, Action(COLOR, color=G))
+    new = (g.events or [])[start:]
+    draws = [e for e in new if e.kind == EventKind.DRAW]
+    assert len(draws) == 1 and draws[0].seat == 1
+    for seat in range(4):
+        seen = [e for e in draws if e.visible_to(seat)]
+        assert [NM_CODE[x] for x in seen[0].cards] == ["R1", "W+6", "G4"]
+        assert g.event_json(seen[0])["cards"] == ["R1", "W+6", "G4"]
+    v2 = view_of(g, 2)
+    assert v2.hand == (c("B2"),) and v2.hand_sizes[1] == 4

@@ -161,3 +161,12 @@ def test_a_round_past_the_decision_cap_is_left_out_and_reported(
     doc = t.report(sp, tally, wall, 1)
     assert doc["stalled"] == 4
     assert "4 tables left out: a round had no winner after 3 decisions" in t.format_table(doc)
+
+
+def test_a_no_mercy_stall_without_the_mercy_rule_is_called_a_drift_not_a_forced_loop() -> None:
+    """`--rules no-mercy --option mercy_limit=0 --bots random`: hands grow without end
+    under random play; the report called that "a loop the rules force" (issue 46)."""
+    nm = RuleSet(deck="no-mercy", scoring="first-out", mercy_limit=0, preset="no-mercy")
+    cause = t.stall_cause(nm.options() | {"preset": "no-mercy"})
+    assert "mercy_limit=0" in cause and "not a loop the rules force" in cause
+    assert "a loop the rules force" in t.stall_cause(RuleSet().options())

@@ -328,7 +328,7 @@ class Match:
             except UnoError as e:
                 if not fallback:
                     raise
-                self._tell_error(seat, f"tried {action}: {e.message}")
+                self._tell_error(seat, f"tried {self.game.action_text(action)}: {e.message}")
                 if reaction:
                     self.pass_(seat)
                     passed = True

@@ -321,6 +321,9 @@ def replay(record: Record) -> ReplayResult:
                 except IllegalAction as e:
                     return ReplayResult(False, game, ri, ai, ri, e.message)
                 game.apply_trusted(seat, action)
+            left = game.unused_record_entries()
+            if left is not None:
+                raise RecordError(f"round {ri}: {left} (the round needed no more)")
         except ShuffleError as e:
             raise RecordError(f"round {ri}: {e}") from None
     return ReplayResult(True, game, max(game.round_index, 0))

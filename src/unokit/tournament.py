@@ -511,6 +511,21 @@ def report(spec: Spec, tally: Tally, wall: float, workers: int) -> dict[str, Any
     }
 
 
+def stall_cause(rules: dict[str, Any]) -> str:
+    """Why a round may outlast the decision cap under these rules, as far as they say.
+
+    The cap cannot tell a loop from a drift by itself; the rules can: No Mercy without
+    the Mercy rule gives out more cards than turns shed, so bots' hands grow without end
+    (a drift of the players' choices, not a loop the rules force on everyone).
+    """
+    if rules.get("deck") == "no-mercy" and rules.get("mercy_limit") == 0:
+        return (
+            "No Mercy with mercy_limit=0 hands out more cards than play sheds: the hands"
+            " grew without end, a drift of the bots' play, not a loop the rules force"
+        )
+    return "a loop the rules force, or rules that hand out cards faster than play sheds them"
+
+
 def format_table(doc: dict[str, Any]) -> str:
     base = doc["bots"][0]["baseline"] if doc["bots"] else 0.0
     head = (
@@ -535,7 +550,8 @@ def format_table(doc: dict[str, Any]) -> str:
     if doc["stalled"]:
         lines.append(
             f"{doc['stalled']} tables left out: a round had no winner after"
-            f" {MAX_DECISIONS:,} decisions (a loop the rules force; see docs/rules.md)"
+            f" {MAX_DECISIONS:,} decisions ({stall_cause(doc['rules'])};"
+            ' see docs/rules.md, "Rounds that can go on and on")'
         )
     lines.append(f"rating: {doc['rating']}")
     return "\n".join(lines)

@@ -8,7 +8,7 @@ The text form is what a player types in the terminal (``W+4 B uno``, ``draw``,
 from __future__ import annotations
 
 import json
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from unokit.cards import (
     CARD_CODE,
@@ -22,6 +22,20 @@ from unokit.engine.errors import ActionParseError
 
 PLAY, DRAW, KEEP, UNO, CATCH, CHALLENGE, ACCEPT, COLOR = range(8)
 KIND_NAMES = ("play", "draw", "keep", "uno", "catch", "challenge", "accept", "color")
+
+
+class ActionCodec(Protocol):
+    """One game's parser and printer of action codes (every ``Game`` is one).
+
+    A card id means a different card in each deck (classic ``B7`` is No Mercy's ``GSE``),
+    so an action's text is only meaningful with its game: ``Action.parse(text, game)``
+    and ``action.text(game)`` ask the game, and a code means the same card in the
+    terminal, the logs and the records.  Without a game they read and write classic codes.
+    """
+
+    def parse_action(self, text: str) -> Action: ...
+
+    def action_text(self, action: Action) -> str: ...
 
 
 class Action(NamedTuple):
@@ -48,8 +62,23 @@ class Action(NamedTuple):
         return (self.card, *self.extra)
 
     @staticmethod
-    def parse(text: str) -> Action:
-        """Parse the text form: ``R7``, ``R7 uno``, ``W G``, ``draw``, ``catch 2``..."""
+    def parse(text: str, codec: ActionCodec | None = None) -> Action:
+        """Parse the text form: ``R7``, ``R7 uno``, ``W G``, ``draw``, ``catch 2``...
+
+        ``codec``: the game the action is for, which reads its own codes (UNO Flip!'s
+        faces, No Mercy's cards); without one, classic codes.
+        """
+        if codec is not None:
+            return codec.parse_action(text)
+        return Action.parse_classic(text)
+
+    def text(self, codec: ActionCodec | None = None) -> str:
+        """The text form in ``codec``'s codes (the game's); ``str`` gives classic codes."""
+        return codec.action_text(self) if codec is not None else str(self)
+
+    @staticmethod
+    def parse_classic(text: str) -> Action:
+        """The classic decks' parser (``Game.parse_action`` of a classic game)."""
         words = text.replace(",", " ").split()
         if not words:
             raise ActionParseError("empty action: type a card code like R7, or 'draw'")
@@ -253,6 +282,8 @@ class Action(NamedTuple):
         return Action.from_json({**obj, "seat": 0})[1]
 
     def __str__(self) -> str:
+        """The classic text form (an ``Action`` does not know its game: for a modern
+        game's codes use ``action.text(game)`` or ``game.action_text(action)``)."""
         try:
             return self._text()
         except (TypeError, IndexError, KeyError, ValueError):

@@ -105,11 +105,21 @@ def _is_int(x: object) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-def _check_shape(action: object, n: int) -> None:
+def check_shape(
+    action: object,
+    n: int,
+    cards: int = NUM_CARDS,
+    colors: tuple[str, ...] = ("R", "Y", "G", "B"),
+) -> None:
     """Refuse an ``Action`` that no text or record could describe (IllegalAction).
 
     The kind must exist; a card, colour, target, UNO flag or extra cards only where
-    the kind takes them; every number in range.  The rules are checked afterwards.
+    the kind takes them; every number a whole number (``int``, not ``bool`` or a float
+    equal to one: an ``Action`` compares equal to a listed one with ``3.0`` for ``3``,
+    and the fast path would then half-apply it) and in range.  The rules are checked
+    afterwards.  ``cards`` and ``colors`` are the game's own: every game (the modern
+    ones with their card ids and colour codes) refuses the same shapes with the same
+    codes.
     """
     if not isinstance(action, Action):
         raise IllegalAction(f"{action!r} is not an Action", code="bad_action")
@@ -133,14 +143,15 @@ def _check_shape(action: object, n: int) -> None:
         )
     if takes_card:
         for c in (card, *extra):
-            if not 0 <= c < NUM_CARDS:
-                raise IllegalAction(f"there is no card {c} (0 to {NUM_CARDS - 1})", code="bad_card")
+            if not 0 <= c < cards:
+                raise IllegalAction(f"there is no card {c} (0 to {cards - 1})", code="bad_card")
     elif card != -1 or extra:
         raise IllegalAction(f"a {name} action takes no card", code="bad_action")
-    if color != -1 and not (takes_color and 0 <= color < 4):
+    if color != -1 and not (takes_color and 0 <= color < len(colors)):
         if takes_color:
             raise IllegalAction(
-                f"there is no colour {color}: choose R, Y, G or B", code="bad_color"
+                f"there is no colour {color}: choose {', '.join(colors[:-1])} or {colors[-1]}",
+                code="bad_color",
             )
         raise IllegalAction(f"a {name} action takes no colour", code="bad_color")
     if target != -1 and not (takes_target and 0 <= target < n):
@@ -196,7 +207,7 @@ def check_action(game: Position, seat: int, action: Action) -> None:
     n = game.n
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
         raise IllegalAction(f"there is no seat {seat!r} at this table", code="bad_seat")
-    _check_shape(action, n)
+    check_shape(action, n)
     if allowed(game, seat, action):
         return
     explain(game, seat, action)

@@ -206,6 +206,23 @@ class Game:
                 ev.append(Event(EventKind.DEALER_DRAW, seat, (card,)))
         return dealer
 
+    def unused_record_entries(self) -> str | None:
+        """What the record gave this round (shuffles, launches) and the round never used.
+
+        A record lists exactly the shuffles and launches that happened; one left over once
+        its round is replayed is damage (it would otherwise replay "ok" and hide it), so
+        ``replay`` refuses it.  None when everything was used.
+        """
+        parts = [
+            f"{k} {what!r} entr{'y' if k == 1 else 'ies'}"
+            for what, k in (
+                ("shuffles", len(self._forced)),
+                ("launches", len(self._forced_launches)),
+            )
+            if k
+        ]
+        return " and ".join(parts) + " never used" if parts else None
+
     def start_round(
         self,
         dealer: int | None = None,
@@ -661,6 +678,25 @@ class Game:
         if v >= 0:
             out.append(Action(UNO) if seat == v else Action(CATCH, target=v))
         return out
+
+    # ------------------------------------------------------------- action codes ----
+    # The game's codec (``ActionCodec``): the modern games override these with their own
+    # codes; ``Action.parse(text, game)`` and ``action.text(game)`` ask them.
+    def parse_action(self, text: str) -> Action:
+        """The short text form in this game's codes (ActionParseError if it is none)."""
+        return Action.parse_classic(text)
+
+    def action_text(self, action: Action) -> str:
+        """The short text of an action in this game's codes; never fails."""
+        return str(action)
+
+    def action_json(self, action: Action, seat: int) -> dict[str, Any]:
+        """RECORD.md's action object in this game's codes."""
+        return action.to_json(seat)
+
+    def action_from_json(self, obj: Any) -> tuple[int, Action]:
+        """The inverse of ``action_json``; ActionParseError says what is wrong."""
+        return Action.from_json(obj)
 
     # ------------------------------------------------------------------ checked ----
     def check(self, seat: int, action: Action) -> None:

@@ -585,6 +585,24 @@ def _check_modern(g: dict[str, Any], n: int) -> None:
         _int(g.get("knockouts"), "knockouts", 0, n)
         _int(g.get("roulette_by"), "roulette_by", -1, n - 1)
         _int(g.get("face_down"), "face_down", 0, len(g["discard"]))
+    for r in _list(g.get("rounds"), "rounds"):
+        if not isinstance(r, dict):
+            raise _fail("a round must be an object")
+        for a in _list(r.get("actions"), "a round's actions"):
+            # [seat, [kind, card, colour, target, uno], extra]; states stored before the
+            # extra cards were kept have no third item
+            if not isinstance(a, list) or len(a) not in (2, 3):
+                raise _fail("an action must be [seat, fields, extra cards]")
+            _int(a[0], "an action's seat", 0, n - 1)
+            kind, card, color, target, uno = _list(a[1], "an action", 5)
+            _int(kind, "an action's kind", 0, 7)
+            _int(card, "an action's card", -1, 255)
+            _int(color, "an action's colour", -1, 7)
+            _int(target, "an action's target", -1, n - 1)
+            if not isinstance(uno, bool):
+                raise _fail("an action's uno must be true or false")
+            for c in _list(a[2] if len(a) == 3 else [], "an action's extra cards"):
+                _int(c, "an action's extra card", 0, 255)
     _rng(g.get("rng"), "rng")
     if g.get("round_rng") is not None:
         _rng(g.get("round_rng"), "round_rng")

@@ -350,7 +350,9 @@ class FallbackBot:
                 action = self.primary.act(view)
                 if action in view.legal:
                     return action
-                self._fail(f"it chose {action}, which is not allowed")
+                self._fail(
+                    f"it chose {_game_of(self.game).action_text(action)}, which is not allowed"
+                )
             except Exception as e:
                 self._fail(f"{type(e).__name__}: {e}")
         return self.backup.act(view)
@@ -361,7 +363,9 @@ class FallbackBot:
                 action = self.primary.react(view)
                 if action is None or action in view.legal:
                     return action
-                self._fail(f"it chose {action}, which is not allowed")
+                self._fail(
+                    f"it chose {_game_of(self.game).action_text(action)}, which is not allowed"
+                )
             except Exception as e:
                 self._fail(f"{type(e).__name__}: {e}")
         return self.backup.react(view)

@@ -32,6 +32,7 @@ from unokit.engine.actions import (
     UNO,
     Action,
 )
+from unokit.engine.checks import check_shape
 from unokit.engine.dealing import RoundLog, shuffle
 from unokit.engine.errors import ActionParseError, IllegalAction, ShuffleError
 from unokit.engine.events import FIELDS, Event, EventKind
@@ -47,6 +48,9 @@ class ModernGame(Game):
 
     MODERN: ClassVar[bool] = True
     DECK: ClassVar[str] = ""
+    # what an action may name: card (face) ids 0..ACTION_CARDS-1, colours by these codes
+    ACTION_CARDS: ClassVar[int] = 0
+    COLOR_CODES: ClassVar[tuple[str, ...]] = ()
     # each kind of game by its deck, so code below the games (views) can make one
     KINDS: ClassVar[dict[str, type[ModernGame]]] = {}
 
@@ -361,8 +365,9 @@ class ModernGame(Game):
         """Raise ``IllegalAction`` (nothing changes) unless ``action`` is legal for ``seat``."""
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n:
             raise IllegalAction(f"there is no seat {seat!r} at this table", code="bad_seat")
-        if not isinstance(action, Action):
-            raise IllegalAction(f"{action!r} is not an action", code="bad_action")
+        # the shape first, as the classic check does: a float, bool or string equal to
+        # a listed int would pass the membership test below and half-apply
+        check_shape(action, self.n, self.ACTION_CARDS, self.COLOR_CODES)
         if action in self.legal_actions(seat):
             return
         name = self.names[seat]
@@ -716,7 +721,10 @@ class ModernGame(Game):
                     "deck": list(r.deck),
                     "seed": r.seed,
                     "shuffles": [list(s) for s in r.shuffles],
-                    "actions": [[s, list(a[:5])] for s, a in r.actions],
+                    # the classic form: a multi-play's extra cards are the third item
+                    # (they were dropped once, and a loaded or advanced match then wrote
+                    # records that replayed to another end)
+                    "actions": [[s, list(a[:5]), list(a.extra)] for s, a in r.actions],
                 }
                 for r in self.rounds
             ],
@@ -749,7 +757,7 @@ class ModernGame(Game):
             RoundLog(
                 dealer=r["dealer"], deck=list(r["deck"]), seed=r["seed"],
                 shuffles=[list(s) for s in r["shuffles"]], launches=[],
-                actions=[(s, Action(a[0], a[1], a[2], a[3], bool(a[4]))) for s, a in r["actions"]],
+                actions=[_logged_action(x) for x in r["actions"]],
             )
             for r in obj["rounds"]
         ]  # fmt: skip
@@ -766,6 +774,14 @@ class ModernGame(Game):
             f"<{type(self).__name__} {self.n} players, round {self.round_index}, "
             f"{PHASE_NAMES[self.phase]}, current {self.current}>"
         )
+
+
+def _logged_action(obj: Sequence[Any]) -> tuple[int, Action]:
+    """A logged ``[seat, [kind, card, colour, target, uno], extra]``; states stored before
+    the extra cards were kept have no third item (their multi-plays are lost for good)."""
+    seat, a, *rest = obj
+    extra = tuple(rest[0]) if rest else ()
+    return seat, Action(a[0], a[1], a[2], a[3], bool(a[4]), extra)
 
 
 def _rng_json(rng: random.Random) -> list[Any]:

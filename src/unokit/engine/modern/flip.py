@@ -30,6 +30,7 @@ from unokit.engine.phases import (
     P_ROUND_OVER,
     P_START_COLOR,
 )
+from unokit.engine.scoring import lowest
 from unokit.engine.view import check_seat
 from unokit.modern_cards import (
     DARK,
@@ -45,6 +46,7 @@ from unokit.modern_cards import (
     FACE_WILD,
     FLIP_COLOR_CODES,
     LIGHT,
+    NUM_FACES,
     SIDE_NAMES,
     WILD_D2,
     WILD_DC,
@@ -63,6 +65,8 @@ class FlipGame(ModernGame):
     """UNO Flip! in rounds, for 2 to 10 players."""
 
     DECK = "flip"
+    ACTION_CARDS = NUM_FACES  # actions name faces
+    COLOR_CODES = FLIP_COLOR_CODES
 
     def _init_game(self) -> None:
         lights, darks = side_faces(LIGHT), side_faces(DARK)
@@ -568,8 +572,9 @@ class FlipGame(ModernGame):
             for s in range(self.n):
                 scores[s] += self.hand_points(s)
             if max(scores) >= rules.target_score:
-                low = min(scores)
-                gw = scores.index(low)
+                # fewest points wins; a tie as classic's R-SCORE-LOW (docs/rules.md): to
+                # the round's winner if tied, else the lowest seat
+                gw = lowest(scores, range(self.n), winner)
         else:
             gained = sum(self.hand_points(s) for s in range(self.n) if s != winner)
             scores[winner] += gained

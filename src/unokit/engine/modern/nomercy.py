@@ -31,6 +31,7 @@ from unokit.modern_cards import (
     NM_COLOR,
     NM_COLOR_CODES,
     NM_DRAW,
+    NM_NUM_CARDS,
     NM_POINTS,
     NM_RANK,
     NM_WCR,
@@ -48,6 +49,8 @@ class NoMercyGame(ModernGame):
     """UNO Show 'Em No Mercy in hands, for 2 to 6 players."""
 
     DECK = "no-mercy"
+    ACTION_CARDS = NM_NUM_CARDS
+    COLOR_CODES = NM_COLOR_CODES
 
     def _init_game(self) -> None:
         self.aside: list[int] = []  # NM-MERCY-2: knocked-out hands, until a reshuffle
@@ -251,10 +254,13 @@ class NoMercyGame(ModernGame):
         elif k == COLOR:
             self._roulette(seat, action.color)
 
-    def _take(self, seat: int, count: int, until: int = -1, playable: bool = False) -> bool:
+    def _take(
+        self, seat: int, count: int, until: int = -1, playable: bool = False, shown: bool = False
+    ) -> bool:
         """``seat`` draws one card at a time: ``count`` cards, or until a card of colour
         ``until`` (wilds do not count), or until a playable card.  Mercy-checked after
-        each card (NM-MERCY-1); False if the seat was knocked out."""
+        each card (NM-MERCY-1); False if the seat was knocked out.  ``shown``: the cards
+        are turned up for the table (a Roulette's reveal), one public event."""
         got: list[int] = []
         limit = self.rules.mercy_limit
         hand = self.hands[seat]
@@ -272,7 +278,11 @@ class NoMercyGame(ModernGame):
                 break
             if playable and self._matches(c):
                 break
-        self._emit_draw(seat, got)
+        if shown:
+            if got:
+                self._emit(Event(EventKind.DRAW, seat, tuple(got), len(got)))
+        else:
+            self._emit_draw(seat, got)
         if not alive:
             self._knock_out(seat)
         return alive
@@ -332,14 +342,18 @@ class NoMercyGame(ModernGame):
             self.current = self._next(seat)
 
     def _roulette(self, seat: int, color: int) -> None:
-        """NM-ACT-ROULETTE: reveal until the colour, keep them all, lose the turn."""
+        """NM-ACT-ROULETTE: reveal until the colour, keep them all, lose the turn.
+
+        "They reveal cards one at a time": the cards are turned up for the table, so the
+        draw is one public event (every seat sees which cards the victim took); the
+        views are unchanged (no view lists another seat's cards)."""
         self._emit(Event(EventKind.COLOR, seat, color=color))
         self.roulette_by = -1
         self.phase = P_PLAY
         if self.rules.nm_roulette_color == "victim":  # NM-ROULETTE-1
             self.color = color
         self._emit(Event(EventKind.SKIP, seat))
-        if self._take(seat, 0, until=color):
+        if self._take(seat, 0, until=color, shown=True):
             self.current = self._next(seat)
 
     def _play(self, seat: int, action: Action) -> None:
@@ -378,9 +392,12 @@ class NoMercyGame(ModernGame):
             if c == NM_WR4:
                 self.direction = -self.direction
                 self._emit(Event(EventKind.REVERSE, seat))
-            # NM-2P-WRD4: with two players a WR+4 makes its own player the target (but a
-            # final card cannot: the player has gone out)
-            own = c == NM_WR4 and self.n_live == 2 and bool(hand)
+            # NM-2P-WRD4: with two players a WR+4 makes its own player the target; but
+            # a WR+4 that answers a stack targets the opponent (the book's "answer with
+            # a draw card of value >= 4 (it targets the opponent)": an answer that sent
+            # the stack back to its own player would be an absorb with 4 more cards),
+            # and a final card cannot (the player has gone out)
+            own = c == NM_WR4 and self.n_live == 2 and bool(hand) and not answering
             target = seat if own else self._next(seat)
             if not hand:  # nm_last_card_effect: the target draws, the hand ends
                 self._take(target, self.pend_total)
@@ -399,6 +416,15 @@ class NoMercyGame(ModernGame):
                 target = self._next(seat)
             else:  # over the next player (to the opponent with two players)
                 target = self._next(seat, 1 if self.n_live == 2 else 2)
+            if not hand:  # NM-END-1 under nm_last_card_effect: the deflected stack is
+                # drawn by its new target with no answer (as a final draw card's), and
+                # the player who went out wins the hand
+                self._take(target, self.pend_total)
+                self.pend_total = 0
+                self.pend_card = -1
+                if self.phase < P_ROUND_OVER:
+                    self._end_round(seat)
+                return
             self.phase = P_ANSWER
             self.current = target
             self._emit(Event(EventKind.HIT, target, (self.pend_card,), self.pend_total))
