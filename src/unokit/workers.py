@@ -27,6 +27,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from multiprocessing import resource_tracker
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -125,6 +126,12 @@ def _sigint_blocked() -> Iterator[None]:
 def _start_pool(workers: int) -> Any:
     methods = mp.get_all_start_methods()
     ctx = mp.get_context("forkserver" if "forkserver" in methods else "spawn")
+    # The resource tracker, as it starts, unblocks SIGINT in the thread that starts it
+    # (it blocks it around its own start): started inside the block below, during the
+    # pool's first lock, it undid the block before the fork server began (found by
+    # test_ctrl_c_while_the_fork_server_starts).  Once it runs, it is left alone.
+    if ctx.get_start_method() == "forkserver":
+        resource_tracker.ensure_running()
     with _sigint_blocked():
         stage("pool-start")
         pool = ctx.Pool(workers, initializer=quiet_worker)
