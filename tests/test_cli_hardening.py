@@ -170,6 +170,16 @@ def _live_in_group(pgid: int) -> list[str]:
     return found
 
 
+# A process started in the background of a script (`make test &`, nohup) inherits SIGINT
+# ignored, and Python then leaves it ignored: the command would never see the Ctrl-C
+# (found when the 50-run loop ran in the background).  A terminal's job has it at the
+# default; so does the command here, which then takes the place of this wrapper.
+WITH_CTRL_C = (
+    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+    "os.execv(sys.executable, [sys.executable, '-m', 'unokit', *sys.argv[1:]])"
+)
+
+
 class Paused:
     """A command started with ``UNOKIT_TEST_PAUSE=STAGE:FOLDER``, in its own group."""
 
@@ -178,7 +188,7 @@ class Paused:
         folder.mkdir()
         env = {**ENV, "PYTHONPATH": pythonpath, PAUSE_ENV: f"{stage}:{folder}"}
         self.proc = subprocess.Popen(
-            unokit_cmd(*args),
+            [sys.executable, "-c", WITH_CTRL_C, *args],
             env=env,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
