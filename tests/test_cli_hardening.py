@@ -16,7 +16,7 @@ import stat
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -29,6 +29,7 @@ from unokit.files import write_text_atomic
 from unokit.rules import RulesError, from_preset
 from unokit.sim import runner
 from unokit.sim.config import SimConfig
+from unokit.workers import PAUSE_ENV
 
 ROOT = Path(__file__).resolve().parent.parent
 SRC = str(Path(unokit.__file__).parent.parent)
@@ -147,58 +148,179 @@ def test_chunks_are_made_as_they_are_handed_out() -> None:
 
 
 # ------------------------------------------------------------- 17: Ctrl-C ------------
-def _children(pid: int) -> list[int]:
-    try:
-        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
-    except OSError:
-        return []
-    return [int(c) for c in text.split()]
+# Each test pauses the command at one named moment (unokit.workers.stage), presses
+# Ctrl-C there (SIGINT to the whole process group, as a terminal does), then lets it go
+# on.  No sleep hopes the command has got somewhere: the command says it has.
+GUARD = 120.0  # seconds; only a guard against a hang, each test names what did not happen
+SIM = ("sim", "--workers", "2", "--no-progress")
+TOURNAMENT = ("tournament", "--bots", "random", "--workers", "2")
 
 
-def _descendants(pid: int) -> list[int]:
-    out: list[int] = []
-    todo = [pid]
-    while todo:
-        kids = _children(todo.pop())
-        out += kids
-        todo += kids
-    return out
+def _live_in_group(pgid: int) -> list[str]:
+    """The processes of group ``pgid`` that are not zombies: a worker left behind shows."""
+    found = []
+    for stat_file in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat_file.read_text()
+        except OSError:
+            continue
+        fields = text.rsplit(")", 1)[1].split()  # after "pid (comm)": state ppid pgrp ...
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            found.append(text.split(")", 1)[0] + ")")
+    return found
 
 
-@on_linux
-def test_ctrl_c_with_two_workers_prints_no_worker_tracebacks() -> None:
-    runs = [
-        unokit_cmd("sim", "--games", "5000000", "--workers", "2", "--no-progress"),
-        unokit_cmd("tournament", "--bots", "random", "--games", "2000000", "--workers", "2"),
-    ]
-    procs = [
-        subprocess.Popen(
-            argv,
-            env=ENV,
+# A process started in the background of a script (`make test &`, nohup) inherits SIGINT
+# ignored, and Python then leaves it ignored: the command would never see the Ctrl-C
+# (found when the 50-run loop ran in the background).  A terminal's job has it at the
+# default; so does the command here, which then takes the place of this wrapper.
+WITH_CTRL_C = (
+    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+    "os.execv(sys.executable, [sys.executable, '-m', 'unokit', *sys.argv[1:]])"
+)
+
+
+class Paused:
+    """A command started with ``UNOKIT_TEST_PAUSE=STAGE:FOLDER``, in its own group."""
+
+    def __init__(self, args: tuple[str, ...], stage: str, folder: Path, pythonpath: str = SRC):
+        self.args, self.stage, self.folder = args, stage, folder
+        folder.mkdir()
+        env = {**ENV, "PYTHONPATH": pythonpath, PAUSE_ENV: f"{stage}:{folder}"}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", WITH_CTRL_C, *args],
+            env=env,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
-            start_new_session=True,
+            start_new_session=True,  # its own group, as a terminal's foreground job
         )
-        for argv in runs
+
+    def wait_for_stage(self) -> None:
+        deadline = time.monotonic() + GUARD
+        while not any(self.folder.glob(f"{self.stage}.*")):
+            if self.proc.poll() is not None:
+                _, err = self.proc.communicate()
+                pytest.fail(f"{self.args[0]} ended ({self.proc.returncode}) before "
+                            f"reaching {self.stage}: {err}")  # fmt: skip
+            if time.monotonic() > deadline:
+                pytest.fail(f"{self.args[0]} did not reach {self.stage} in {GUARD:g} s")
+            time.sleep(0.01)
+
+    def ctrl_c(self) -> None:
+        os.killpg(self.proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
+
+    def go_on(self) -> None:
+        (self.folder / "go").touch()
+
+    def check_interrupted(self) -> None:
+        try:
+            _, err = self.proc.communicate(timeout=GUARD)
+        except subprocess.TimeoutExpired:
+            left = _live_in_group(self.proc.pid)
+            pytest.fail(f"{self.args[0]} did not end within {GUARD:g} s of a Ctrl-C at "
+                        f"{self.stage}; still running: {left}")  # fmt: skip
+        assert self.proc.returncode == 130, (self.stage, err)
+        assert err.strip() == "interrupted", (self.stage, err)
+        deadline = time.monotonic() + GUARD
+        while left := _live_in_group(self.proc.pid):  # a worker may outlive its parent
+            if time.monotonic() > deadline:
+                pytest.fail(f"after a Ctrl-C at {self.stage}, still running: {left}")
+            time.sleep(0.01)
+
+    def kill(self) -> None:
+        if _live_in_group(self.proc.pid):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        if self.proc.poll() is None:
+            self.proc.wait()
+
+
+@pytest.fixture
+def paused(tmp_path: Path) -> Iterator[Callable[..., Paused]]:
+    started: list[Paused] = []
+
+    def start(args: tuple[str, ...], stage: str, **kw: str) -> Paused:
+        one = Paused(args, stage, tmp_path / f"{args[0]}-{stage}", **kw)
+        started.append(one)
+        return one
+
+    yield start
+    for one in started:
+        one.kill()
+
+
+@on_linux
+def test_ctrl_c_with_two_workers_prints_no_worker_tracebacks(
+    paused: Callable[..., Paused],
+) -> None:
+    """Both commands at once, each with its two workers playing their first chunks."""
+    runs = [
+        paused((*SIM, "--games", "5000000"), "worker-playing"),
+        paused((*TOURNAMENT, "--games", "2000000"), "worker-playing"),
     ]
-    try:
-        deadline = time.monotonic() + 30
-        # the parent, the resource tracker, the fork server and its two workers
-        while any(len(_descendants(p.pid)) < 4 for p in procs) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        time.sleep(1.0)  # the workers are playing their first chunks
-        for p in procs:
-            os.killpg(p.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
-        for p in procs:
-            _, err = p.communicate(timeout=30)
-            assert p.returncode == 130, err
-            assert err.strip() == "interrupted", err
-    finally:
-        for p in procs:
-            if p.poll() is None:
-                os.killpg(p.pid, signal.SIGKILL)
-                p.wait()
+    for run in runs:
+        run.wait_for_stage()
+    for run in runs:
+        run.ctrl_c()
+    for run in runs:
+        run.go_on()
+    for run in runs:
+        run.check_interrupted()
+
+
+STAGES = [
+    "parsing",  # the parent imports the sub-commands: before the pool's handler
+    "pool-start",  # the parent, SIGINT blocked, about to start the fork server
+    "pool-started",  # the workers exist (starting, importing), no job handed out yet
+    "handing-out",  # the pool's task thread makes a chunk to hand out
+    "waiting",  # the parent waits for a result
+    "merging",  # the parent merges a result
+    "worker-import",  # a worker imports unokit, before its initializer
+    "worker-start",  # a worker's initializer, before it ignores SIGINT
+    "worker-playing",  # a worker starts its first chunk
+]
+
+
+@on_linux
+@pytest.mark.parametrize("command", [SIM, TOURNAMENT], ids=["sim", "tournament"])
+@pytest.mark.parametrize("stage", STAGES)
+def test_ctrl_c_at_every_stage_ends_the_command_quietly(
+    command: tuple[str, ...], stage: str, paused: Callable[..., Paused]
+) -> None:
+    run = paused((*command, "--games", "2000"), stage)
+    run.wait_for_stage()
+    run.ctrl_c()
+    run.go_on()
+    run.check_interrupted()
+
+
+FORKSERVER_PAUSE = """
+import os, sys, time
+from pathlib import Path
+# Runs at the start of every Python process of the command; pauses the fork server only,
+# before its own code ignores SIGINT.
+if b"multiprocessing.forkserver" in Path("/proc/self/cmdline").read_bytes():
+    where = Path(os.environ["UNOKIT_TEST_PAUSE"].partition(":")[2])
+    (where / f"forkserver-start.{os.getpid()}").touch()
+    while not (where / "go").exists():
+        time.sleep(0.005)
+"""
+
+
+@on_linux
+@pytest.mark.parametrize("command", [SIM, TOURNAMENT], ids=["sim", "tournament"])
+def test_ctrl_c_while_the_fork_server_starts(
+    command: tuple[str, ...], tmp_path: Path, paused: Callable[..., Paused]
+) -> None:
+    """Found by issue 51's hunt: the fork server printed its KeyboardInterrupt traceback."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(FORKSERVER_PAUSE)
+    run = paused((*command, "--games", "2000"), "forkserver-start", pythonpath=f"{site}:{SRC}")
+    run.wait_for_stage()
+    run.ctrl_c()
+    run.go_on()
+    run.check_interrupted()
 
 
 # ------------------------------------------------------------- 18: file modes -------

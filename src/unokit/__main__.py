@@ -2,6 +2,10 @@
 
 import sys
 
-from unokit.cli import main
+try:
+    from unokit.cli import main
+except KeyboardInterrupt:  # Ctrl-C while the command's modules load: no traceback
+    print("interrupted", file=sys.stderr)
+    sys.exit(130)
 
 sys.exit(main())

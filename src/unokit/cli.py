@@ -635,6 +635,22 @@ def _quiet_stdout() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The command; a Ctrl-C at any moment of it is ``interrupted`` and exit 130.
+
+    Building the parser imports most of unokit (a second under load): a Ctrl-C then
+    printed a traceback before this took charge (issue 51).
+    """
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    from unokit.workers import stage
+
+    stage("parsing")  # a test's Ctrl-C while the parser imports the sub-commands
     parser = build_parser()
     args = parser.parse_args(argv)
     own = _own_errors()
@@ -651,9 +667,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # `unokit sim | head -1`: the reader has what it wanted
         _quiet_stdout()
         return 0
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
 
 
 if __name__ == "__main__":

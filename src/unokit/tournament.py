@@ -33,9 +33,7 @@ from __future__ import annotations
 import inspect
 import itertools
 import math
-import multiprocessing as mp
 import os
-import signal
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -50,6 +48,7 @@ from unokit.engine.view import View
 from unokit.match import Match, Timing
 from unokit.progress import progress_bar
 from unokit.rules import RuleSet
+from unokit.workers import run_pool
 
 
 class TournamentError(ValueError):
@@ -352,14 +351,6 @@ def chunk_deals(deals: int) -> int:
     return max(1, min(500, math.ceil(deals / 64)))
 
 
-def quiet_worker() -> None:
-    """A worker process's start: Ctrl-C is the parent's to handle (it ends the pool).
-
-    Without this every worker prints its own ``KeyboardInterrupt`` traceback.
-    """
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 # The most games a tournament plays: 10^10 games of random bots are a year of one
 # core's work.  Only a typo gets there; the chunks are made as they are handed out.
 MAX_GAMES = 10**10
@@ -417,11 +408,8 @@ def run(
             for out in map(play_chunk, jobs):
                 done(*out)
         else:
-            methods = mp.get_all_start_methods()
-            ctx = mp.get_context("forkserver" if "forkserver" in methods else "spawn")
-            with ctx.Pool(n_workers, initializer=quiet_worker) as pool:
-                for out in pool.imap_unordered(play_chunk, jobs):
-                    done(*out)
+            # Ctrl-C at any moment ends it (unokit.workers)
+            run_pool(play_chunk, jobs, n_workers, lambda out: done(*out))
     assert following == n_jobs, "every chunk reports or raises"
     return total, time.perf_counter() - t0
 

@@ -13,9 +13,7 @@ import importlib
 import itertools
 import logging
 import math
-import multiprocessing as mp
 import os
-import signal
 import socket
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -26,6 +24,7 @@ from unokit.progress import progress_bar
 from unokit.sim.config import SimConfig
 from unokit.sim.driver import ChunkTask, run_chunk
 from unokit.simbase import SimError, Tally
+from unokit.workers import run_pool
 
 BACKENDS = ("local", "ray")
 # How long ``--address HOST:PORT`` may take to answer before unokit gives up.
@@ -77,14 +76,6 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-def quiet_worker() -> None:
-    """A worker process's start: Ctrl-C is the parent's to handle (it ends the pool).
-
-    Without this every worker prints its own ``KeyboardInterrupt`` traceback.
-    """
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def _timed_chunk(job: tuple[int, ChunkTask]) -> tuple[int, Tally, float]:
     i, task = job
     t0 = time.process_time()  # CPU time: fair per-core speed on a shared machine
@@ -103,11 +94,8 @@ def _run_local(jobs: Jobs, n_jobs: int, workers: int, done: Done) -> None:
         for job in jobs:
             done(*_timed_chunk(job))
         return
-    methods = mp.get_all_start_methods()
-    ctx = mp.get_context("forkserver" if "forkserver" in methods else "spawn")
-    with ctx.Pool(min(workers, n_jobs), initializer=quiet_worker) as pool:
-        for out in pool.imap_unordered(_timed_chunk, jobs):  # takes jobs as workers free
-            done(*out)
+    # takes jobs as workers free; Ctrl-C at any moment ends it (unokit.workers)
+    run_pool(_timed_chunk, jobs, min(workers, n_jobs), lambda out: done(*out))
 
 
 def import_ray() -> Any:
