@@ -43,7 +43,11 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "unokit"
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("installed_wheel")]
+pytestmark = pytest.mark.slow
+# Under pytest-xdist's --dist loadgroup, one worker builds and uses each venv (its
+# fixtures are per module and per worker), and the two venvs may go to two workers.
+PLAIN = pytest.mark.xdist_group("installed_plain")
+EXTRAS = pytest.mark.xdist_group("installed_extras")
 
 # What a build never reads: caches, virtual environments, earlier build output (setuptools
 # reuses build/lib, so a stale copy would hide a file that package-data leaves out).
@@ -185,6 +189,7 @@ def extras(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ve
 
 
 # ------------------------------------------------------------------ the wheel's files --
+@PLAIN
 def test_wheel_holds_every_file_of_the_package(wheel: Path) -> None:
     """Every file under src/unokit (modules, web page, weights, py.typed) is in the
     wheel: the short answer to what the commands below find missing one by one."""
@@ -199,6 +204,7 @@ def test_wheel_holds_every_file_of_the_package(wheel: Path) -> None:
 
 
 # ------------------------------------------------------------------ without extras --
+@PLAIN
 def test_version(plain: Venv) -> None:
     from unokit import __version__
 
@@ -207,6 +213,7 @@ def test_version(plain: Venv) -> None:
     assert p.stdout.strip() == f"unokit {__version__}"
 
 
+@PLAIN
 def test_demo_then_replay_its_record(plain: Venv) -> None:
     record = plain.work / "game.json"
     p = plain.unokit("demo", "--players", "3", "--seed", "1", "--record", record)
@@ -219,14 +226,16 @@ def test_demo_then_replay_its_record(plain: Venv) -> None:
     assert result["state"]["round_over"] is True
 
 
+@PLAIN
 def test_tournament_with_the_learned_bot(plain: Venv) -> None:
     """The learned bot's weights (bots/learned.npz) come with the wheel."""
-    p = plain.unokit("tournament", "--bots", "learned", "random", "--games", "20", "--workers", "1")
+    p = plain.unokit("tournament", "--bots", "learned", "random", "--games", "20", "--workers", "2")
     assert p.returncode == 0, shown(p)
     rows = {line.split()[0] for line in p.stdout.splitlines() if line.strip()}
     assert {"learned", "random"} <= rows, p.stdout
 
 
+@PLAIN
 @pytest.mark.parametrize(
     ("args", "extra"),
     [
@@ -281,6 +290,7 @@ def get(url: str) -> tuple[int, str, bytes]:
         return e.code, e.headers.get("content-type", ""), e.read()
 
 
+@PLAIN
 @pytest.mark.services
 def test_serve_answers_the_page_with_its_files_and_healthz(plain: Venv) -> None:
     """``unokit serve`` on 127.0.0.1: /healthz, the page, and every file the page loads
@@ -403,6 +413,7 @@ print("ok")
 """
 
 
+@EXTRAS
 @pytest.mark.parametrize(
     "script",
     [
