@@ -35,6 +35,7 @@ Needs torch (the ``train`` extra); the rest of unokit never imports this module.
 from __future__ import annotations
 
 import argparse
+import sys
 from dataclasses import asdict
 from pathlib import Path
 
@@ -56,7 +57,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         import torch  # noqa: F401
     except ImportError:
-        print(f"unokit train needs PyTorch: pip install 'unokit[rl,fast,train]' ({TORCH})")
+        # on stderr, as every other refusal of a missing extra (sim, serve)
+        need = f"unokit train needs PyTorch: pip install 'unokit[rl,fast,train]' ({TORCH})"
+        print(need, file=sys.stderr)
         return 2
     from unokit.rl.ppo import train
 
