@@ -88,6 +88,8 @@ def test_runtime_free_code_calls_only_runtime_free_code() -> None:
 # The entry points, environments first (they must compile on a cache that nothing else
 # warmed), each driven far enough to run every compiled function it has.
 EVERY_ENTRY_POINT = r"""
+import time
+
 import numpy as np
 
 from unokit.bots.ismcts import ISMCTSBot
@@ -96,13 +98,14 @@ from unokit.match import Match, Timing
 from unokit.rl.vector import ActionSampler, UnoVectorEnv, UnoVectorGymEnv
 from unokit.rules import RuleSet
 
+t0 = time.perf_counter()
 for opponents in ("random", "heuristic"):
     env = UnoVectorGymEnv(num_envs=8, num_players=3, opponents=opponents, record=True)
     obs, _ = env.reset(seed=1)
     sample = ActionSampler(8, seed=1)
     for _ in range(60):
         obs, *_ = env.step(sample(obs["action_mask"]))
-    print("UnoVectorGymEnv", opponents, "ok", flush=True)
+    print("UnoVectorGymEnv", opponents, "ok", f"{time.perf_counter() - t0:.0f} s", flush=True)
 
 env = UnoVectorEnv(num_envs=8, num_players=3, record=True)
 batch = env.reset(seed=1)
@@ -110,7 +113,7 @@ sample = ActionSampler(8, seed=2)
 for _ in range(200):
     batch = env.step(sample(batch.mask))
 env.record(0)
-print("UnoVectorEnv ok", flush=True)
+print("UnoVectorEnv ok", f"{time.perf_counter() - t0:.0f} s", flush=True)
 
 rules = RuleSet()
 for policy, fast_sample in ((1, True), (1, False), (2, True)):
@@ -120,7 +123,8 @@ for policy, fast_sample in ((1, True), (1, False), (2, True)):
     match = Match(game, bots, timing=Timing.instant())
     while not any(b.rollouts for b in bots):
         assert not game.round_over and match.bot_step()
-    print("ISMCTSBot policy", policy, "fast_sample", fast_sample, "ok", flush=True)
+    print("ISMCTSBot policy", policy, "fast_sample", fast_sample, "ok",
+          f"{time.perf_counter() - t0:.0f} s", flush=True)
 """
 
 NOTICE = "compiling the compiled engine for this machine"  # compiled.NOTICE's words
@@ -142,6 +146,7 @@ def test_every_entry_point_compiles_on_an_empty_cache(tmp_path: Path) -> None:
     cache = tmp_path / "numba-cache"
     cache.mkdir()
     cold = _run(["-c", EVERY_ENTRY_POINT], cache, tmp_path)
+    print(cold.stdout)  # the seconds each step took (pytest -s, or on a failure)
     assert cold.returncode == 0, cold.stdout + cold.stderr
     for line in ("UnoVectorGymEnv random ok", "UnoVectorGymEnv heuristic ok",
                  "UnoVectorEnv ok", "ISMCTSBot policy 2 fast_sample True ok"):  # fmt: skip
@@ -153,6 +158,7 @@ def test_every_entry_point_compiles_on_an_empty_cache(tmp_path: Path) -> None:
     assert first.returncode == 0, first.stdout + first.stderr
     assert first.stderr.count(NOTICE) == 1, first.stderr
     timing = json.loads((tmp_path / "first.json").read_text())["runs"][0]["timing"]
+    print("cold sim", timing)
     assert timing["compile_seconds"] > 1.0, timing
     # the games' CPU time (3,000 games take about 0.03 s) leaves the compilation out:
     # the workers loaded the engine from the cache the parent wrote, outside their chunks
