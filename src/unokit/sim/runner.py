@@ -80,19 +80,19 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-def quiet_worker(compiled_check: bool | None = None) -> None:
+def quiet_worker(check: bool | None = None) -> None:
     """A worker process's start: Ctrl-C is the parent's to handle (it ends the pool).
 
     Without this every worker prints its own ``KeyboardInterrupt`` traceback.  With the
-    compiled engine (``compiled_check`` not None) the worker also loads it from numba's
-    cache here, which the parent filled (``prepare_compiled``), so that its first chunk's
-    CPU time, and so the reported speed, does not count the loading.
+    compiled engine (``check`` not None, see ``compiled_check``) the worker also loads it
+    from numba's cache here, which the parent filled (``prepare_compiled``), so that its
+    first chunk's CPU time, and so the reported speed, does not count the loading.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if compiled_check is not None:
+    if check is not None:
         from unokit import compiled
 
-        compiled.warm(compiled_check)
+        compiled.warm(check)
 
 
 def compiled_check(configs: Sequence[SimConfig]) -> bool | None:
@@ -230,6 +230,7 @@ def simulate(
     total = sum(c.games for c in configs)
     n_workers = workers or default_workers()
     # before the clock of the run starts: the wall time, like the speed, is the games'
+    # (a Ray cluster named by --address compiles on its own machines: not here)
     compiling = prepare_compiled(configs) if backend == "local" or not address else 0.0
     label = "simulating" if len(configs) == 1 else f"{len(configs)} rule sets"
     t0 = time.perf_counter()
