@@ -73,14 +73,18 @@ if _in_a_starting_child():  # a worker unpickling its start: this import is part
     stage("worker-import")
 
 
-def quiet_worker() -> None:
+def quiet_worker(setup: Callable[..., None] | None = None, args: tuple[Any, ...] = ()) -> None:
     """A worker's start: Ctrl-C is the parent's to handle (it ends the pool).
 
     The blocked mask already keeps SIGINT out; this also covers a fork server that
     someone else started without it (a program that used the pool before, in-process).
+    ``setup(*args)`` then prepares the worker before its first job (the simulator loads
+    the compiled engine here, so that no timed chunk counts the loading).
     """
     stage("worker-start")
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if setup is not None:
+        setup(*args)
 
 
 def _call(job: tuple[Callable[[Any], Any], Any]) -> Any:
@@ -123,7 +127,7 @@ def _sigint_blocked() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
-def _start_pool(workers: int) -> Any:
+def _start_pool(workers: int, setup: Callable[..., None] | None, args: tuple[Any, ...]) -> Any:
     methods = mp.get_all_start_methods()
     ctx = mp.get_context("forkserver" if "forkserver" in methods else "spawn")
     # The resource tracker, as it starts, unblocks SIGINT in the thread that starts it
@@ -134,13 +138,18 @@ def _start_pool(workers: int) -> Any:
         resource_tracker.ensure_running()
     with _sigint_blocked():
         stage("pool-start")
-        pool = ctx.Pool(workers, initializer=quiet_worker)
+        pool = ctx.Pool(workers, initializer=quiet_worker, initargs=(setup, args))
         stage("pool-started")
     return pool
 
 
 def run_pool(
-    fn: Callable[[J], R], jobs: Iterable[J], workers: int, done: Callable[[R], None]
+    fn: Callable[[J], R],
+    jobs: Iterable[J],
+    workers: int,
+    done: Callable[[R], None],
+    setup: Callable[..., None] | None = None,
+    args: tuple[Any, ...] = (),
 ) -> None:
     """``done(fn(job))`` for every job, ``fn`` in ``workers`` processes, ``done`` here.
 
@@ -153,7 +162,7 @@ def run_pool(
     )
     previous = signal.signal(signal.SIGINT, flag.raise_) if ours else None
     try:
-        _run(fn, jobs, workers, done, flag)
+        _run(fn, jobs, workers, done, flag, setup, args)
     finally:
         if ours:
             signal.signal(signal.SIGINT, previous)
@@ -167,8 +176,10 @@ def _run(
     workers: int,
     done: Callable[[R], None],
     flag: _Flag,
+    setup: Callable[..., None] | None,
+    args: tuple[Any, ...],
 ) -> None:
-    pool = _start_pool(workers)
+    pool = _start_pool(workers, setup, args)
     try:
         results = pool.imap_unordered(_call, _hand_out(fn, jobs))
         while not flag.up:

@@ -25,7 +25,9 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import sys
 import tempfile
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from types import ModuleType
@@ -72,6 +74,82 @@ def available() -> bool:
     except ImportError:
         return False
     return True
+
+
+# ------------------------------------------------------------------ compiling ------
+# numba compiles the engine the first time it runs on a machine (a minute or two of CPU,
+# measured in docs/benchmarks.md) and keeps the result in its cache (``__pycache__``
+# beside the sources, or ``NUMBA_CACHE_DIR``); later runs load it in about a second.
+# Without a word, a first run looked hung, and its speed counted the compilation.
+COMPILE_NOTICE = (
+    "unokit: compiling the compiled engine for this machine, once (about a minute; "
+    "numba keeps it in its cache for later runs)"
+)
+
+
+class _CompileWatch:
+    """Listens to numba's compile events: says ``COMPILE_NOTICE`` on stderr at the first
+    one of the process and adds up the seconds spent compiling.
+
+    A compilation happens only when numba's cache has no copy (loading one is not an
+    event), so a warm cache prints nothing.  Nested events (the callees an entry point
+    compiles) count once, in the outermost; numba compiles under one global lock, so
+    the events come one at a time.
+    """
+
+    def __init__(self) -> None:
+        self.said = False
+        self.depth = 0
+        self.start = 0.0
+        self.seconds = 0.0
+
+    def on_start(self) -> None:
+        if self.depth == 0:
+            self.start = time.perf_counter()
+            if not self.said:
+                self.said = True
+                print(COMPILE_NOTICE, file=sys.stderr, flush=True)
+        self.depth += 1
+
+    def on_end(self) -> None:
+        self.depth -= 1
+        if self.depth == 0:
+            self.seconds += time.perf_counter() - self.start
+
+
+_watch: _CompileWatch | None = None
+
+
+def announce_compiling() -> None:
+    """From now on in this process, say on stderr when compiled code starts compiling.
+
+    Called by the front ends that run compiled code for a user who waits on it (``unokit
+    sim --engine compiled``, the RL vector environments), not by the library as a whole:
+    a search bot warms up in the background of ``unokit play``, whose screen a line on
+    stderr would break.  Idempotent; nothing without numba.
+    """
+    global _watch
+    if _watch is not None or not available():
+        return
+    from numba.core import event
+
+    watch = _CompileWatch()
+
+    class Listener(event.Listener):
+        def on_start(self, ev: Any) -> None:
+            watch.on_start()
+
+        def on_end(self, ev: Any) -> None:
+            watch.on_end()
+
+    event.register("numba:compile", Listener())  # type: ignore[no-untyped-call]
+    _watch = watch
+
+
+def compile_seconds() -> float:
+    """Seconds this process has spent compiling since ``announce_compiling`` (not loading
+    from the cache)."""
+    return _watch.seconds if _watch is not None else 0.0
 
 
 def load_kernel() -> ModuleType:
@@ -226,6 +304,44 @@ def run_chunk(cfg: Config, start: int, size: int) -> Tally:
     tally.challenges_won = int(good[:, k.G_CHALWON].sum())
     tally.catches = _hist(good[:, k.G_CATCH])
     return tally
+
+
+def warm(check: bool) -> None:
+    """Compile, or load from numba's cache, what a simulation runs: ``run_games`` and,
+    for ``--check``, ``play_game_entry``, by playing one two-player classic game.
+
+    The simulator calls it in the parent before any worker starts (one compilation
+    instead of one per worker, written to the cache that the workers then load) and in
+    every worker before its first chunk, so that no chunk's CPU time, the speed the
+    report gives, counts compiling or loading.
+    """
+    k = load_kernel()
+    R = rules_array(RuleSet(), 2, rounds_only=True, reactive=False)
+    P = players_array(["random", "random"])
+    k.run_games(R, P, base_seed(0), 0, 1, -1)
+    if check:
+        st = np.zeros(k.STATE_SIZE, dtype=np.int64)
+        i64 = np.int64
+        k.play_game_entry(st, R, P, base_seed(0), 0, -1, np.zeros(k.G_SIZE, dtype=i64),
+                          np.zeros(57, dtype=i64), np.zeros(18, dtype=i64),
+                          np.zeros((1, 2), dtype=i64), np.zeros(1, dtype=i64))  # fmt: skip
+
+
+def prepare(check: bool) -> float:
+    """``warm`` in a process that a user waits on: a line on stderr before compiling and
+    one after with the time; returns the seconds spent compiling (0.0 from the cache)."""
+    announce_compiling()
+    before = compile_seconds()
+    warm(check)
+    spent = compile_seconds() - before
+    if spent > 0:
+        print(
+            f"unokit: compiled in {spent:.0f} s (not counted in the speed; later runs load "
+            "it from numba's cache)",
+            file=sys.stderr,
+            flush=True,
+        )
+    return spent
 
 
 # ------------------------------------------------------------------ records --------
@@ -452,14 +568,18 @@ __all__ = [
     "Config",
     "PlayedGame",
     "Setup",
+    "announce_compiling",
     "available",
     "check_game",
+    "compile_seconds",
     "load_kernel",
     "play_logged",
+    "prepare",
     "record_from_log",
     "rollouts_cover",
     "run_chunk",
     "state_from_game",
     "state_json",
     "unsupported",
+    "warm",
 ]

@@ -158,6 +158,12 @@ def crank(c: int) -> int:
 # helpers of every turn (the random numbers, the log's check, seats, hands, what is
 # playable) and the two moves of most turns (``play``, ``draw``) are inlined into
 # their callers (``inline="always"``): a numba call passes each array as seven words.
+#
+# A function without ``_nrt`` takes its caller's setting when first compiled (numba's
+# flags inherit), so whatever compiled code without the runtime calls is marked
+# ``_nrt=False`` itself and allocates nothing: then an allocation there fails on every
+# first compilation instead of on some (an empty numba cache, issue 45).
+# ``tests/test_compiled_cold.py`` compiles every entry point on an empty cache.
 
 
 @intrinsic
@@ -1483,7 +1489,7 @@ def bare_rounds(seed: np.uint64, players: int, count: int) -> int:
 # ``_smart_play``) on the plain classic path, for its compiled search.
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def keep(st: np.ndarray, seat: int, lg: np.ndarray) -> None:
     log_action(st, lg, seat, np.int64(A_KEEP), np.int64(-1), np.int64(-1), np.int64(-1),
                np.int64(0))  # fmt: skip
@@ -1493,18 +1499,40 @@ def keep(st: np.ndarray, seat: int, lg: np.ndarray) -> None:
     st[S_CUR] = step(st, seat, np.int64(1))
 
 
-@njit(cache=True)
+# The colours of a hand, for the rollout players and the RL opponents.  These are called
+# from code compiled without numba's runtime (``unokit.rl.vector_kernel.bot_act``), which
+# cannot allocate: a ``np.zeros(5)`` of counts here compiled only when some other caller
+# had compiled it first, and failed on an empty numba cache (issue 45).  So the counts
+# are one word, 8 bits a colour (a hand holds at most ``HCAP`` = 112 cards).
+COUNT_BITS = 8
+COUNT_MASK = (1 << COUNT_BITS) - 1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def colour_counts(st: np.ndarray, seat: int) -> int:
+    """``seat``'s cards per colour (wilds as colour 4), packed: ``colour_count`` reads one."""
+    base = O_HANDS + seat * HCAP
+    packed = 0
+    for i in range(st[O_HS + seat]):
+        packed += 1 << (COUNT_BITS * ccolor(st[base + i]))
+    return packed
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def colour_count(packed: int, colour: int) -> int:
+    return (packed >> (COUNT_BITS * colour)) & COUNT_MASK
+
+
+@njit(cache=True, _nrt=False)
 def best_color(st: np.ndarray, seat: int) -> int:
     """``ismcts._best_color``: the colour held most (the first of a tie), else random."""
-    counts = np.zeros(5, dtype=np.int64)
-    base = O_HANDS + seat * HCAP
-    for i in range(st[O_HS + seat]):
-        counts[ccolor(st[base + i])] += 1
+    counts = colour_counts(st, seat)
     top = 0
     best = 0
     for c in range(4):
-        if counts[c] > top:
-            top = counts[c]
+        k = colour_count(counts, c)
+        if k > top:
+            top = k
             best = c
     if top == 0:
         return below(st, np.int64(4))
@@ -1527,10 +1555,7 @@ def smart_play(
         n = st[S_N]
         danger = st[O_HS + (s + st[S_DIR]) % n] <= 2
         short = hs <= 2
-        counts = np.zeros(5, dtype=np.int64)
-        base = O_HANDS + s * HCAP
-        for i in range(hs):
-            counts[ccolor(st[base + i])] += 1
+        counts = colour_counts(st, s)
         best = -1
         best_score = -1e9
         for i in range(k):
@@ -1542,7 +1567,7 @@ def smart_play(
                 if short:
                     score += 25.0
             else:
-                score = float(counts[ccolor(c)])
+                score = float(colour_count(counts, ccolor(c)))
                 if danger:
                     rank = crank(c)
                     if rank >= SKIP and (rank != REVERSE or n == 2):

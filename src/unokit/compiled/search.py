@@ -200,6 +200,15 @@ def search_worlds(
 # by default; ``chal`` 1 challenges exactly the bluffs, ``chal`` 2 by the heuristic's
 # rule under its prior 1/2 (``heur_challenges``).  ``tests/test_compiled_heuristic.py``
 # holds ``heur_choose`` to ``HeuristicBot`` decision by decision.
+#
+# The heuristic's scoring (``heur_choose``, ``heur_challenges`` and everything they call)
+# is also the RL environments' heuristic opponent, called from ``rl.vector_kernel``'s
+# code compiled without numba's runtime: it allocates nothing and says so
+# (``_nrt=False``).  Left unmarked, a function takes its caller's setting when it is
+# first compiled, so the same function came out with or without the runtime depending
+# on which caller compiled it first, and one that allocates compiled or not the same way
+# (issue 45).  Only the entry points (``search_worlds``, ``search_worlds_h``) and
+# helpers reached from them alone allocate.
 
 WIN_VALUE = 1000.0  # heuristic._WIN
 NEVER = -1e9  # heuristic._NEVER
@@ -208,7 +217,7 @@ CHAIN_DEPTH = 6  # _chain_value searches no deeper
 LEVELS = CHAIN_DEPTH + 2  # frames of the chain search (depth 0 .. 6, and one spare)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def urgency(cards: int) -> float:
     if cards <= 1:
         return 4.0
@@ -219,7 +228,7 @@ def urgency(cards: int) -> float:
     return 1.0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def p_none(unseen: int, of_colour: int, h: int) -> float:
     """P(a hand of ``h`` cards drawn from ``unseen`` cards has none of ``of_colour``)
     (``heuristic.p_none``, the same products)."""
@@ -303,7 +312,7 @@ def rollout_scratch(deck_col: np.ndarray) -> tuple[np.ndarray, ...]:
     )  # fmt: skip
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def take(cnt: np.ndarray, card: int, k: int) -> None:
     """Add ``k`` (negative: remove) copies of ``card`` to the hand in ``cnt``, totals too."""
     cnt[card] += k
@@ -312,7 +321,7 @@ def take(cnt: np.ndarray, card: int, k: int) -> None:
         cnt[C_ACTS] += k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def count_hand(st: np.ndarray, s: int, cnt: np.ndarray) -> None:
     """Seat ``s``'s hand into ``cnt`` (codes and totals)."""
     cnt[:C_DISC] = 0
@@ -321,7 +330,7 @@ def count_hand(st: np.ndarray, s: int, cnt: np.ndarray) -> None:
         take(cnt, st[base + i], 1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def count_discards(st: np.ndarray, cnt: np.ndarray) -> None:
     """The discard pile per colour in ``cnt[C_DISC:]``, counting only the cards added
     since the last call unless the pile was reshuffled or ``cnt[C_DN]`` was set to -1
@@ -339,7 +348,7 @@ def count_discards(st: np.ndarray, cnt: np.ndarray) -> None:
     cnt[C_DRESH] = st[S_RESH]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def end_value(
     cnt: np.ndarray, size: int, colour: int, nxt: int, me: int, named: bool,
     hurry: bool, two: bool, unseen: np.ndarray, sc: np.ndarray, st: np.ndarray,
@@ -377,7 +386,7 @@ def end_value(
     return value
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def step_dir(st: np.ndarray, seat: int, steps: int, d: int) -> int:
     """``heuristic.next_live``: ``steps`` live seats on in direction ``d``."""
     n = st[S_N]
@@ -390,7 +399,7 @@ def step_dir(st: np.ndarray, seat: int, steps: int, d: int) -> int:
     return seat
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def chain_next(st: np.ndarray, cnt: np.ndarray, L: int, me: int, bluffing: bool) -> int:
     """The next play ``_chain_value`` tries at level ``L`` (its card; its colour in the
     frame's ``F_WILD``/``F_PEND``), or -1: the distinct cards of the hand left, in the
@@ -426,7 +435,7 @@ def chain_next(st: np.ndarray, cnt: np.ndarray, L: int, me: int, bluffing: bool)
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_value(
     cnt: np.ndarray, card0: int, chosen0: int, colour0: int, me: int,
     hurry: bool, two: bool, bluffing: bool, unseen: np.ndarray, sc: np.ndarray, st: np.ndarray,
@@ -550,7 +559,7 @@ def play_value(
         result = _finish(cnt, fv, L, fv[g + G_BEST])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _finish(cnt: np.ndarray, fv: np.ndarray, L: int, cv: float) -> float:
     """The end of ``_play_value`` at level ``L`` once its chain is worth ``cv``: the
     card goes back into the hand."""
@@ -563,7 +572,7 @@ def _finish(cnt: np.ndarray, fv: np.ndarray, L: int, cv: float) -> float:
     return fv[g + G_BONUS] + cv
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def count_unseen(
     st: np.ndarray, s: int, deck_col: np.ndarray, cnt: np.ndarray, unseen: np.ndarray
 ) -> None:
@@ -578,7 +587,7 @@ def count_unseen(
     unseen[4] = unseen[0] + unseen[1] + unseen[2] + unseen[3] + unseen[4]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def heur_values(
     st: np.ndarray, R: np.ndarray, s: int, buf: np.ndarray, k: int,
     deck_col: np.ndarray, cnt: np.ndarray, unseen: np.ndarray, cards: np.ndarray,
@@ -637,7 +646,7 @@ def heur_values(
     return m + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def heur_choose(
     st: np.ndarray, R: np.ndarray, s: int, buf: np.ndarray, k: int,
     deck_col: np.ndarray, cnt: np.ndarray, unseen: np.ndarray, sc: np.ndarray,
@@ -723,7 +732,7 @@ def world_weight(
     return w
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def heur_challenges(
     st: np.ndarray, s: int, deck_col: np.ndarray, cnt: np.ndarray, unseen: np.ndarray
 ) -> bool:

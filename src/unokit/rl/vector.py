@@ -87,6 +87,8 @@ def _kernel() -> ModuleType:
         raise VectorUnsupported(
             "unokit.rl.vector runs compiled code and needs numba: pip install 'unokit[fast]'"
         )
+    # the first reset and step on a machine compile for a minute or two: say so
+    compiled.announce_compiling()
     return importlib.import_module("unokit.rl.vector_kernel")
 
 

@@ -49,10 +49,16 @@ def caption(summaries: Sequence[dict[str, Any]]) -> str:
     timing = summaries[0]["timing"]
     speed = ", ".join(f"{s['timing']['games_per_core_s']:,.0f}" for s in summaries)
     workers = timing["workers"]
+    compiling = timing.get("compile_seconds", 0.0)  # files written before it had none
+    first = (
+        f", after {compiling:.0f} s compiling the compiled engine (once per machine)"
+        if compiling
+        else ""
+    )
     return (
         "95% intervals: [Wilson] for rates, ± normal approximation for means.\n"
         f"Speed: {speed} games/s per core; {timing['wall_seconds']:.1f} s in all on "
-        f"{workers} {'worker' if workers == 1 else 'workers'} ({timing['backend']})."
+        f"{workers} {'worker' if workers == 1 else 'workers'} ({timing['backend']}){first}."
     )
 
 

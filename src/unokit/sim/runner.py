@@ -47,6 +47,9 @@ class SimResult:
     wall_seconds: float  # the whole run (all configurations of a comparison together)
     workers: int
     backend: str
+    # compiling the compiled engine before the games (a first run on this machine), not
+    # in ``cpu_seconds``: the speed is the games' alone
+    compile_seconds: float = 0.0
 
     @property
     def games_per_core_s(self) -> float:
@@ -76,6 +79,36 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
+def load_compiled(check: bool) -> None:
+    """A worker's start with the compiled engine: load it from numba's cache, which the
+    parent filled (``prepare_compiled``), so that its first chunk's CPU time, and so the
+    reported speed, does not count the loading."""
+    from unokit import compiled
+
+    compiled.warm(check)
+
+
+def compiled_check(configs: Sequence[SimConfig]) -> bool | None:
+    """None if no configuration runs the compiled engine, else whether one checks games."""
+    fast = [c for c in configs if c.engine == "compiled"]
+    return any(c.check for c in fast) if fast else None
+
+
+def prepare_compiled(configs: Sequence[SimConfig]) -> float:
+    """Compile the compiled engine in this process before any worker starts (saying so
+    on stderr on a first run); the seconds it took, 0.0 if numba's cache had it.
+
+    Once here, not once per worker: workers started together on an empty cache would
+    each compile the same code, for minutes of every core.
+    """
+    check = compiled_check(configs)
+    if check is None:
+        return 0.0
+    from unokit import compiled
+
+    return compiled.prepare(check)
+
+
 def _timed_chunk(job: tuple[int, ChunkTask]) -> tuple[int, Tally, float]:
     i, task = job
     t0 = time.process_time()  # CPU time: fair per-core speed on a shared machine
@@ -89,13 +122,16 @@ Done = Callable[[int, Tally, float], None]
 Jobs = Iterator[tuple[int, ChunkTask]]
 
 
-def _run_local(jobs: Jobs, n_jobs: int, workers: int, done: Done) -> None:
+def _run_local(
+    jobs: Jobs, n_jobs: int, workers: int, done: Done, check: bool | None = None
+) -> None:
     if workers <= 1 or n_jobs <= 1:
         for job in jobs:
             done(*_timed_chunk(job))
         return
     # takes jobs as workers free; Ctrl-C at any moment ends it (unokit.workers)
-    run_pool(_timed_chunk, jobs, min(workers, n_jobs), lambda out: done(*out))
+    setup = None if check is None else load_compiled
+    run_pool(_timed_chunk, jobs, min(workers, n_jobs), lambda out: done(*out), setup, (check,))
 
 
 def import_ray() -> Any:
@@ -184,6 +220,9 @@ def simulate(
     cpu = [0.0] * len(configs)
     total = sum(c.games for c in configs)
     n_workers = workers or default_workers()
+    # before the clock of the run starts: the wall time, like the speed, is the games'
+    # (a Ray cluster named by --address compiles on its own machines: not here)
+    compiling = prepare_compiled(configs) if backend == "local" or not address else 0.0
     label = "simulating" if len(configs) == 1 else f"{len(configs)} rule sets"
     t0 = time.perf_counter()
     following = 0  # the next job index to merge: tallies are merged in chunk order
@@ -201,12 +240,12 @@ def simulate(
         if backend == "ray":
             _run_ray(jobs, workers, address, done)
         else:
-            _run_local(jobs, n_jobs, n_workers, done)
+            _run_local(jobs, n_jobs, n_workers, done, compiled_check(configs))
     if following != n_jobs:  # pragma: no cover - every job reports or raises
         raise SimError("a chunk of the simulation did not report")
     wall = time.perf_counter() - t0
     return [
-        SimResult(cfg, merged[ci], cpu[ci], wall, n_workers, backend)
+        SimResult(cfg, merged[ci], cpu[ci], wall, n_workers, backend, compiling)
         for ci, cfg in enumerate(configs)
     ]
 

@@ -127,6 +127,7 @@ def summarize(result: SimResult) -> dict[str, Any]:
             "workers": result.workers,
             "cpu_seconds": round(result.cpu_seconds, 3),
             "wall_seconds": round(result.wall_seconds, 3),
+            "compile_seconds": round(result.compile_seconds, 3),
             "games_per_core_s": round(result.games_per_core_s, 1),
         },
         "counts": t.to_json(),
