@@ -42,11 +42,14 @@ async def test_a_record_becomes_one_frame_a_move_seen_from_each_view(preset: str
     assert all(f["view"]["hand"] is None and f["view"]["legal"] == [] for f in spectator.frames)
     ben = frames_of(text, "1")
     assert all(f["view"]["seat"] == 1 and f["view"]["hand"] is not None for f in ben.frames)
-    # Ben's frames never hold another hand: the events' cards are his own only
-    for f in ben.frames:
+    # Ben's frames never hold another hand: the events' cards are his own, or public,
+    # which the spectator then sees too (No Mercy's Colour Roulette turns its cards up
+    # for the table, NM-ACT-ROULETTE)
+    assert len(ben.frames) == len(spectator.frames)
+    for f, seen in zip(ben.frames, spectator.frames, strict=True):
         for e in f["events"]:
-            if e["kind"] in ("deal", "draw", "hand") and "cards" in e:
-                assert e["seat"] == 1
+            if e["kind"] in ("deal", "draw", "hand") and "cards" in e and e["seat"] != 1:
+                assert e in seen["events"], (e, "is another seat's cards, not public")
     opened = frames_of(text, "open")
     playing = [f for f in opened.frames if "open" in f]
     assert playing and all(len(f["open"]) == 3 for f in playing)

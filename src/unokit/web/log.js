@@ -45,6 +45,9 @@ export function describe(ev, names, me, prev = null, game = undefined) {
       return { text: text + t("log.end"), cls: "play" };
     }
     case "draw":
+      // another seat's draw comes with its cards only when they were turned up for the
+      // table (No Mercy's Colour Roulette, NM-ACT-ROULETTE): name who took them
+      if (ev.cards && ev.cards.length && ev.seat !== me) return { text: t("log.drewShown", { name: nameOf(ev.seat), cards: list(ev.cards) }) };
       if (ev.cards && ev.cards.length) return { text: t("log.drewCards", { cards: list(ev.cards) }) };
       return { text: aboutN("log.drew", ev.seat, ev.count) };
     case "keep":

@@ -679,6 +679,7 @@ export default {
   "log.playedSwap.other": " und die Hand mit {name} getauscht",
   "log.playedSwap.withYou": " und die Hand mit dir getauscht",
   "log.end": ".",
+  "log.drewShown": "{name} hat {cards} aufgedeckt und genommen.",
   "log.drewCards": "Du hast {cards} gezogen.",
   "log.drew.you.one": "Du hast eine Karte gezogen.",
   "log.drew.you.other": "Du hast {n} Karten gezogen.",

@@ -681,6 +681,7 @@ export default {
   "log.playedSwap.other": ", swapping hands with {name}",
   "log.playedSwap.withYou": ", swapping hands with you",
   "log.end": ".",
+  "log.drewShown": "{name} turned up {cards} and took them.",
   "log.drewCards": "You drew {cards}.",
   "log.drew.you.one": "You drew a card.",
   "log.drew.you.other": "You drew {n} cards.",

@@ -701,6 +701,7 @@ export default {
   "log.playedSwap.other": ", intercambiando la mano con {name}",
   "log.playedSwap.withYou": ", intercambiando la mano contigo",
   "log.end": ".",
+  "log.drewShown": "{name} ha descubierto {cards} y se las ha llevado.",
   "log.drewCards": "Has robado {cards}.",
   "log.drew.you.one": "Has robado una carta.",
   "log.drew.you.many": "Has robado {n} cartas.",

@@ -701,6 +701,7 @@ export default {
   "log.playedSwap.other": ", en échangeant sa main avec {name}",
   "log.playedSwap.withYou": ", en échangeant sa main avec toi",
   "log.end": ".",
+  "log.drewShown": "{name} a retourné {cards} et les a prises.",
   "log.drewCards": "Tu as pioché {cards}.",
   "log.drew.you.one": "Tu as pioché une carte.",
   "log.drew.you.other": "Tu as pioché {n} cartes.",
