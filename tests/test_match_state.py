@@ -64,6 +64,7 @@ def play_on(state: MatchState, rng: random.Random, steps: int) -> MatchState:
     return state
 
 
+@pytest.mark.slow
 @settings(
     max_examples=120,
     deadline=None,

@@ -46,6 +46,7 @@ def _rules(rng: random.Random, game: str) -> RuleSet:
             return rules
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["flip", "no-mercy"])
 @pytest.mark.parametrize("kind", KINDS)
 def test_bots_finish_seeded_games_under_random_modern_rules(kind: str, game: str) -> None:
@@ -172,6 +173,7 @@ def test_heuristic_beats_random_at_flip_by_a_clear_margin() -> None:
     assert rate > 0.60, rate
 
 
+@pytest.mark.slow
 def test_heuristic_beats_random_at_no_mercy_by_a_clear_margin() -> None:
     """400 duplicated four-player hands (baseline 25%); measured 41.5-43% in tuning runs.
     At 33% the test is more than 3 standard errors (2.2 points) below it."""

@@ -14,6 +14,7 @@ import json
 import random
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -132,6 +133,7 @@ def play_through(g: ModernGame, rng: random.Random, max_steps: int = 30_000) -> 
     return steps
 
 
+@pytest.mark.slow
 @FAST
 @given(rules=modern_rules(), seed=st.integers(0, 2**32), data=st.data())
 def test_random_games_under_random_modern_rules_keep_every_invariant(
@@ -167,6 +169,7 @@ def test_records_replay_to_the_same_state(rules: RuleSet, seed: int) -> None:
     assert json.loads(text)["rounds"][0]["deck"][0].count("|") == (rules.deck == "flip")
 
 
+@pytest.mark.slow
 @FAST
 @given(rules=modern_rules(), seed=st.integers(0, 2**32))
 def test_a_stored_match_plays_on_exactly_as_the_original(rules: RuleSet, seed: int) -> None:

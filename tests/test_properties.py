@@ -11,6 +11,7 @@ import json
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, assume, given, reject, settings
 from hypothesis import strategies as st
 
@@ -199,6 +200,7 @@ def play_checked(g: Game, rng: random.Random, deep: bool, max_steps: int = 30_00
     return steps
 
 
+@pytest.mark.slow
 @settings(
     max_examples=250,
     deadline=None,
@@ -221,6 +223,7 @@ def test_random_games_under_random_rules_keep_every_invariant(
     assert result.game.hands == g.hands
 
 
+@pytest.mark.slow
 def test_thousands_of_random_rounds_end_and_conserve_cards() -> None:
     rng = random.Random(2024)
     rounds = 0

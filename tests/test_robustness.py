@@ -492,6 +492,7 @@ def crowded(draw: st.DrawFn) -> tuple[RuleSet, int]:
     return rules, n
 
 
+@pytest.mark.slow
 @settings(
     max_examples=120,
     deadline=None,
@@ -569,6 +570,7 @@ def trusted_step(g: Game, seat: int, a: Action) -> None:
         g.choose_color(seat, a.color, a.target)
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), seed=st.integers(0, 2**32), policy=st.integers(0, 2**32))
 def test_checked_and_trusted_paths_play_the_same_games(

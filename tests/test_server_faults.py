@@ -291,6 +291,7 @@ async def kill_and_resume(
     }
 
 
+@pytest.mark.services
 def test_kill_9_under_load_loses_no_acknowledged_action(tmp_path: Path) -> None:
     r = asyncio.run(
         kill_and_resume(
@@ -688,6 +689,7 @@ def test_start_while_the_store_fails_changes_nothing(live: Live) -> None:
     assert (room.status, room.game_no) == before, "the refused start left the room half-started"
 
 
+@pytest.mark.slow
 def test_bots_do_not_wait_for_ever_on_a_persons_catch_chance() -> None:
     """One person who plays their turns but never catches, three bots that forget UNO."""
     from unokit.server.store import MemoryStore

@@ -281,6 +281,7 @@ def test_progress_bar_runs(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 # ------------------------------------------------------------------------ backends --
+@pytest.mark.slow
 def test_ray_backend_matches_local(capsys: pytest.CaptureFixture[str]) -> None:
     ray = pytest.importorskip("ray")
     cfg = SimConfig(seats=("random",) * 3, games=120, seed=4)

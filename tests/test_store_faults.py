@@ -265,6 +265,7 @@ def test_a_store_refuses_while_a_file_is_not_writable(
 
 
 # --------------------------------------------------------------- two servers -------
+@pytest.mark.services
 def test_a_second_server_on_the_same_database_refuses_to_start(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
     link = tmp_path / "link.sqlite3"  # another name for the same file

@@ -178,6 +178,7 @@ async def play_to_the_end(pilot: Pilot[int], app: UnoApp, seen: dict[str, int]) 
 
 
 # ------------------------------------------------------------------ whole games -------
+@pytest.mark.slow
 @pytest.mark.asyncio
 async def test_a_whole_flip_game_by_keys_shows_both_sides_and_every_flip() -> None:
     rules = from_preset("flip", {"target_score": 150})
@@ -193,6 +194,7 @@ async def test_a_whole_flip_game_by_keys_shows_both_sides_and_every_flip() -> No
         assert game.phase != P_PLAY and isinstance(game, FlipGame)
 
 
+@pytest.mark.slow
 @pytest.mark.asyncio
 async def test_a_whole_no_mercy_game_by_keys_shows_knock_outs() -> None:
     rules = from_preset("no-mercy", {"mercy_limit": 14})
