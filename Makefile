@@ -85,8 +85,10 @@ flake-hunt: $(STAMP)
 # played live, stored and advanced, records replayed, ill-typed actions thrown at a fifth
 # of the decisions (about an hour on one core; make test plays 10 of each).
 audit-modern: $(STAMP)
-	UNOKIT_AUDIT_FLIP=$(or $(FLIP),3000) UNOKIT_AUDIT_NM=$(or $(NM),500) $(BIN)/pytest \
-		-p no:cacheprovider -n 2 -s tests/test_modern_audit.py -k long_run $(ARGS)
+	@export UNOKIT_AUDIT_FLIP=$(or $(FLIP),3000) UNOKIT_AUDIT_NM=$(or $(NM),500); \
+	t="$(BIN)/pytest -p no:cacheprovider -s tests/test_modern_audit.py"; \
+	$$t -k "long_run and no-mercy" $(ARGS) & nm=$$!; \
+	$$t -k "long_run and flip" $(ARGS); flip=$$?; wait $$nm; exit $$(( $$? | flip ))
 
 # The property tests with fresh random examples (make test runs them derandomized).
 explore: $(STAMP)
