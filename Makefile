@@ -14,6 +14,18 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# The training smoke test needs torch, the train extra, as the CPU build: a plain
+# `torch==2.13.0` from PyPI is the CUDA build (GBs).  Where pip finds the CPU wheel
+# (this machine's wheel folder) it takes that, else PyTorch's CPU index; make play and
+# make serve never need it.
+TORCH := $(VENV)/.torch
+$(TORCH): $(STAMP)
+	@$(BIN)/python -c 'import torch' 2>/dev/null || \
+	  $(BIN)/python -m pip install --quiet 'torch==2.13.0+cpu' 2>/dev/null || \
+	  $(BIN)/python -m pip install --quiet 'torch==2.13.0' --index-url https://download.pytorch.org/whl/cpu || \
+	  { echo "make test: the training test needs torch 2.13.0 (CPU); run: $(BIN)/pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu" >&2; exit 1; }
+	@touch $@
+
 play: $(STAMP)
 	$(BIN)/unokit play $(ARGS)
 
@@ -38,7 +50,7 @@ typecheck: $(STAMP)
 PYTEST_WORKERS ?= 4
 XDIST = -n $(PYTEST_WORKERS) $(if $(filter 0,$(PYTEST_WORKERS)),,--dist loadgroup)
 
-unit: $(STAMP)
+unit: $(STAMP) $(TORCH) machine
 	$(BIN)/pytest $(XDIST) $(ARGS)
 
 # The fast lane for a developer (under two minutes): the unit tests without the three
@@ -64,7 +76,7 @@ CHROMIUM ?= $(or $(UNOKIT_CHROMIUM),/usr/bin/chromium)
 # password), else one line saying what to run.  make test checks it first, so a machine
 # without them stops before any test runs; .ci/run installs nothing itself.
 machine:
-	@UNOKIT_CHROMIUM=$(CHROMIUM) scripts/machine.sh
+	@UNOKIT_CHROMIUM=$(CHROMIUM) PYTHON=$(PYTHON) scripts/machine.sh
 
 chromium: machine
 
@@ -85,7 +97,7 @@ flake-hunt: $(STAMP)
 # played live, stored and advanced, records replayed, ill-typed actions thrown at a fifth
 # of the decisions (about an hour on one core; make test plays 10 of each).
 audit-modern: $(STAMP)
-	@export UNOKIT_AUDIT_FLIP=$(or $(FLIP),3000) UNOKIT_AUDIT_NM=$(or $(NM),500); \
+	@export UNOKIT_AUDIT_FLIP=$(or $(AUDIT_FLIP),3000) UNOKIT_AUDIT_NM=$(or $(AUDIT_NM),500); \
 	t="$(BIN)/pytest -p no:cacheprovider -s tests/test_modern_audit.py"; \
 	$$t -k "long_run and no-mercy" $(ARGS) & nm=$$!; \
 	$$t -k "long_run and flip" $(ARGS); flip=$$?; wait $$nm; exit $$(( $$? | flip ))

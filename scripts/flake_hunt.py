@@ -6,9 +6,12 @@ browser tests) ``--runs`` times, alternating serial and parallel mode, with ``--
 busy processes on the cores the whole time, and writes which tests failed, in which
 mode, and the first lines of why, to ``--out`` (Markdown) and beside it as JSON.
 
-It never retries a test: a failure found here is fixed at its cause (an event waited on
-instead of a sleep, a readiness check instead of a deadline, a known deal).  Every run
-is bounded by ``--timeout`` and the burners stop with it, whatever happens.
+Each run seeds the servers' deals with a salt of its own (``UNOKIT_TEST_DEAL_SALT``,
+tests/conftest.py): ``make test`` meets the same deals every time, the hunt meets new
+ones, and the report's salt reproduces a failure.  It never retries a test: a failure
+found here is fixed at its cause (an event waited on instead of a sleep, a readiness
+check instead of a deadline).  Every run is bounded by ``--timeout`` (its whole process
+group goes at the bound) and the burners stop with it, whatever happens.
 
     make flake-hunt                      # 10 runs of the unit tests, 2 burners
     make flake-hunt ARGS="--runs 4 --modes parallel --e2e"
@@ -20,6 +23,7 @@ import argparse
 import json
 import multiprocessing as mp
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -30,11 +34,15 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def burn(stop_at: float) -> None:
-    """A busy loop that ends by itself: the hunt's bound holds even if it is killed."""
-    x = 0
+def burn(stop_at: float, parent: int) -> None:
+    """A busy loop that ends by itself: at the hunt's bound, or soon after the hunt
+    itself is gone (killed: its ``finally`` never ran)."""
+    x, n = 0, 0
     while time.monotonic() < stop_at:
         x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+        n += 1
+        if n % 2_000_000 == 0 and os.getppid() != parent:
+            return
 
 
 def failures(xml_path: Path) -> list[dict[str, str]]:
@@ -86,12 +94,22 @@ def one_run(
             f"--junitxml={xml}",
             *paths,
         ]
+        xml.unlink(missing_ok=True)  # a run that writes none must not read an old one
         t0 = time.monotonic()
+        # its own process group: at the bound, the whole of it goes (xdist workers, the
+        # servers and databases the tests started), not pytest alone
+        env = {**os.environ, "UNOKIT_TEST_DEAL_SALT": f"hunt-{n}-"}  # other deals a run
+        proc = subprocess.Popen(
+            cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            start_new_session=True,
+        )  # fmt: skip
         try:
-            done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
-            rc = done.returncode
-            tail = done.stdout.strip().splitlines()[-1:] if done.stdout else []
+            out, _ = proc.communicate(timeout=timeout)
+            rc = proc.returncode
+            tail = out.strip().splitlines()[-1:] if out else []
         except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
             rc, tail = -1, [f"the {name} run passed its {timeout:.0f} s bound"]
         result["seconds"] += time.monotonic() - t0
         found = failures(xml)
@@ -125,7 +143,9 @@ def main(argv: list[str] | None = None) -> int:
     folder = a.out.parent
     folder.mkdir(parents=True, exist_ok=True)
     stop_at = time.monotonic() + a.runs * a.timeout * (2 if a.e2e else 1) + 60
-    burners = [mp.Process(target=burn, args=(stop_at,), daemon=True) for _ in range(a.burners)]
+    burners = [
+        mp.Process(target=burn, args=(stop_at, os.getpid()), daemon=True) for _ in range(a.burners)
+    ]
     for b in burners:
         b.start()
     runs: list[dict[str, Any]] = []
@@ -140,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
                 flush=True,
             )
             for f in r["failures"]:
-                print(f"    {f['test']}: {f['why'][:200]}", flush=True)
+                print(f"    {f['test']} (salt hunt-{n}-): {f['why'][:200]}", flush=True)
             write(a, runs)
     except KeyboardInterrupt:
         print("flake-hunt: interrupted", file=sys.stderr)

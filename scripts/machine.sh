@@ -10,6 +10,7 @@
 #   nginx            the cluster's proxy (tests/test_cluster_topology.py, test_deploy.py)
 #   docker-compose   `docker-compose config` checks docker-compose.yml (no daemon needed)
 #   nodejs           the web page's own tests (tests/js, node --test)
+#   python3-venv     `python3 -m venv` for .venv (Debian's python3 lacks ensurepip)
 set -euo pipefail
 chromium=${UNOKIT_CHROMIUM:-/usr/bin/chromium}
 
@@ -21,6 +22,7 @@ command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx)
 command -v docker-compose >/dev/null 2>&1 || missing+=(docker-compose)
 command -v node >/dev/null 2>&1 || missing+=(nodejs)
+"${PYTHON:-python3}" -c 'import ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 what="the tests need Debian's ${missing[*]}"
@@ -37,7 +39,7 @@ fi
 echo "make test: installing ${missing[*]} (apt-get install, once for this machine)" >&2
 if ! { "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
        "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-           "${missing[@]}" >/dev/null; }; then
+           -o DPkg::Lock::Timeout=600 "${missing[@]}" >/dev/null; }; then
     echo "make test: installing ${missing[*]} failed (see above); run: sudo apt-get install ${missing[*]}" >&2
     exit 1
 fi

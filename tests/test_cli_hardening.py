@@ -640,3 +640,28 @@ def test_make_test_checks_for_chromium_before_any_test_runs() -> None:
     assert "/nonexistent/chromium" in plan
     assert plan.index("/nonexistent/chromium") < plan.index("ruff check")
     assert plan.index("ruff check") < plan.index(" tests/e2e")
+
+
+def test_a_worker_whose_setup_fails_ends_the_command_with_that_error(tmp_path: Path) -> None:
+    """Found by review: a worker set-up that raised (the simulator's loading of the
+    compiled engine) killed the worker, the pool started another, and so on for ever:
+    the command hung.  The error now reaches the parent through the first job."""
+    script = tmp_path / "pool.py"
+    script.write_text(
+        "from unokit.workers import run_pool\n"
+        "def square(x): return x * x\n"
+        "def broken(): raise RuntimeError('the cache is unreadable')\n"
+        "if __name__ == '__main__':\n"
+        "    try:\n"
+        "        run_pool(square, range(4), 2, print, broken, ())\n"
+        "    except RuntimeError as e:\n"
+        "        print('raised:', e)\n"
+        "    got = []\n"
+        "    run_pool(square, range(4), 2, got.append)\n"
+        "    print(sorted(got))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["raised: the cache is unreadable", "[0, 1, 4, 9]"]

@@ -16,6 +16,7 @@ from unokit.engine.phases import P_DRAWN
 from unokit.engine.view import View, view_of
 from unokit.errors import UnoError
 from unokit.match import Match
+from unokit.rules import from_preset
 
 NO_BLUFF = {"wd4_bluffing": False, "false_uno_penalty": 2, "force_play_drawn": True}
 
@@ -81,8 +82,11 @@ class BadBot(BotBase):
     "bad",
     [Action("play", "R7"), Action(0, None), "R7", None, 7],  # type: ignore[arg-type]
 )
-def test_an_ill_typed_bot_action_gets_the_fallback_and_a_clear_error(bad: Any) -> None:
-    g = Game(None, 2, seed=3)
+@pytest.mark.parametrize("preset", ["classic", "flip", "no-mercy"])
+def test_an_ill_typed_bot_action_gets_the_fallback_and_a_clear_error(bad: Any, preset: str) -> None:
+    # (Flip and No Mercy: their action_text raised AttributeError on a non-Action, found
+    # by review once the error line used the game's codes)
+    g = Game(from_preset(preset), 2, seed=3)
     m = Match(g, [BadBot(bad), BadBot(bad)])
     told: list[tuple[int, str]] = []
     m.on_bot_error = lambda seat, msg: told.append((seat, msg))

@@ -46,6 +46,13 @@ async def test_a_record_becomes_one_frame_a_move_seen_from_each_view(preset: str
     # which the spectator then sees too (No Mercy's Colour Roulette turns its cards up
     # for the table, NM-ACT-ROULETTE)
     assert len(ben.frames) == len(spectator.frames)
+    # and public cards in a draw are only a Roulette's, which follows its colour: a
+    # change that made every draw public fails here
+    for f in spectator.frames:
+        kinds = [e["kind"] for e in f["events"]]
+        for i, e in enumerate(f["events"]):
+            if e["kind"] == "draw" and e.get("cards"):
+                assert preset == "no-mercy" and "color" in kinds[:i], f["events"]
     for f, seen in zip(ben.frames, spectator.frames, strict=True):
         for e in f["events"]:
             if e["kind"] in ("deal", "draw", "hand") and "cards" in e and e["seat"] != 1:

@@ -81,13 +81,26 @@ def quiet_worker(setup: Callable[..., None] | None = None, args: tuple[Any, ...]
     ``setup(*args)`` then prepares the worker before its first job (the simulator loads
     the compiled engine here, so that no timed chunk counts the loading).
     """
+    global _setup_failed
     stage("worker-start")
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if setup is not None:
-        setup(*args)
+        try:
+            setup(*args)
+        except BaseException as e:
+            # An initializer that raises kills its worker, and the pool starts another
+            # in its place, for ever: the command hung (found by review).  The error is
+            # kept and raised by the worker's first job instead, so it reaches the
+            # parent through the results like any job's error.
+            _setup_failed = e
+
+
+_setup_failed: BaseException | None = None
 
 
 def _call(job: tuple[Callable[[Any], Any], Any]) -> Any:
+    if _setup_failed is not None:
+        raise _setup_failed
     fn, arg = job
     stage("worker-playing")
     return fn(arg)

@@ -151,6 +151,9 @@ def _frames(record: Record, view: int | str) -> Replay:
             frame(ri, ai)
         if not ok:
             break
+        left = game.unused_record_entries()  # as unokit replay refuses it (record.py)
+        if left is not None:
+            raise RecordError(f"round {ri}: {left} (the round needed no more)")
     return Replay(list(record.players), record.rules.to_spec(), frames, rounds, ok, message)
 
 

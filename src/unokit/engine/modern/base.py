@@ -610,8 +610,11 @@ class ModernGame(Game):
         """The short text of an action; never fails (it words refusals of bad input)."""
         try:
             return self._action_text(action)
-        except (TypeError, IndexError, KeyError, ValueError):
-            return "Action(" + ", ".join(repr(x)[:20] for x in action) + ")"
+        except (TypeError, IndexError, KeyError, ValueError, AttributeError):
+            # a bot's answer that is no Action at all (review: AttributeError escaped)
+            if isinstance(action, tuple):
+                return "Action(" + ", ".join(repr(x)[:20] for x in action) + ")"
+            return repr(action)[:60]
 
     def _action_text(self, action: Action) -> str:
         k = action.kind
