@@ -167,3 +167,23 @@ def assert_forced_loop(g: Game, steps: int = 2_000) -> None:
         assert len(offered) == 1, f"a stalled round still offers a choice: {offered}"
         g.apply(*offered[0])
     raise AssertionError(f"no position came round again in {steps} forced decisions")
+
+
+# Every option of the two modern games with the values worth trying: the property tests
+# (test_modern_properties) and the audit (test_modern_audit) draw rule sets from them.
+FLIP_OPTIONS: dict[str, list[Any]] = {
+    "flip_start": ["redraw", "flip"], "flip_inverts_discard": [True, False],
+    "flip_exposed_action": [False, True], "flip_wild_color": ["flipper", "next_player"],
+    "flip_last_card": ["flip", "no_flip"], "wd4_bluffing": [True, False],
+    "draw_until_playable": [False, True], "force_play_drawn": [False, True],
+    "jump_in": [False, True], "multi_play": [False, True],
+    "scoring": ["standard", "low", "first-out"], "target_score": [60, 200, 500],
+}  # fmt: skip
+NM_OPTIONS: dict[str, list[Any]] = {
+    "nm_deck": ["wiki", "alt38", "alt37"], "nm_voluntary_draw": [True, False],
+    "nm_stack_threshold": ["last", "total"], "nm_stack_match_color": [False, True],
+    "nm_stack_deflect": [False, True], "mercy_limit": [25, 0, 12],
+    "nm_knockout_cards": ["set_aside", "discard_bottom"],
+    "nm_last_card_effect": [False, True], "nm_roulette_color": ["victim", "player"],
+    "scoring": ["first-out", "standard"], "target_score": [300, 1000],
+}  # fmt: skip

@@ -35,6 +35,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from helpers import FLIP_OPTIONS, NM_OPTIONS
 from unokit.cards import NUM_CARDS
 from unokit.engine import PLAY, Action, FlipGame, Game, IllegalAction, ModernGame
 from unokit.engine.phases import P_ROUND_OVER
@@ -44,22 +45,6 @@ from unokit.record import dumps as record_dumps
 from unokit.rules import PRESETS, RuleSet, from_preset
 from unokit.server.replay import frames_of
 
-FLIP_OPTIONS: dict[str, list[Any]] = {
-    "flip_start": ["redraw", "flip"], "flip_inverts_discard": [True, False],
-    "flip_exposed_action": [False, True], "flip_wild_color": ["flipper", "next_player"],
-    "flip_last_card": ["flip", "no_flip"], "wd4_bluffing": [True, False],
-    "draw_until_playable": [False, True], "force_play_drawn": [False, True],
-    "jump_in": [False, True], "multi_play": [False, True],
-    "scoring": ["standard", "low", "first-out"], "target_score": [60, 200, 500],
-}  # fmt: skip
-NM_OPTIONS: dict[str, list[Any]] = {
-    "nm_deck": ["wiki", "alt38", "alt37"], "nm_voluntary_draw": [True, False],
-    "nm_stack_threshold": ["last", "total"], "nm_stack_match_color": [False, True],
-    "nm_stack_deflect": [False, True], "mercy_limit": [25, 0, 12],
-    "nm_knockout_cards": ["set_aside", "discard_bottom"],
-    "nm_last_card_effect": [False, True], "nm_roulette_color": ["victim", "player"],
-    "scoring": ["first-out", "standard"], "target_score": [300, 1000],
-}  # fmt: skip
 GAMES = [*PRESETS, "flip", "flip-multi", "no-mercy"]
 
 

@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from helpers import FLIP_OPTIONS, NM_OPTIONS
 from unokit.bots import RandomBot, play_game
 from unokit.engine import (
     PLAY,
@@ -44,24 +45,7 @@ def modern_rules(draw: st.DrawFn) -> RuleSet:
     game = draw(st.sampled_from(["flip", "no-mercy"]))
     opts: dict[str, Any] = {"hand_size": draw(st.integers(2, 9))}
     opts["uno_penalty"] = draw(st.sampled_from([0, 2, 4]))
-    if game == "flip":
-        choices: dict[str, list[Any]] = {
-            "flip_start": ["redraw", "flip"], "flip_inverts_discard": [True, False],
-            "flip_exposed_action": [False, True], "flip_wild_color": ["flipper", "next_player"],
-            "flip_last_card": ["flip", "no_flip"], "wd4_bluffing": [True, False],
-            "draw_until_playable": [False, True], "force_play_drawn": [False, True],
-            "jump_in": [False, True], "multi_play": [False, True],
-            "scoring": ["standard", "low", "first-out"], "target_score": [60, 200, 500],
-        }  # fmt: skip
-    else:
-        choices = {
-            "nm_deck": ["wiki", "alt38", "alt37"], "nm_voluntary_draw": [True, False],
-            "nm_stack_threshold": ["last", "total"], "nm_stack_match_color": [False, True],
-            "nm_stack_deflect": [False, True], "mercy_limit": [25, 0, 12],
-            "nm_knockout_cards": ["set_aside", "discard_bottom"],
-            "nm_last_card_effect": [False, True], "nm_roulette_color": ["victim", "player"],
-            "scoring": ["first-out", "standard"], "target_score": [300, 1000],
-        }  # fmt: skip
+    choices = FLIP_OPTIONS if game == "flip" else NM_OPTIONS
     for key, values in choices.items():
         if draw(st.booleans()):
             opts[key] = draw(st.sampled_from(values))

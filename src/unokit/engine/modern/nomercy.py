@@ -341,6 +341,15 @@ class NoMercyGame(ModernGame):
         if self._take(seat, total):
             self.current = self._next(seat)
 
+    def _final_stack(self, seat: int, target: int) -> None:
+        """A last card that opened or sent on a stack (nm_last_card_effect): ``target``
+        draws it with no answer, and ``seat``, out of cards, wins the hand."""
+        self._take(target, self.pend_total)
+        self.pend_total = 0
+        self.pend_card = -1
+        if self.phase < P_ROUND_OVER:
+            self._end_round(seat)
+
     def _roulette(self, seat: int, color: int) -> None:
         """NM-ACT-ROULETTE: reveal until the colour, keep them all, lose the turn.
 
@@ -400,11 +409,7 @@ class NoMercyGame(ModernGame):
             own = c == NM_WR4 and self.n_live == 2 and bool(hand) and not answering
             target = seat if own else self._next(seat)
             if not hand:  # nm_last_card_effect: the target draws, the hand ends
-                self._take(target, self.pend_total)
-                self.pend_total = 0
-                self.pend_card = -1
-                if self.phase < P_ROUND_OVER:
-                    self._end_round(seat)
+                self._final_stack(seat, target)
                 return
             self.phase = P_ANSWER
             self.current = target
@@ -419,11 +424,7 @@ class NoMercyGame(ModernGame):
             if not hand:  # NM-END-1 under nm_last_card_effect: the deflected stack is
                 # drawn by its new target with no answer (as a final draw card's), and
                 # the player who went out wins the hand
-                self._take(target, self.pend_total)
-                self.pend_total = 0
-                self.pend_card = -1
-                if self.phase < P_ROUND_OVER:
-                    self._end_round(seat)
+                self._final_stack(seat, target)
                 return
             self.phase = P_ANSWER
             self.current = target
