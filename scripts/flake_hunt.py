@@ -20,6 +20,7 @@ group goes at the bound) and the burners stop with it, whatever happens.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import multiprocessing as mp
 import os
@@ -37,6 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def burn(stop_at: float, parent: int) -> None:
     """A busy loop that ends by itself: at the hunt's bound, or soon after the hunt
     itself is gone (killed: its ``finally`` never ran)."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the hunt's own handler is not ours
     x, n = 0, 0
     while time.monotonic() < stop_at:
         x = (x * 1103515245 + 12345) & 0x7FFFFFFF
@@ -111,6 +113,10 @@ def one_run(
             os.killpg(proc.pid, signal.SIGKILL)
             proc.communicate()
             rc, tail = -1, [f"the {name} run passed its {timeout:.0f} s bound"]
+        finally:  # the hunt itself stopped (Ctrl-C, SIGTERM): its run goes with it
+            with contextlib.suppress(ProcessLookupError):
+                if proc.poll() is None:
+                    os.killpg(proc.pid, signal.SIGKILL)
         result["seconds"] += time.monotonic() - t0
         found = failures(xml)
         if rc != 0 and not found:
@@ -122,6 +128,10 @@ def one_run(
         result["failures"] += found
         result[f"{name}_summary"] = " ".join(tail)
     return result
+
+
+def _stop(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -143,6 +153,9 @@ def main(argv: list[str] | None = None) -> int:
     folder = a.out.parent
     folder.mkdir(parents=True, exist_ok=True)
     stop_at = time.monotonic() + a.runs * a.timeout * (2 if a.e2e else 1) + 60
+    # a SIGTERM (a `timeout` around the hunt left a run's pytest and its PostgreSQL
+    # behind) ends the hunt as Ctrl-C does, through the finally clauses
+    signal.signal(signal.SIGTERM, _stop)
     burners = [
         mp.Process(target=burn, args=(stop_at, os.getpid()), daemon=True) for _ in range(a.burners)
     ]
