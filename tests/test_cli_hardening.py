@@ -281,6 +281,7 @@ STAGES = [
 ]
 
 
+@pytest.mark.slow
 @on_linux
 @pytest.mark.parametrize("command", [SIM, TOURNAMENT], ids=["sim", "tournament"])
 @pytest.mark.parametrize("stage", STAGES)
@@ -307,6 +308,7 @@ if b"multiprocessing.forkserver" in Path("/proc/self/cmdline").read_bytes():
 """
 
 
+@pytest.mark.slow
 @on_linux
 @pytest.mark.parametrize("command", [SIM, TOURNAMENT], ids=["sim", "tournament"])
 def test_ctrl_c_while_the_fork_server_starts(

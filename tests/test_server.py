@@ -340,6 +340,7 @@ def sorted_codes(hand: list[int]) -> list[str]:
     return [CARD_CODE[c] for c in sorted(hand)]
 
 
+@pytest.mark.services
 async def test_kill_9_restores_every_room_from_the_log(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
     proc = Subprocess(db)

@@ -765,6 +765,7 @@ def test_security_headers_and_no_secret_in_urls(harness: Harness) -> None:
     )
 
 
+@pytest.mark.services
 def test_hostile_websocket_messages_on_postgresql_and_redis(
     request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:

@@ -195,6 +195,7 @@ def died(proc: Subprocess) -> Iterator[None]:
         raise AssertionError(f"the server died: returncode {proc.proc.wait(10)}") from None
 
 
+@pytest.mark.services
 def test_immutable_database_files_refuse_moves_and_the_server_lives(tmp_path: Path) -> None:
     """The audit's case: db, -wal and -shm made immutable in the middle of a game.  The
     server used to die of SIGBUS (SQLite writes to the memory-mapped -shm)."""
