@@ -69,12 +69,48 @@ MODERN_CHOICES: dict[str, tuple[str, ...]] = {
     "nm_knockout_cards": ("set_aside", "discard_bottom"),
     "nm_roulette_color": ("victim", "player"),
 }
-# classic options a modern game does not play (yet): refused with their defaults kept
-_NOT_IN_FLIP = (
-    "stacking", "stack_draw4_on_draw2", "seven_zero",
-    "attack_launcher", "false_uno_penalty", "wd4_guilty",
+# The family of games (engine/family.py): each game by the decks it plays and the options
+# it reads.  A game refuses any other option set away from its default with a clear
+# error; it never ignores one (a Flip room asked for seven_zero is refused, not dealt
+# without it).  Data, not branches: a new game adds a row here.
+GAME_DECKS: dict[str, tuple[str, ...]] = {
+    "classic": DECKS,
+    "flip": ("flip",),
+    "no-mercy": ("no-mercy",),
+}
+_CLASSIC_OPTIONS = (
+    "deck", "custom_rule", "custom_cards", "hand_size", "target_score", "scoring",
+    "wild_points", "uno_penalty", "false_uno_penalty", "wd4_bluffing", "wd4_guilty",
+    "draw_until_playable", "force_play_drawn", "stacking", "stack_draw4_on_draw2",
+    "multi_play", "jump_in", "seven_zero", "attack_launcher", "launcher_weights",
 )  # fmt: skip
-_NOT_IN_NM = ("multi_play", "jump_in", "attack_launcher", "false_uno_penalty", "wd4_guilty")
+GAME_OPTIONS: dict[str, tuple[str, ...]] = {
+    "classic": _CLASSIC_OPTIONS,
+    "flip": (
+        "hand_size", "target_score", "scoring", "uno_penalty", "wd4_bluffing",
+        "draw_until_playable", "force_play_drawn", "multi_play", "jump_in", *FLIP_OPTIONS,
+    ),
+    "no-mercy": ("hand_size", "target_score", "scoring", "uno_penalty", *NM_OPTIONS),
+}  # fmt: skip
+GAME_SCORINGS: dict[str, tuple[str, ...]] = {
+    "classic": SCORINGS,
+    "flip": ("standard", "low", "first-out"),
+    "no-mercy": ("standard", "first-out"),
+}
+_GAME_OF_DECK = {deck: game for game, decks in GAME_DECKS.items() for deck in decks}
+
+
+def game_of_deck(deck: str) -> str:
+    """The name of the game that plays ``deck`` (``classic`` for every classic deck)."""
+    try:
+        return _GAME_OF_DECK[deck]
+    except KeyError:
+        raise RulesError(f"there is no deck {deck!r}", code="bad_option") from None
+
+
+def options_of_game(game: str) -> tuple[str, ...]:
+    """The options ``game`` plays with (RULES.md §9, RULES-MODERN.md A12, B11)."""
+    return GAME_OPTIONS[game]
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,37 +260,36 @@ class RuleSet:
         self._check_modern()
 
     def _check_modern(self) -> None:
-        """Options of one game refused in another, with the reason (never ignored silently)."""
+        """Options the rules' game does not play, refused with the reason (never ignored
+        silently): another game's own options, and options this game does not read."""
         default = RuleSet.__dataclass_fields__
-        own = {"flip": FLIP_OPTIONS, "no-mercy": NM_OPTIONS}.get(self.deck, ())
-        for name in FLIP_OPTIONS + NM_OPTIONS:
-            if name not in own and getattr(self, name) != default[name].default:
-                game = "flip" if name in FLIP_OPTIONS else "no-mercy"
+        game = game_of_deck(self.deck)
+        own = GAME_OPTIONS[game]
+        for name in default:
+            if name in own or name in ("deck", "preset"):
+                continue
+            if getattr(self, name) == default[name].default:
+                continue
+            owner = next((g for g in ("flip", "no-mercy") if name in GAME_OPTIONS[g]
+                          and name not in _CLASSIC_OPTIONS), None)  # fmt: skip
+            if owner is not None:
                 raise RulesError(
-                    f"option {name} belongs to deck={game!r} (RULES-MODERN.md), "
+                    f"option {name} belongs to deck={owner!r} (RULES-MODERN.md), "
                     f"not deck={self.deck!r}",
                     code="bad_option",
                 )
-        if self.deck not in MODERN_DECKS:
-            return
-        if 0 < self.mercy_limit <= (self.hand_size or 7):
+            raise RulesError(
+                f"option {name} is not played with deck={self.deck!r} (RULES-MODERN.md "
+                "FLIP-OPT-1, NM-OPT-1; docs/rules.md)",
+                code="bad_option",
+            )
+        if "mercy_limit" in own and 0 < self.mercy_limit <= (self.hand_size or 7):
             raise RulesError(
                 f"mercy_limit={self.mercy_limit} would knock players out with the cards "
                 f"dealt; use 0 (no Mercy rule) or more than hand_size",
                 code="bad_option",
             )
-        refused = _NOT_IN_FLIP if self.deck == "flip" else _NOT_IN_NM
-        for name in refused:
-            if getattr(self, name) != default[name].default:
-                raise RulesError(
-                    f"option {name} is not played with deck={self.deck!r} (RULES-MODERN.md "
-                    "FLIP-OPT-1, NM-OPT-1; docs/rules.md)",
-                    code="bad_option",
-                )
-        if self.custom_rule != "none":
-            raise RulesError(f"custom_rule needs a Wild Customizable deck, not {self.deck!r}")
-        allowed = ("standard", "low", "first-out") if self.deck == "flip" else (
-            "standard", "first-out")  # fmt: skip
+        allowed = GAME_SCORINGS[game]
         if self.scoring not in allowed:
             raise RulesError(
                 f"deck={self.deck!r} scores with {', '.join(allowed)}, not {self.scoring!r}",
