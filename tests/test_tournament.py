@@ -48,7 +48,7 @@ def test_rotation_gives_every_bot_every_seat_equally(bots: list[str], players: i
 def test_each_deal_is_replayed_in_every_rotation(monkeypatch: pytest.MonkeyPatch) -> None:
     games: list[tuple[int, object]] = []
     builds: list[tuple[str, int]] = []
-    real_game, real_build = t.Game, t.Entrant.build
+    real_game, real_build = t.new_game, t.Entrant.build
 
     def game(*args: object, seed: int, **kw: object) -> object:
         games.append((seed, None))
@@ -58,7 +58,7 @@ def test_each_deal_is_replayed_in_every_rotation(monkeypatch: pytest.MonkeyPatch
         builds.append((self.label, seed))
         return real_build(self, seed)
 
-    monkeypatch.setattr(t, "Game", game)
+    monkeypatch.setattr(t, "new_game", game)
     monkeypatch.setattr(t.Entrant, "build", build)
     sp = spec(["random", "greedy", "heuristic"], 3)
     t.play_chunk((0, sp, 0, 2))

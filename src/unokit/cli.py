@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from unokit import __version__
+from unokit.engine.family import new_game
 from unokit.errors import UnoError
 from unokit.files import OutputError, check_output_file, write_text_atomic
 from unokit.rules import (
@@ -200,14 +201,14 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     from unokit.bots import RandomBot, play_game
-    from unokit.engine import Game, view_of
+    from unokit.engine import view_of
     from unokit.record import dumps
 
     record = check_output_file(args.record, "--record")
     rules = _rules_from_args(args.rules, args.option)
     players = _players(args, 3)
     names = [f"Bot{i}" for i in range(players)]
-    game = Game(rules, names, seed=args.seed)
+    game = new_game(rules, names, seed=args.seed)
     bots = [RandomBot(seed=args.seed * 100 + i) for i in range(players)]
     play_game(game, bots)
     text = dumps(game)

@@ -15,6 +15,7 @@ from typing import Any
 from unokit.cards import CARD_CODE, CardError, parse_card
 from unokit.engine.actions import Action
 from unokit.engine.errors import ActionParseError, IllegalAction, ShuffleError
+from unokit.engine.family import new_game
 from unokit.engine.game import Game, RoundLog
 from unokit.engine.modern.base import ModernGame
 from unokit.errors import UnoError
@@ -166,7 +167,7 @@ def parse(obj: Any) -> Record:
         raise RecordError("'rounds' must be a list")
     codec = None
     if rules.modern:  # a game of that kind knows its codes
-        made = Game(rules, players, seed=0, start=False, events=False, record=False)
+        made = new_game(rules, players, seed=0, start=False, events=False, record=False)
         assert isinstance(made, ModernGame)
         codec = made
     specs = [_parse_round(r, i, len(players), codec) for i, r in enumerate(rounds)]
@@ -288,7 +289,7 @@ def replay(record: Record) -> ReplayResult:
     not part of the rule set's deck, a shuffle that is not a reordering).
     """
     try:
-        game = Game(record.rules, record.players, seed=0, start=False)
+        game = new_game(record.rules, record.players, seed=0, start=False)
     except RulesError as e:
         raise RecordError(f"bad rules: {e}") from None
     if any(r.launches for r in record.rounds) and not record.rules.attack_launcher:

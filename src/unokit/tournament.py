@@ -43,6 +43,7 @@ from unokit.bots import BOTS
 from unokit.bots.base import Bot, observes
 from unokit.bots.runner import RoundStalled, play_round
 from unokit.engine.actions import Action
+from unokit.engine.family import new_game
 from unokit.engine.game import Event, Game
 from unokit.engine.view import View
 from unokit.match import Match, Timing
@@ -289,7 +290,7 @@ def play_table(spec: Spec, lineup: Sequence[int], s: int, rotation: int, out: Ta
     bot_of_seat = [lineup[k] for k in slot_of_seat]
     bots = [Timed(spec.entrants[bot_of_seat[i]].build(s * 16 + slot_of_seat[i])) for i in range(n)]
     events = any(b.observes for b in bots)
-    game = Game(spec.rules, [f"P{i}" for i in range(n)], seed=s, events=events)
+    game = new_game(spec.rules, [f"P{i}" for i in range(n)], seed=s, events=events)
     match = Match(game, bots, timing=Timing.instant())
     rounds = 0
     points = [0] * n

@@ -97,12 +97,13 @@ from unokit.engine.game import (
     P_DRAWN,
     P_PLAY,
     P_START_COLOR,
+    ClassicGame,
     Event,
-    Game,
     shuffle,
+    world_from_view,
 )
 from unokit.engine.state import seat_to_ask
-from unokit.engine.view import View, world_from_view
+from unokit.engine.view import View
 from unokit.rules import RuleSet
 
 # Weights of ``search.hand_features`` (Skip/Reverse/Draw Two cards, holds the colour in
@@ -282,7 +283,7 @@ class ISMCTSBot:
         if not self.cold(rules):
             return
         probes = [ISMCTSBot(seed=i, iterations=1, policy=self.policy) for i in range(players)]
-        game = Game(rules, [f"P{i}" for i in range(players)], seed=0, events=False)
+        game = ClassicGame(rules, [f"P{i}" for i in range(players)], seed=0, events=False)
         match = Match(game, probes, timing=Timing.instant())
         for _ in range(10_000):
             if self.policy in _WARM or game.round_over or not match.bot_step():
@@ -553,7 +554,7 @@ class ISMCTSBot:
                     need[s] -= take
         return unseen, hands, need
 
-    def _sample(self, view: View) -> Game:
+    def _sample(self, view: View) -> ClassicGame:
         """One world consistent with what this seat knows."""
         rng = self.rng
         unseen, hands, need = self._known_hands(view)
@@ -590,7 +591,7 @@ class ISMCTSBot:
 
     def _sample_spec(
         self, view: View
-    ) -> tuple[Game, list[int], list[int], Any, list[int], list[int]]:
+    ) -> tuple[ClassicGame, list[int], list[int], Any, list[int], list[int]]:
         """What ``_sample`` deals, before shuffling: for compiled sampling.
 
         Returns a world whose hands hold only the known cards (empty draw pile), the
@@ -844,7 +845,7 @@ class ISMCTSBot:
 
     def _search_compiled(
         self, view: View, actions: list[Action], p: int, rules_arr: Any, acts: Any,
-        spec: tuple[Game, list[int], list[int], Any, list[int], list[int]],
+        spec: tuple[ClassicGame, list[int], list[int], Any, list[int], list[int]],
     ) -> Action:  # fmt: skip
         """``_search_paired`` with the worlds sampled in compiled code too.
 
@@ -1040,7 +1041,7 @@ def _settled(
     return True
 
 
-def _fork(world: Game, shared: random.Random, state: tuple[Any, ...]) -> Game:
+def _fork(world: ClassicGame, shared: random.Random, state: tuple[Any, ...]) -> ClassicGame:
     """A copy of a sampled world for one rollout.
 
     Every fork shares one RNG reset to the world's state, so each candidate action
@@ -1066,7 +1067,7 @@ def _best_color(hand: list[int], rng: random.Random) -> int:
     return counts.index(top) if top else rng.randrange(4)
 
 
-def _smart_play(g: Game, s: int, rng: random.Random) -> None:
+def _smart_play(g: ClassicGame, s: int, rng: random.Random) -> None:
     """One turn of the rule-based rollout policy (plain classic play phase only).
 
     The rules are the heuristic bot's strongest, cheap enough for thousands of plies a
@@ -1120,7 +1121,7 @@ def _smart_play(g: Game, s: int, rng: random.Random) -> None:
     g.play(s, best, color, len(hand) == 2)
 
 
-def judge_position(g: Game, seat: int) -> float:
+def judge_position(g: ClassicGame, seat: int) -> float:
     """P(``seat`` or its team wins) from the hand sizes alone, calibrated by simulation.
 
     Each live seat weighs ``cards ** -0.5``, the seat to move 8% more; a seat's chance
@@ -1149,7 +1150,7 @@ def judge_position(g: Game, seat: int) -> float:
 _NOBODY: frozenset[int] = frozenset()
 
 
-def _rollout_turn(g: Game) -> int:
+def _rollout_turn(g: ClassicGame) -> int:
     """The seat to act next in a rollout, or -1 once the round is over, after the
     out-of-turn chances in ``seat_to_ask``'s order (every seat waited on): a rollout
     player asked while a seat is catchable catches it (on its turn too, first); it lets
@@ -1168,7 +1169,7 @@ def _rollout_turn(g: Game) -> int:
 
 
 def rollout(
-    g: Game,
+    g: ClassicGame,
     seat: int,
     rng: random.Random,
     max_steps: int = 2000,

@@ -12,6 +12,7 @@ from unokit.engine.actions import (
     Action,
 )
 from unokit.engine.errors import ActionParseError, IllegalAction, ShuffleError
+from unokit.engine.family import GAMES, Game, find_game, game_class, new_game, plays, register
 from unokit.engine.game import (
     P_ANSWER,
     P_CHALLENGE,
@@ -21,15 +22,16 @@ from unokit.engine.game import (
     P_ROUND_OVER,
     P_START_COLOR,
     PHASE_NAMES,
+    ClassicGame,
     Event,
-    Game,
     RoundLog,
+    world_from_view,
 )
 
-# last: the modern games subclass Game and register themselves with it
+# the modern games register themselves with the family
 from unokit.engine.modern import FlipGame, ModernGame, ModernView, NoMercyGame
 from unokit.engine.position import PositionError, position
-from unokit.engine.view import View, view_of, world_from_view
+from unokit.engine.view import View, view_of
 from unokit.errors import UnoError
 
 __all__ = [
@@ -38,6 +40,7 @@ __all__ = [
     "CHALLENGE",
     "COLOR",
     "DRAW",
+    "GAMES",
     "KEEP",
     "PHASE_NAMES",
     "PLAY",
@@ -51,6 +54,7 @@ __all__ = [
     "UNO",
     "Action",
     "ActionParseError",
+    "ClassicGame",
     "Event",
     "FlipGame",
     "Game",
@@ -63,7 +67,12 @@ __all__ = [
     "ShuffleError",
     "UnoError",
     "View",
+    "find_game",
+    "game_class",
+    "new_game",
+    "plays",
     "position",
+    "register",
     "view_of",
     "world_from_view",
 ]

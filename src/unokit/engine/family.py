@@ -27,6 +27,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar, TypeVar
 
 from unokit.engine.actions import Action
+from unokit.engine.dealing import RoundLog
 from unokit.engine.errors import IllegalAction
 from unokit.engine.events import Event
 from unokit.engine.outcome import Outcome
@@ -73,6 +74,8 @@ class Game(ABC):
     reshuffles: int
     events: list[Event] | None
     recording: bool
+    teams: bool  # seats score as two teams (R-SCORE-TEAM)
+    rounds: list[RoundLog]  # each round's log, for records
 
     def __new__(cls, rules: RuleSet | None = None, *args: Any, **kwargs: Any) -> Game:
         """``Game(rules, ...)`` builds the registered game that plays ``rules``' deck."""
@@ -129,10 +132,15 @@ class Game(ABC):
     def choose_dealer(self) -> int: ...
 
     @abstractmethod
-    def start_round(self, dealer: int, deck: Sequence[int] | None = None,
-                    shuffles: Sequence[Sequence[int]] | None = None,
-                    launches: Sequence[int] | None = None) -> None:  # fmt: skip
-        """Deal a round (``deck``/``shuffles``/``launches``: a record's, replayed)."""
+    def start_round(
+        self,
+        dealer: int | None = None,
+        deck: Sequence[int] | None = None,
+        seed: int | None = None,
+        shuffles: Iterable[Sequence[int]] | None = None,
+        launches: Iterable[int] | None = None,
+    ) -> None:
+        """Deal a round (``deck``/``seed``/``shuffles``/``launches``: a record's)."""
 
     @abstractmethod
     def unused_record_entries(self) -> str | None:
@@ -151,8 +159,20 @@ class Game(ABC):
     def game_over(self) -> bool:
         return self.phase == P_GAME_OVER
 
-    @abstractmethod
-    def outcome(self) -> Outcome: ...
+    def outcome(self) -> Outcome:
+        """The round's and the game's winners so far (None: not yet)."""
+        gw = self.game_winner
+        seats: tuple[int, ...] = ()
+        if gw >= 0:
+            seats = tuple(s for s in range(self.n) if s % 2 == gw) if self.teams else (gw,)
+        return Outcome(
+            round_over=self.phase >= P_ROUND_OVER,
+            round_winner=self.round_winner if self.round_winner >= 0 else None,
+            game_over=self.phase == P_GAME_OVER,
+            game_winner=gw if gw >= 0 else None,
+            winning_seats=seats,
+            scores=tuple(self.scores),
+        )
 
     @abstractmethod
     def next_seat(self, seat: int, steps: int = 1) -> int:
@@ -312,12 +332,12 @@ def register(cls: type[G]) -> type[G]:
 
 
 def find_game(name: str) -> type[Game]:
-    """The registered game called ``name``; ``UnoError`` ``bad_game`` otherwise."""
+    """The registered game called ``name``; ``UnoError`` ``bad_rules`` otherwise."""
     try:
         return GAMES[name]
     except (KeyError, TypeError):
         known = ", ".join(sorted(GAMES))
-        raise UnoError(f"there is no game {name!r} (games: {known})", code="bad_game") from None
+        raise UnoError(f"there is no game {name!r} (games: {known})", code="bad_rules") from None
 
 
 def game_class(rules: RuleSet) -> type[Game]:
@@ -338,10 +358,7 @@ def plays(games: Iterable[str] | None, game: Game | type[Game] | RuleSet) -> boo
     """Does a component that declared ``games`` (None: every game) play this game?"""
     if games is None:
         return True
-    if isinstance(game, RuleSet):
-        name = game_of_deck(game.deck)
-    else:
-        name = game.NAME
+    name = game_of_deck(game.deck) if isinstance(game, RuleSet) else game.NAME
     return name in games
 
 

@@ -54,10 +54,13 @@ from unokit.cards import (
     WILD_DRAW4,
     WILD_SHUFFLE,
     WILD_SWAP,
+    CardError,
     build_deck,
+    parse_card,
+    parse_color,
     points_table,
 )
-from unokit.engine import dealing, scoring
+from unokit.engine import dealing, scoring, serial
 from unokit.engine.actions import (
     ACCEPT,
     CATCH,
@@ -72,8 +75,8 @@ from unokit.engine.actions import (
 from unokit.engine.checks import check_action
 from unokit.engine.dealing import RoundLog, shuffle
 from unokit.engine.errors import IllegalAction, ShuffleError
-from unokit.engine.events import Event, EventKind
-from unokit.engine.outcome import Outcome
+from unokit.engine.events import Event, EventKind, event_json
+from unokit.engine.family import Game, register
 from unokit.engine.phases import (
     P_ANSWER,
     P_CHALLENGE,
@@ -84,16 +87,12 @@ from unokit.engine.phases import (
     P_START_COLOR,
     PHASE_NAMES,
 )
-from unokit.rules import DEFAULT_LAUNCHER_WEIGHTS, RuleSet
+from unokit.engine.scoring import team_of
+from unokit.engine.view import View
+from unokit.rules import DEFAULT_LAUNCHER_WEIGHTS, GAME_DECKS, GAME_SCORINGS, RuleSet
 
 _DRAW = Action(DRAW)
 _KEEP = Action(KEEP)  # shared: an Action is immutable
-
-
-def team_of(seat: int) -> int:
-    """R-SCORE-TEAM: partners sit opposite, so a team is every other seat (team 0 holds
-    seats 0, 2, ...); the one place front ends learn it from."""
-    return seat % 2
 
 
 def holds_color(hand: Sequence[int], color: int) -> bool:
@@ -104,29 +103,12 @@ def holds_color(hand: Sequence[int], color: int) -> bool:
     return False
 
 
-# The games a deck of RULES-MODERN.md is played by (engine/modern registers them):
-# ``Game(rules, ...)`` builds that class, so every caller keeps one constructor.
-VARIANTS: dict[str, type[Game]] = {}
+@register
+class ClassicGame(Game):
+    """A game of classic UNO in rounds, for 2 to 10 players, every variant of RULES.md."""
 
-
-class Game:
-    """A game of UNO in rounds, for 2 to 10 players."""
-
-    MODERN: ClassVar[bool] = False  # True for UNO Flip! and No Mercy (engine/modern)
-
-    def __new__(cls, rules: RuleSet | None = None, *args: Any, **kwargs: Any) -> Game:
-        """The class that plays ``rules``' deck: ``Game`` itself for the classic decks."""
-        if cls is Game and rules is not None and rules.deck in VARIANTS:
-            return object.__new__(VARIANTS[rules.deck])
-        return object.__new__(cls)
-
-    def modern_view(self, seat: int | None) -> Any:
-        """The view of a modern game (engine/modern); the classic game uses ``view_of``."""
-        raise NotImplementedError
-
-    def shown_faces(self, cards: Sequence[int]) -> tuple[int, ...]:
-        """What these cards show face up (a modern game's faces; classic cards as they are)."""
-        return tuple(cards)
+    NAME = "classic"
+    TITLE = "UNO"
 
     def __init__(
         self,
@@ -205,6 +187,9 @@ class Game:
             for seat, card in draws:
                 ev.append(Event(EventKind.DEALER_DRAW, seat, (card,)))
         return dealer
+
+    def full_deck(self) -> list[int]:
+        return list(self._deck)
 
     def unused_record_entries(self) -> str | None:
         """What the record gave this round (shuffles, launches) and the round never used.
@@ -432,10 +417,6 @@ class Game:
             ev.append(Event(EventKind.DRAW, seat, (), len(got), hide=seat))
         return got
 
-    def _emit(self, event: Event) -> None:
-        if self.events is not None:
-            self.events.append(event)
-
     def _hit(self, victim: int, card: int, total: int) -> None:
         """Stacking: ``victim`` must answer ``card`` or accept (R-VAR-ANSWER)."""
         self.phase = P_ANSWER
@@ -445,33 +426,6 @@ class Game:
         self._emit(Event(EventKind.HIT, victim, (card,), total))
 
     # ------------------------------------------------------------------ queries ----
-    @property
-    def top(self) -> int:
-        return self.discard[-1] if self.discard else -1
-
-    @property
-    def round_over(self) -> bool:
-        return self.phase >= P_ROUND_OVER
-
-    @property
-    def game_over(self) -> bool:
-        return self.phase == P_GAME_OVER
-
-    def outcome(self) -> Outcome:
-        """The round's and the game's winners so far (None: not yet)."""
-        gw = self.game_winner
-        seats: tuple[int, ...] = ()
-        if gw >= 0:
-            seats = tuple(s for s in range(self.n) if s % 2 == gw) if self.teams else (gw,)
-        return Outcome(
-            round_over=self.phase >= P_ROUND_OVER,
-            round_winner=self.round_winner if self.round_winner >= 0 else None,
-            game_over=self.phase == P_GAME_OVER,
-            game_winner=gw if gw >= 0 else None,
-            winning_seats=seats,
-            scores=tuple(self.scores),
-        )
-
     def can_play(self, hand: list[int], card: int) -> bool:
         """Whether ``card`` matches now (R-TURN-1) and, without bluffing, W+4 is allowed.
 
@@ -697,6 +651,48 @@ class Game:
     def action_from_json(self, obj: Any) -> tuple[int, Action]:
         """The inverse of ``action_json``; ActionParseError says what is wrong."""
         return Action.from_json(obj)
+
+    # ------------------------------------------------------------------ codec ------
+    def code_of(self, card: int) -> str:
+        return CARD_CODE[card]
+
+    def cards_from_codes(self, codes: Sequence[str], where: str) -> list[int]:
+        """Card codes to ids; CardError names the first bad one."""
+        out = []
+        for i, code in enumerate(codes):
+            if not isinstance(code, str):
+                raise CardError(f"{where}[{i}] must be a card code, not {code!r}")
+            try:
+                out.append(parse_card(code))
+            except CardError as e:
+                raise CardError(f"{where}[{i}]: {e}") from None
+        return out
+
+    def face_code(self, face: int) -> str:
+        return CARD_CODE[face]  # a classic card has one face: its id
+
+    def shown_faces(self, cards: Sequence[int]) -> tuple[int, ...]:
+        return tuple(cards)
+
+    def color_code(self, color: int) -> str:
+        return COLOR_CODES[color]
+
+    def parse_color(self, text: str) -> int:
+        return parse_color(text)
+
+    def event_json(self, event: Event) -> dict[str, Any]:
+        return event_json(event)
+
+    @classmethod
+    def _describe(cls) -> dict[str, Any]:
+        return {
+            "decks": list(GAME_DECKS[cls.NAME]),
+            "colors": list(COLOR_CODES),
+            "cards": list(CARD_CODE),
+            "sides": [],
+            "scorings": list(GAME_SCORINGS[cls.NAME]),
+            "phases": list(PHASE_NAMES),
+        }
 
     # ------------------------------------------------------------------ checked ----
     def check(self, seat: int, action: Action) -> None:
@@ -1161,21 +1157,7 @@ class Game:
             self.phase = P_ROUND_OVER
 
     # ------------------------------------------------------------------ output -----
-    def events_for(self, seat: int | None, start: int = 0) -> list[Event]:
-        """The events from index ``start`` on that ``seat`` may see (``None``: public).
-
-        IllegalAction ``bad_seat`` for a number that is not a seat (never read as a
-        negative index).
-        """
-        if seat is not None and (
-            not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n
-        ):
-            raise IllegalAction(f"there is no seat {seat!r} at this table", code="bad_seat")
-        if self.events is None:
-            return []
-        return [e for e in self.events[start:] if e.visible_to(seat)]
-
-    def copy(self, rng: random.Random | None = None) -> Game:
+    def copy(self, rng: random.Random | None = None) -> ClassicGame:
         """A deep-enough copy for search: lists copied, rules shared, events off.
 
         ``rng``: the copy draws every random number from this generator, left as it
@@ -1183,7 +1165,7 @@ class Game:
         from one position can share one generator (set to one state before each copy)
         rather than build a Mersenne Twister per copy.
         """
-        g = Game.__new__(Game)
+        g: ClassicGame = object.__new__(ClassicGame)
         g.__dict__.update(self.__dict__)
         g.hands = [list(h) for h in self.hands]
         g.pile = list(self.pile)
@@ -1204,6 +1186,60 @@ class Game:
         g.rng.setstate(self.rng.getstate())  # the copy must not disturb the original
         g.round_rng = random.Random()
         g.round_rng.setstate(self.round_rng.getstate())
+        return g
+
+    def view(self, seat: int | None) -> View:
+        return classic_view(self, seat)
+
+    # The fields that change during play, by name; everything else follows from the
+    # rules and the names (``__init__`` rebuilds it).
+    _FIELDS: ClassVar[tuple[str, ...]] = (
+        "scores", "live", "n_live", "hands", "pile", "discard", "color", "direction",
+        "current", "phase", "drawn", "vulnerable", "wd4_by", "wd4_prev_color", "wd4_guilty",
+        "pend_card", "pend_total", "round_winner", "game_winner", "round_index", "dealer",
+        "reshuffles", "_plain", "_forced", "_forced_launches",
+    )  # fmt: skip
+
+    def to_json_obj(self) -> dict[str, Any]:
+        """Everything this game is, as JSON values (the ``game`` of ``uno-match/1``)."""
+        d = self.__dict__
+        out: dict[str, Any] = {
+            "rules": self.rules.to_spec(),
+            "names": list(self.names),
+            "recording": self.recording,
+            "rng": serial.rng_json(self.rng),
+            "round_rng": None if self.round_rng is self.rng else serial.rng_json(self.round_rng),
+            "rounds": [serial.round_log_json(r) for r in self.rounds],
+            "log": self.rounds.index(self._log) if self._log is not None else None,
+            "events": None if self.events is None else [list(e) for e in self.events],
+        }
+        for name in self._FIELDS:
+            v = d[name]
+            out[name] = [list(x) for x in v] if name in ("hands", "_forced") else (
+                list(v) if isinstance(v, list) else v
+            )  # fmt: skip
+        return out
+
+    @classmethod
+    def _from_json_obj(cls, obj: dict[str, Any]) -> ClassicGame:
+        from unokit.rules import from_preset
+
+        spec = obj["rules"]
+        events = obj["events"]
+        g = cls(from_preset(spec["preset"], spec["options"]), obj["names"], seed=0,
+                events=events is not None, record=obj["recording"], start=False)  # fmt: skip
+        d = g.__dict__
+        for name in cls._FIELDS:
+            v = obj[name]
+            d[name] = [list(x) for x in v] if name in ("hands", "_forced") else (
+                list(v) if isinstance(v, list) else v
+            )  # fmt: skip
+        g.rng = serial.rng_from(obj["rng"])
+        g.round_rng = g.rng if obj["round_rng"] is None else serial.rng_from(obj["round_rng"])
+        g.rounds = [serial.round_log_from(r) for r in obj["rounds"]]
+        g._log = g.rounds[obj["log"]] if obj["log"] is not None else None
+        if events is not None:
+            g.events = serial.events_from(events)
         return g
 
     def state_json(self) -> dict[str, Any]:
@@ -1227,11 +1263,88 @@ class Game:
         """Cards in hands and piles: always the deck's size (a property test checks)."""
         return len(self.pile) + len(self.discard) + sum(len(h) for h in self.hands)
 
-    def __repr__(self) -> str:
-        return (
-            f"<Game {self.n} players, round {self.round_index}, "
-            f"{PHASE_NAMES[self.phase]}, current {self.current}>"
-        )
+
+def classic_view(game: ClassicGame, seat: int | None) -> View:
+    """A classic game's view (``ClassicGame.view``; the seat is checked by the caller)."""
+    mine = seat is not None and game.current == seat
+    # a Wild Draw Four waits for its answer (with stacking on, inside an answer phase)
+    wd4 = game.phase == P_CHALLENGE or (game.phase == P_ANSWER and game.pend_card == WILD_DRAW4)
+    return View(
+        seat=seat if seat is not None else -1,
+        names=tuple(game.names),
+        rules=game.rules,
+        hand=tuple(sorted(game.hands[seat])) if seat is not None else (),
+        hand_sizes=tuple(len(h) for h in game.hands),
+        discard=tuple(game.discard),
+        draw_pile=len(game.pile),
+        color=game.color,
+        direction=game.direction,
+        current=game.current,
+        phase=game.phase,
+        dealer=game.dealer,
+        round_index=game.round_index,
+        scores=tuple(game.scores),
+        vulnerable=game.vulnerable,
+        drawn=game.drawn if mine and game.phase == P_DRAWN else -1,
+        wd4_by=game.wd4_by if wd4 else -1,
+        prev_color=game.wd4_prev_color if wd4 else -1,
+        pending=game.pend_card if game.phase == P_ANSWER else -1,
+        pending_total=game.pend_total
+        if game.phase == P_ANSWER
+        else (game.pend_total or 4)  # a stacked total, or a lone W+4's 4
+        if game.phase == P_CHALLENGE
+        else 0,
+        live=tuple(game.live),
+        round_winner=game.round_winner,
+        game_winner=game.game_winner,
+        legal=tuple(game.legal_actions(seat)) if seat is not None else (),
+    )
+
+
+def world_from_view(
+    view: View, hands: list[list[int]], pile: list[int], seed: int = 0
+) -> ClassicGame:
+    """A whole game consistent with ``view``, with the hidden cards as the caller says.
+
+    This is how a searching bot imagines the cards it cannot see (a determinization):
+    ``hands`` gives every seat's hand (the viewer's own as in the view) and ``pile``
+    the draw pile, top last.  Everything public comes from the view.  The result has
+    no events and no record; play it on the trusted path.
+    """
+    g = ClassicGame(view.rules, list(view.names), seed=seed, events=False, record=False,
+                    start=False)  # fmt: skip
+    g.hands = hands
+    g.pile = pile
+    g.discard = list(view.discard)
+    g.color = view.color
+    g.direction = view.direction
+    g.current = view.current
+    g.phase = view.phase
+    g.dealer = view.dealer
+    g.round_index = view.round_index
+    g.scores = list(view.scores)
+    g.live = list(view.live)
+    g.n_live = sum(view.live)
+    g.vulnerable = view.vulnerable
+    g.round_winner = view.round_winner
+    g.game_winner = view.game_winner
+    g.pend_card = view.pending
+    g.pend_total = view.pending_total
+    g.wd4_by = view.wd4_by
+    g.wd4_prev_color = view.prev_color
+    if view.wd4_by >= 0:
+        g.wd4_guilty = holds_color(hands[view.wd4_by], view.prev_color)
+    if view.phase == P_DRAWN:
+        if view.drawn >= 0:
+            g.drawn = view.drawn
+        else:  # someone else drew: imagine the drawn card is the last of their hand
+            g.drawn = hands[view.current][-1] if hands[view.current] else -1
+            if g.drawn < 0 or not g.can_play(hands[view.current], g.drawn):
+                g.phase = 0
+                g.current = g.next_seat(view.current)
+    g.round_rng = g.rng
+    g.refresh_flags()
+    return g
 
 
 __all__ = [
@@ -1244,8 +1357,11 @@ __all__ = [
     "P_PLAY",
     "P_ROUND_OVER",
     "P_START_COLOR",
+    "ClassicGame",
     "Event",
     "Game",
     "RoundLog",
+    "classic_view",
     "shuffle",
+    "world_from_view",
 ]

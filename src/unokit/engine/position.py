@@ -37,7 +37,7 @@ from unokit.cards import (
     parse_color,
 )
 from unokit.engine.dealing import shuffle
-from unokit.engine.game import Game, holds_color
+from unokit.engine.game import ClassicGame, holds_color
 from unokit.engine.phases import (
     P_ANSWER,
     P_CHALLENGE,
@@ -87,7 +87,7 @@ def position(
     game_winner: int = -1,
     seed: int = 0,
     events: bool = True,
-) -> Game:
+) -> ClassicGame:
     """The game in the position described; ``PositionError`` if there is none.
 
     Cards are ids or codes.  ``hands``: one hand per seat (the seat count).
@@ -260,7 +260,7 @@ def position(
             if alive[s] and not placed_hands[s] and not (wd4 and s == wd4_by):
                 raise _bad(f"seat {s} holds no cards: the round would be over")
 
-    g = Game(rules, list(names), seed=seed, events=events, record=False, start=False)
+    g = ClassicGame(rules, list(names), seed=seed, events=events, record=False, start=False)
     shuffle(g.rng, left)
     if rest == "discard":
         disc = left + disc

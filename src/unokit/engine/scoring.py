@@ -23,6 +23,12 @@ class RoundScore(NamedTuple):
     game_winner: int  # a seat, or a team under R-SCORE-TEAM; -1 while the game goes on
 
 
+def team_of(seat: int) -> int:
+    """R-SCORE-TEAM: partners sit opposite, so a team is every other seat (team 0 holds
+    seats 0, 2, ...); the one place front ends learn it from."""
+    return seat % 2
+
+
 def hand_points(points: Sequence[int], hand: Sequence[int]) -> int:
     """What the cards of ``hand`` are worth (``points`` by card id)."""
     return sum(points[c] for c in hand)

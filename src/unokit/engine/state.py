@@ -24,7 +24,6 @@ documented in docs/architecture.md and versioned by ``FORMAT``.
 from __future__ import annotations
 
 import json
-import random
 from collections import Counter
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
@@ -32,7 +31,6 @@ from typing import Any, Final
 
 from unokit.cards import NUM_CARDS, build_deck
 from unokit.engine.actions import CATCH, UNO, Action
-from unokit.engine.dealing import RoundLog
 from unokit.engine.errors import IllegalAction
 from unokit.engine.events import Event, EventKind
 from unokit.engine.game import Game
@@ -271,101 +269,14 @@ def clone(game: Game) -> Game:
     return game_from_json(game_to_json(game))
 
 
-def _rng_json(rng: random.Random) -> list[Any]:
-    version, internal, gauss = rng.getstate()
-    return [version, list(internal), gauss]
-
-
-def _rng_from(obj: Any) -> random.Random:
-    rng = random.Random()
-    version, internal, gauss = obj
-    rng.setstate((version, tuple(internal), gauss))
-    return rng
-
-
-def _round_log_json(r: RoundLog) -> dict[str, Any]:
-    return {
-        "dealer": r.dealer,
-        "deck": list(r.deck),
-        "seed": r.seed,
-        "shuffles": [list(s) for s in r.shuffles],
-        "launches": list(r.launches),
-        "actions": [[seat, list(a[:5]), list(a.extra)] for seat, a in r.actions],
-    }
-
-
-def _round_log_from(obj: dict[str, Any]) -> RoundLog:
-    return RoundLog(
-        dealer=obj["dealer"],
-        deck=list(obj["deck"]),
-        seed=obj["seed"],
-        shuffles=[list(s) for s in obj["shuffles"]],
-        launches=list(obj["launches"]),
-        actions=[
-            (seat, Action(a[0], a[1], a[2], a[3], bool(a[4]), tuple(extra)))
-            for seat, a, extra in obj["actions"]
-        ],
-    )
-
-
-# The fields of a Game that change during play, by name; everything else follows from
-# the rules and the names (``Game.__init__`` rebuilds it).
-_PLAIN_FIELDS: Final = (
-    "scores", "live", "n_live", "hands", "pile", "discard", "color", "direction",
-    "current", "phase", "drawn", "vulnerable", "wd4_by", "wd4_prev_color", "wd4_guilty",
-    "pend_card", "pend_total", "round_winner", "game_winner", "round_index", "dealer",
-    "reshuffles", "_plain", "_forced", "_forced_launches",
-)  # fmt: skip
-
-
 def game_to_json(game: Game) -> dict[str, Any]:
-    """Everything a ``Game`` is, as JSON values (ints, lists, strings)."""
-    if isinstance(game, ModernGame):  # UNO Flip!, No Mercy: their own fields
-        return game.to_json_obj()
-    d = game.__dict__
-    out: dict[str, Any] = {
-        "rules": game.rules.to_spec(),
-        "names": list(game.names),
-        "recording": game.recording,
-        "rng": _rng_json(game.rng),
-        "round_rng": None if game.round_rng is game.rng else _rng_json(game.round_rng),
-        "rounds": [_round_log_json(r) for r in game.rounds],
-        "log": game.rounds.index(game._log) if game._log is not None else None,
-        "events": None if game.events is None else [list(e) for e in game.events],
-    }
-    for name in _PLAIN_FIELDS:
-        v = d[name]
-        out[name] = [list(x) for x in v] if name in ("hands", "_forced") else (
-            list(v) if isinstance(v, list) else v
-        )  # fmt: skip
-    return out
+    """Everything a game is, as JSON values (ints, lists, strings): its own form."""
+    return game.to_json_obj()
 
 
 def game_from_json(obj: dict[str, Any]) -> Game:
-    """The ``Game`` that ``game_to_json`` described."""
-    spec = obj["rules"]
-    rules = from_preset(spec["preset"], spec["options"])
-    if rules.modern:
-        return ModernGame.from_json_obj(obj)
-    events = obj["events"]
-    g = Game(rules, obj["names"], seed=0, events=events is not None, record=obj["recording"],
-             start=False)  # fmt: skip
-    d = g.__dict__
-    for name in _PLAIN_FIELDS:
-        v = obj[name]
-        d[name] = [list(x) for x in v] if name in ("hands", "_forced") else (
-            list(v) if isinstance(v, list) else v
-        )  # fmt: skip
-    g.rng = _rng_from(obj["rng"])
-    g.round_rng = g.rng if obj["round_rng"] is None else _rng_from(obj["round_rng"])
-    g.rounds = [_round_log_from(r) for r in obj["rounds"]]
-    g._log = g.rounds[obj["log"]] if obj["log"] is not None else None
-    if events is not None:
-        g.events = [
-            Event(EventKind(kind), seat, tuple(cards), amount, color, target, only, hide)
-            for kind, seat, cards, amount, color, target, only, hide in events
-        ]
-    return g
+    """The game ``game_to_json`` described, of the class its rules name."""
+    return Game.from_json_obj(obj)
 
 
 def to_json(state: MatchState) -> dict[str, Any]:

@@ -11,19 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from unokit.cards import CARD_CODE, COLOR_CODES, WILD_DRAW4
+from unokit.cards import CARD_CODE, COLOR_CODES
 from unokit.engine.actions import Action
 from unokit.engine.errors import IllegalAction
-from unokit.engine.game import (
-    P_ANSWER,
-    P_CHALLENGE,
-    P_DRAWN,
-    P_ROUND_OVER,
-    PHASE_NAMES,
-    Game,
-    holds_color,
-    team_of,
-)
+from unokit.engine.family import Game
+from unokit.engine.phases import P_ROUND_OVER, PHASE_NAMES
+from unokit.engine.scoring import team_of
 from unokit.errors import UnoError
 from unokit.rules import RuleSet
 
@@ -133,45 +126,11 @@ def view_of(game: Game, seat: int | None) -> View:
     """The view of ``seat``; ``None`` for the public view a spectator gets.
 
     Everything here is public or ``seat``'s own.  UnoError ``bad_seat`` for a number
-    that is not a seat.
+    that is not a seat.  Each game builds its own (``Game.view``).
     """
     check_seat(game, seat)
-    if game.MODERN:  # UNO Flip!, No Mercy: their own faces and fields (engine/modern)
-        got: View = game.modern_view(seat)
-        return got
-    mine = seat is not None and game.current == seat
-    # a Wild Draw Four waits for its answer (with stacking on, inside an answer phase)
-    wd4 = game.phase == P_CHALLENGE or (game.phase == P_ANSWER and game.pend_card == WILD_DRAW4)
-    return View(
-        seat=seat if seat is not None else -1,
-        names=tuple(game.names),
-        rules=game.rules,
-        hand=tuple(sorted(game.hands[seat])) if seat is not None else (),
-        hand_sizes=tuple(len(h) for h in game.hands),
-        discard=tuple(game.discard),
-        draw_pile=len(game.pile),
-        color=game.color,
-        direction=game.direction,
-        current=game.current,
-        phase=game.phase,
-        dealer=game.dealer,
-        round_index=game.round_index,
-        scores=tuple(game.scores),
-        vulnerable=game.vulnerable,
-        drawn=game.drawn if mine and game.phase == P_DRAWN else -1,
-        wd4_by=game.wd4_by if wd4 else -1,
-        prev_color=game.wd4_prev_color if wd4 else -1,
-        pending=game.pend_card if game.phase == P_ANSWER else -1,
-        pending_total=game.pend_total
-        if game.phase == P_ANSWER
-        else (game.pend_total or 4)  # a stacked total, or a lone W+4's 4
-        if game.phase == P_CHALLENGE
-        else 0,
-        live=tuple(game.live),
-        round_winner=game.round_winner,
-        game_winner=game.game_winner,
-        legal=tuple(game.legal_actions(seat)) if seat is not None else (),
-    )
+    got: View = game.view(seat)
+    return got
 
 
 def shown_hands(game: Game) -> list[tuple[int, ...]]:
@@ -182,49 +141,4 @@ def shown_hands(game: Game) -> list[tuple[int, ...]]:
     """
     if game.phase < P_ROUND_OVER:
         raise IllegalAction("hands are shown only when the round is over", code="not_now")
-    if game.MODERN:  # the faces the cards show (a Flip hand holds physical cards)
-        return [game.shown_faces(h) for h in game.hands]
-    return [tuple(h) for h in game.hands]
-
-
-def world_from_view(view: View, hands: list[list[int]], pile: list[int], seed: int = 0) -> Game:
-    """A whole game consistent with ``view``, with the hidden cards as the caller says.
-
-    This is how a searching bot imagines the cards it cannot see (a determinization):
-    ``hands`` gives every seat's hand (the viewer's own as in the view) and ``pile``
-    the draw pile, top last.  Everything public comes from the view.  The result has
-    no events and no record; play it on the trusted path.
-    """
-    g = Game(view.rules, list(view.names), seed=seed, events=False, record=False, start=False)
-    g.hands = hands
-    g.pile = pile
-    g.discard = list(view.discard)
-    g.color = view.color
-    g.direction = view.direction
-    g.current = view.current
-    g.phase = view.phase
-    g.dealer = view.dealer
-    g.round_index = view.round_index
-    g.scores = list(view.scores)
-    g.live = list(view.live)
-    g.n_live = sum(view.live)
-    g.vulnerable = view.vulnerable
-    g.round_winner = view.round_winner
-    g.game_winner = view.game_winner
-    g.pend_card = view.pending
-    g.pend_total = view.pending_total
-    g.wd4_by = view.wd4_by
-    g.wd4_prev_color = view.prev_color
-    if view.wd4_by >= 0:
-        g.wd4_guilty = holds_color(hands[view.wd4_by], view.prev_color)
-    if view.phase == P_DRAWN:
-        if view.drawn >= 0:
-            g.drawn = view.drawn
-        else:  # someone else drew: imagine the drawn card is the last of their hand
-            g.drawn = hands[view.current][-1] if hands[view.current] else -1
-            if g.drawn < 0 or not g.can_play(hands[view.current], g.drawn):
-                g.phase = 0
-                g.current = g.next_seat(view.current)
-    g.round_rng = g.rng
-    g.refresh_flags()
-    return g
+    return [game.shown_faces(h) for h in game.hands]  # a Flip hand holds two-faced cards

@@ -49,7 +49,7 @@ from unokit.engine import (
     PHASE_NAMES,
     PLAY,
     Action,
-    Game,
+    ClassicGame,
     View,
     view_of,
 )
@@ -278,7 +278,7 @@ class Table:
         rest[O_RULES - _R : O_RULES - _R + len(feats)] = bytes(feats)
         self._rest = rest
         self.decode = [decode_table(s, n) for s in range(n)]
-        self.game = Game(rules, n, seed=0, events=False, record=False)
+        self.game = ClassicGame(rules, n, seed=0, events=False, record=False)
         self.passed: set[int] = set()  # seats that let the current window go by
         self.events = False  # new games keep events (for opponents that observe)
         self.record = False  # and their record (tests compare it with other front ends)
@@ -309,9 +309,11 @@ class Table:
     # ---------------------------------------------------------------- lifecycle ----
     def new_game(self, seed: int) -> None:
         """A new game; with events (bots that remember) or a record only when asked."""
-        self.set_game(Game(self.rules, self.n, seed=seed, events=self.events, record=self.record))
+        self.set_game(
+            ClassicGame(self.rules, self.n, seed=seed, events=self.events, record=self.record)
+        )
 
-    def set_game(self, game: Game) -> None:
+    def set_game(self, game: ClassicGame) -> None:
         """Play on ``game`` (same rules and seats).  A game must change only through the
         table's ``step``/``apply``/``next_round`` afterwards, or be set again."""
         self.game = game
@@ -647,7 +649,7 @@ class Table:
         """The action mask of ``seat`` as a new int8 array."""
         return np.frombuffer(bytearray(self.mask(seat)), np.int8)
 
-    def _other_mask(self, g: Game, seat: int) -> bytearray:
+    def _other_mask(self, g: ClassicGame, seat: int) -> bytearray:
         """The mask of a seat that is not to act: its out-of-turn options and PASS (none
         once the round is over or for an eliminated seat)."""
         m = bytearray(NUM_ACTIONS)
@@ -660,7 +662,7 @@ class Table:
             m[A_PASS] = 1
         return m
 
-    def _legal_mask(self, g: Game, seat: int) -> bytearray:
+    def _legal_mask(self, g: ClassicGame, seat: int) -> bytearray:
         """The general path: every single-card legal action of the engine."""
         m = bytearray(NUM_ACTIONS)
         n = self.n
@@ -670,7 +672,7 @@ class Table:
                 m[i] = 1
         return m
 
-    def _turn_mask(self, g: Game, seat: int, m: bytearray) -> bool:
+    def _turn_mask(self, g: ClassicGame, seat: int, m: bytearray) -> bool:
         """The seat to act, outside the play phase (``observe_with_mask`` does that one):
         its mask into ``m[_M:]`` (all zero there on entry); False when the general path
         (``legal_actions``) is needed.
@@ -696,7 +698,7 @@ class Table:
                 playable = self._bluff or not any(x < WILD and x // 13 == g.color for x in hand)
                 if playable:
                     m[_M_WILD + 4 : _M_WILD + 8] = _FOUR
-            if not self._force or not playable:  # Game.drawn_playable: R-TURN-3
+            if not self._force or not playable:  # ClassicGame.drawn_playable: R-TURN-3
                 m[_M_KEEP] = 1
             if len(hand) == 2:  # a play leaves one card: it may call UNO with it
                 m[_M_UNO_PLAYS : _M_UNO_PLAYS + A_UNO_PLAYS] = m[_M:_M_UNO_PLAYS]

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from unokit.engine.errors import IllegalAction, ShuffleError
+from unokit.engine.family import new_game
 from unokit.engine.game import Game
 from unokit.engine.modern.base import ModernGame
 from unokit.engine.view import shown_hands, view_of
@@ -77,7 +78,7 @@ def _codes(game: Game, cards: tuple[int, ...] | list[int]) -> list[str]:
 
 def _frames(record: Record, view: int | str) -> Replay:
     try:
-        game = Game(record.rules, record.players, seed=0, start=False, events=True)
+        game = new_game(record.rules, record.players, seed=0, start=False, events=True)
     except RulesError as e:
         raise RecordError(f"bad rules: {e}") from None
     seat = view if isinstance(view, int) else None

@@ -34,6 +34,7 @@ from unokit.bots.base import Bot
 from unokit.bots.roster import BOT_NAMES, make_bots
 from unokit.engine.actions import Action
 from unokit.engine.errors import ActionParseError
+from unokit.engine.family import new_game
 from unokit.engine.game import Game
 from unokit.engine.modern.base import ModernGame
 from unokit.engine.state import check
@@ -120,7 +121,7 @@ def _plays_modern(level: str, deck: str) -> bool:
 
         ok = True
         try:
-            game = Game(_preset(deck), 3, seed=1)
+            game = new_game(_preset(deck), 3, seed=1)
             bot = make_bots(None, level, 1, 1)[0]
             for _ in range(30):
                 if game.round_over:
@@ -662,7 +663,7 @@ class Room:
     # ----------------------------------------------------------------- the game ----
     def _new_game(self, seed: int) -> Game:
         names = [s.name if s else f"Seat {i}" for i, s in enumerate(self.seats)]
-        game = Game(self.rules, names, seed=seed, events=True, start=False)
+        game = new_game(self.rules, names, seed=seed, events=True, start=False)
         self.dealer = game.choose_dealer()
         self._bots = {}
         bots: list[Bot | None] = []

@@ -35,7 +35,7 @@ from unokit.engine.game import (
     P_PLAY,
     P_ROUND_OVER,
     P_START_COLOR,
-    Game,
+    ClassicGame,
 )
 from unokit.engine.state import seat_to_ask
 from unokit.match import Match, Timing
@@ -87,9 +87,9 @@ class Table:
         self.cfg = cfg
         self.rules = rules = cfg.rules()
         n = cfg.players
-        # Game() rebuilds the deck and the points table each time; copying a pristine
+        # ClassicGame() rebuilds the deck and the points table each time; copying a pristine
         # game (the engine's own copy()) is several times cheaper and plays the same.
-        self.template = Game(rules, n, seed=0, events=False, record=False, start=False)
+        self.template = ClassicGame(rules, n, seed=0, events=False, record=False, start=False)
         self.challenge_p: list[float] = []
         self.catches: list[bool] = []
         self.forget_p: list[float] = []  # chance of not calling UNO on the last-but-one card
@@ -118,14 +118,14 @@ class Table:
         # Someone may fail to call UNO, so the others may catch them: ask after each move.
         self.reactive = self.has_bots or any(self.forget_p)
         self.reuse = cfg.rounds_only and not self.has_bots
-        self._last: Game | None = None
+        self._last: ClassicGame | None = None
         self._counts = [0, 0, 0, 0, 0]
         # Cards whose effect may change the player's own hand size: UNO is called after.
         sz = rules.seven_zero
         self.special = [c >= WILD_SWAP or (sz and c < WILD and CARD_RANK[c] in (0, 7))
                         for c in range(NUM_CARDS)]  # fmt: skip
 
-    def new_game(self, seed: int, dealer: int, events: bool, record: bool = False) -> Game:
+    def new_game(self, seed: int, dealer: int, events: bool, record: bool = False) -> ClassicGame:
         """A new game whose first round is dealt by ``dealer`` from ``seed``.
 
         Every round's seed is given explicitly, so the game's own RNG is never used and
@@ -138,7 +138,7 @@ class Table:
         """
         last = self._last
         if events or record:
-            game = Game(self.rules, self.cfg.players, events=events, record=record,
+            game = ClassicGame(self.rules, self.cfg.players, events=events, record=record,
                         start=False)  # fmt: skip
         elif last is not None and last.phase == P_ROUND_OVER and last.n_live == last.n:
             game = last
@@ -150,7 +150,9 @@ class Table:
         game.start_round(dealer, seed=seed)
         return game
 
-    def play(self, index: int, tally: Tally, *, events: bool = False, record: bool = False) -> Game:
+    def play(
+        self, index: int, tally: Tally, *, events: bool = False, record: bool = False
+    ) -> ClassicGame:
         """Play game ``index`` and add its counts to ``tally``; return the finished game.
 
         Everything random comes from ``derive_seed(cfg.seed, index)``: the dealer, each
@@ -292,7 +294,9 @@ class Table:
         return game
 
     # ------------------------------------------------------------------ bots -------
-    def _count_action(self, game: Game, action: Action, pc: list[int], tc: list[int]) -> None:
+    def _count_action(
+        self, game: ClassicGame, action: Action, pc: list[int], tc: list[int]
+    ) -> None:
         c = self._counts
         kind = action.kind
         if kind == PLAY:
@@ -310,7 +314,7 @@ class Table:
         elif kind == CATCH:
             c[4] += 1
 
-    def _act(self, game: Game, seat: int, bot: Bot, pc: list[int], tc: list[int]) -> None:
+    def _act(self, game: ClassicGame, seat: int, bot: Bot, pc: list[int], tc: list[int]) -> None:
         """A bot's turn, through the match: told its events, asked on its view (a catch
         first while someone is catchable, then its turn), checked."""
         match = self._match
@@ -321,7 +325,9 @@ class Table:
         self._count_action(game, action, pc, tc)
         match.submit(seat, action)
 
-    def _react(self, game: Game, bots: list[Bot | None], pc: list[int], tc: list[int]) -> bool:
+    def _react(
+        self, game: ClassicGame, bots: list[Bot | None], pc: list[int], tc: list[int]
+    ) -> bool:
         """Someone may be caught, or jump in: out-of-turn seats first, in ``to_ask``'s order.
 
         Bots are asked through the match; a fast ``random`` or ``careless`` seat

@@ -31,6 +31,7 @@ from collections.abc import Callable
 from unokit.bots import BOTS, Bot
 from unokit.bots.base import BotBase
 from unokit.engine.actions import ACCEPT, CATCH, CHALLENGE, COLOR, DRAW, KEEP, PLAY, UNO, Action
+from unokit.engine.family import new_game
 from unokit.engine.game import Game
 from unokit.engine.modern.base import ModernGame
 from unokit.engine.modern.flip import FlipGame
@@ -78,7 +79,7 @@ class ModernTable:
         grng = random.Random(derive_seed(cfg.seed, index))
         rand = grng.random
         first_dealer = cfg.dealer if cfg.dealer is not None else grng.randrange(n)
-        game = Game(self.rules, n, seed=grng.getrandbits(48), dealer=first_dealer,
+        game = new_game(self.rules, n, seed=grng.getrandbits(48), dealer=first_dealer,
                     events=events or self.observing, record=False)  # fmt: skip
         assert isinstance(game, ModernGame)
         bots: list[Bot | None] = [

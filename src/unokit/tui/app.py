@@ -52,11 +52,11 @@ from unokit.engine import (
     UNO,
     Action,
     ActionParseError,
-    Game,
     IllegalAction,
     View,
 )
 from unokit.engine.events import Challenge, EventKind, Reveal, RoundOver
+from unokit.engine.family import new_game
 from unokit.files import free_path, write_text_atomic
 from unokit.match import Timing
 from unokit.record import dumps
@@ -908,7 +908,7 @@ class UnoApp(App[int]):
             self.table = self._new_table(self.game_no)
         else:
             g = old.game
-            self.table = Table(Game(g.rules, g.names, seed=None), old.bots, old.human)
+            self.table = Table(new_game(g.rules, g.names, seed=None), old.bots, old.human)
         self.look = look_for(self.table.game.rules)
         self.query_one(HandView).look = self.look
         self.narrator = Narrator(self.table.game.names, self.table.human, self.look)
@@ -1026,7 +1026,7 @@ def run_play(args: argparse.Namespace, rules: RuleSet) -> int:
 
     def new_table(game_no: int) -> Table:
         s = seed + game_no if seed is not None else random.randrange(2**31)
-        game = Game(rules, names, seed=s)
+        game = new_game(rules, names, seed=s)
         if not rules.modern:
             return Table(game, [None, *make_bots(kind, level, players - 1, s)], human=0)
         assert kind is not None

@@ -21,7 +21,8 @@ from rich.text import Text
 from unokit.bots import BOTS, Bot
 from unokit.bots.base import observes
 from unokit.bots.roster import bot_kind, make_bots
-from unokit.engine import P_ROUND_OVER, Action, Event, Game, View, view_of
+from unokit.engine import P_ROUND_OVER, Action, Event, View, view_of
+from unokit.engine.family import find_game, new_game
 from unokit.engine.modern import ModernGame
 from unokit.modern_cards import (
     DARK,
@@ -283,9 +284,8 @@ def _game_of(kind: str) -> ModernGame:
     """A game of that kind, to parse typed moves with (codes depend only on the kind)."""
     got = _GAMES.get(kind)
     if got is None:
-        got = _GAMES[kind] = ModernGame.KINDS[kind](
-            None, 2, start=False, events=False, record=False
-        )
+        made = find_game(kind)(None, 2, start=False, events=False, record=False)
+        got = _GAMES[kind] = ModernGame.of(made)
     return got
 
 
@@ -377,7 +377,7 @@ def plays_modern(kind: str, rules: RuleSet, seed: int = 0, seconds: float = 2.0)
     deadline = time.monotonic() + seconds
     players = min(3, rules.player_range()[1])
     try:
-        game = Game(rules, players, seed=seed, events=False, record=False)
+        game = new_game(rules, players, seed=seed, events=False, record=False)
         bots = [BOTS[kind](seed=seed + i) for i in range(players)]
         for _ in range(200):
             if game.phase >= P_ROUND_OVER or time.monotonic() > deadline:

@@ -1,11 +1,10 @@
 """What UNO Flip! and No Mercy share: rounds, the draw pile, UNO calls, checks, records.
 
-``ModernGame`` is a ``Game`` so that everything built on the match as a value
-(``MatchState``, ``to_ask``, ``advance``, ``Match``) drives it unchanged: it keeps the
-fields those read (``phase``, ``current``, ``vulnerable``, ``live``, ``events``...) with
-the same meaning, and answers ``legal_actions``/``check``/``apply_trusted``.  The rules
-of each game are in ``flip.py`` and ``nomercy.py``; the classic ``Game`` is untouched
-on its hot paths (it only learns to build the right class from the rules).
+``ModernGame`` is a member of the family (``engine/family.py``), a sibling of the
+classic game, not a kind of it: it keeps the fields every game keeps with the same
+meaning, so ``MatchState``, ``to_ask`` and ``advance`` drive it unchanged, and answers
+the whole contract for itself.  The rules of each game are in ``flip.py`` and
+``nomercy.py``.
 
 Legal actions have one definition per game (``_turn_actions`` plus the UNO call and
 catch here); ``check`` accepts exactly what it lists and only words the refusal.
@@ -21,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
 from unokit.cards import CardError
+from unokit.engine import serial
 from unokit.engine.actions import (
     ACCEPT,
     CATCH,
@@ -36,9 +36,9 @@ from unokit.engine.checks import check_shape
 from unokit.engine.dealing import RoundLog, shuffle
 from unokit.engine.errors import ActionParseError, IllegalAction, ShuffleError
 from unokit.engine.events import FIELDS, Event, EventKind
-from unokit.engine.game import VARIANTS, Game
+from unokit.engine.family import Game
 from unokit.engine.phases import P_GAME_OVER, P_ROUND_OVER, PHASE_NAMES
-from unokit.rules import RuleSet, from_preset
+from unokit.rules import GAME_DECKS, GAME_SCORINGS, RuleSet, from_preset
 
 _SIMPLE = {"draw": DRAW, "keep": KEEP, "challenge": CHALLENGE, "accept": ACCEPT}
 
@@ -46,18 +46,10 @@ _SIMPLE = {"draw": DRAW, "keep": KEEP, "challenge": CHALLENGE, "accept": ACCEPT}
 class ModernGame(Game):
     """A game of UNO Flip! or No Mercy in rounds (hands): the parts both share."""
 
-    MODERN: ClassVar[bool] = True
     DECK: ClassVar[str] = ""
     # what an action may name: card (face) ids 0..ACTION_CARDS-1, colours by these codes
     ACTION_CARDS: ClassVar[int] = 0
     COLOR_CODES: ClassVar[tuple[str, ...]] = ()
-    # each kind of game by its deck, so code below the games (views) can make one
-    KINDS: ClassVar[dict[str, type[ModernGame]]] = {}
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        if cls.DECK:
-            ModernGame.KINDS[cls.DECK] = cls
 
     def __init__(
         self,
@@ -106,21 +98,30 @@ class ModernGame(Game):
         self.round_index = -1
         self.dealer = -1
         self.reshuffles = 0
-        self.rounds = []
+        self.rounds: list[RoundLog] = []
         self.events = [] if events else None
         self.recording = record
-        # the classic flags, kept so that nothing reading them finds them missing
-        self._stack = self._pass = self._launcher = self._no_bluff = False
-        self._seven_zero = self._plain = self._fast_draw = False
-        self._weights = []
-        self._forced = []
-        self._forced_launches = []
-        self._log = None
+        self._forced: list[list[int]] = []  # shuffles given by a record, next last
+        self._log: RoundLog | None = None
         self._init_game()
         if start:
             self.start_round(dealer if dealer is not None else self.choose_dealer())
 
     # ------------------------------------------------------ what each game says ----
+    FACE_CODES: ClassVar[tuple[str, ...]] = ()  # what actions and views name, by id
+    SIDES: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    def _describe(cls) -> dict[str, Any]:
+        return {
+            "decks": list(GAME_DECKS[cls.NAME]),
+            "colors": list(cls.COLOR_CODES),
+            "cards": list(cls.FACE_CODES),
+            "sides": list(cls.SIDES),
+            "scorings": list(GAME_SCORINGS[cls.NAME]),
+            "phases": list(PHASE_NAMES),
+        }
+
     def _init_game(self) -> None:
         """Per-game fields, set before the first round."""
 
@@ -149,6 +150,14 @@ class ModernGame(Game):
     def parse_color(self, text: str) -> int:
         raise NotImplementedError
 
+    def team_of(self, seat: int) -> int:
+        return seat  # no team scoring in the modern games: each seat is its own side
+
+    def unused_record_entries(self) -> str | None:
+        """Shuffles a replayed record gave that the round never used (damage, refused)."""
+        k = len(self._forced)
+        return f"{k} 'shuffles' entr{'y' if k == 1 else 'ies'} never used" if k else None
+
     def _dealer_value(self, card: int) -> int | None:
         """The value of a card drawn to choose the first dealer (None: draw another)."""
         raise NotImplementedError
@@ -173,7 +182,7 @@ class ModernGame(Game):
         """Score the hand ``winner`` won and decide whether the game is over."""
         raise NotImplementedError
 
-    def modern_view(self, seat: int | None) -> Any:
+    def view(self, seat: int | None) -> Any:
         raise NotImplementedError
 
     def _give_one(self, seat: int) -> int:
@@ -671,7 +680,7 @@ class ModernGame(Game):
         return sum(self.hand_points(s) for s in range(self.n) if s != winner)
 
     def copy(self, rng: random.Random | None = None) -> Game:
-        g = type(self).from_json_obj(self.to_json_obj())
+        g = type(self)._from_json_obj(self.to_json_obj())
         g.events = None
         g.rounds = []
         g._log = None
@@ -716,8 +725,8 @@ class ModernGame(Game):
             "rules": self.rules.to_spec(),
             "names": list(self.names),
             "recording": self.recording,
-            "rng": list(_rng_json(self.rng)),
-            "round_rng": None if self.round_rng is self.rng else _rng_json(self.round_rng),
+            "rng": list(serial.rng_json(self.rng)),
+            "round_rng": None if self.round_rng is self.rng else serial.rng_json(self.round_rng),
             "rounds": [
                 {
                     "dealer": r.dealer,
@@ -740,27 +749,23 @@ class ModernGame(Game):
         return out
 
     @classmethod
-    def from_json_obj(cls, obj: dict[str, Any]) -> ModernGame:
+    def _from_json_obj(cls, obj: dict[str, Any]) -> ModernGame:
         spec = obj["rules"]
         rules = from_preset(spec["preset"], spec["options"])
-        game_cls = VARIANTS[rules.deck]
-        if game_cls is not cls and issubclass(game_cls, ModernGame):
-            return game_cls.from_json_obj(obj)  # the game's own fields too
-        g = game_cls(rules, obj["names"], seed=0, events=obj["events"] is not None,
+        g = cls(rules, obj["names"], seed=0, events=obj["events"] is not None,
                      record=obj["recording"], start=False)  # fmt: skip
-        assert isinstance(g, ModernGame)
         d = g.__dict__
         for name in g._FIELDS:
             v = obj[name]
             d[name] = [list(x) if isinstance(x, list) else x for x in v] if isinstance(
                 v, list) else v  # fmt: skip
-        g.rng = _rng_from(obj["rng"])
-        g.round_rng = g.rng if obj["round_rng"] is None else _rng_from(obj["round_rng"])
+        g.rng = serial.rng_from(obj["rng"])
+        g.round_rng = g.rng if obj["round_rng"] is None else serial.rng_from(obj["round_rng"])
         g.rounds = [
             RoundLog(
                 dealer=r["dealer"], deck=list(r["deck"]), seed=r["seed"],
                 shuffles=[list(s) for s in r["shuffles"]], launches=[],
-                actions=[_logged_action(x) for x in r["actions"]],
+                actions=[serial.logged_action(x) for x in r["actions"]],
             )
             for r in obj["rounds"]
         ]  # fmt: skip
@@ -771,32 +776,6 @@ class ModernGame(Game):
                 for k, s, c, a, col, t, only, hide in obj["events"]
             ]
         return g
-
-    def __repr__(self) -> str:
-        return (
-            f"<{type(self).__name__} {self.n} players, round {self.round_index}, "
-            f"{PHASE_NAMES[self.phase]}, current {self.current}>"
-        )
-
-
-def _logged_action(obj: Sequence[Any]) -> tuple[int, Action]:
-    """A logged ``[seat, [kind, card, colour, target, uno], extra]``; states stored before
-    the extra cards were kept have no third item (their multi-plays are lost for good)."""
-    seat, a, *rest = obj
-    extra = tuple(rest[0]) if rest else ()
-    return seat, Action(a[0], a[1], a[2], a[3], bool(a[4]), extra)
-
-
-def _rng_json(rng: random.Random) -> list[Any]:
-    version, internal, gauss = rng.getstate()
-    return [version, list(internal), gauss]
-
-
-def _rng_from(obj: Any) -> random.Random:
-    rng = random.Random()
-    version, internal, gauss = obj
-    rng.setstate((version, tuple(internal), gauss))
-    return rng
 
 
 def _quote(obj: Any) -> str:

@@ -20,7 +20,7 @@ from unokit.engine.actions import ACCEPT, CHALLENGE, COLOR, DRAW, KEEP, PLAY, Ac
 from unokit.engine.dealing import shuffle
 from unokit.engine.errors import ShuffleError
 from unokit.engine.events import Event, EventKind
-from unokit.engine.game import VARIANTS
+from unokit.engine.family import register
 from unokit.engine.modern.base import ModernGame
 from unokit.engine.modern.view import ModernView, common_fields
 from unokit.engine.phases import (
@@ -61,10 +61,15 @@ from unokit.modern_cards import (
 CHOOSE_START, CHOOSE_FLIP = 0, 1
 
 
+@register
 class FlipGame(ModernGame):
     """UNO Flip! in rounds, for 2 to 10 players."""
 
     DECK = "flip"
+    NAME = "flip"
+    FACE_CODES = FACE_CODE
+    SIDES = SIDE_NAMES
+    TITLE = "UNO Flip!"
     ACTION_CARDS = NUM_FACES  # actions name faces
     COLOR_CODES = FLIP_COLOR_CODES
 
@@ -583,7 +588,7 @@ class FlipGame(ModernGame):
         self._finish(winner, gained, gw)
 
     # ------------------------------------------------------------ views -----------
-    def modern_view(self, seat: int | None) -> ModernView:
+    def view(self, seat: int | None) -> ModernView:
         """FLIP-VIEW-1..3 (FLIP-VIEW-4, a challenged hand, comes as an event)."""
         check_seat(self, seat)
         c = common_fields(self, seat)
@@ -620,8 +625,8 @@ class FlipGame(ModernGame):
         return out
 
     @classmethod
-    def from_json_obj(cls, obj: dict[str, Any]) -> ModernGame:
-        g = super().from_json_obj(obj)
+    def _from_json_obj(cls, obj: dict[str, Any]) -> ModernGame:
+        g = super()._from_json_obj(obj)
         assert isinstance(g, FlipGame)
         g.pairs = [(a, b) for a, b in obj["pairs"]]
         if sorted(a for a, _ in g.pairs) != sorted(side_faces(LIGHT)) or sorted(
@@ -631,5 +636,4 @@ class FlipGame(ModernGame):
         return g
 
 
-VARIANTS["flip"] = FlipGame
 __all__ = ["FlipGame"]

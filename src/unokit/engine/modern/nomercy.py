@@ -17,7 +17,7 @@ from typing import Any
 from unokit.cards import CardError
 from unokit.engine.actions import ACCEPT, COLOR, DRAW, PLAY, Action
 from unokit.engine.events import Event, EventKind
-from unokit.engine.game import VARIANTS
+from unokit.engine.family import register
 from unokit.engine.modern.base import ModernGame
 from unokit.engine.modern.view import ModernView, common_fields
 from unokit.engine.phases import P_ANSWER, P_DRAWN, P_PLAY, P_ROUND_OVER, P_START_COLOR
@@ -45,10 +45,14 @@ from unokit.modern_cards import (
 KNOCKOUT_POINTS = 250  # NM-SCORE-2
 
 
+@register
 class NoMercyGame(ModernGame):
     """UNO Show 'Em No Mercy in hands, for 2 to 6 players."""
 
     DECK = "no-mercy"
+    NAME = "no-mercy"
+    FACE_CODES = NM_CODE
+    TITLE = "UNO Show 'Em No Mercy"
     ACTION_CARDS = NM_NUM_CARDS
     COLOR_CODES = NM_COLOR_CODES
 
@@ -518,7 +522,7 @@ class NoMercyGame(ModernGame):
         self._finish(winner, gained, gw)
 
     # ------------------------------------------------------------ views -----------
-    def modern_view(self, seat: int | None) -> ModernView:
+    def view(self, seat: int | None) -> ModernView:
         """What one seat may see: every card played is public (NM deck), hands are not."""
         check_seat(self, seat)
         c = common_fields(self, seat)
@@ -545,5 +549,4 @@ class NoMercyGame(ModernGame):
     _FIELDS = (*ModernGame._FIELDS, "aside", "knockouts", "roulette_by", "face_down")
 
 
-VARIANTS["no-mercy"] = NoMercyGame
 __all__ = ["NoMercyGame"]

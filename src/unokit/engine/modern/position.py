@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from unokit.cards import CardError
 from unokit.engine.dealing import shuffle
-from unokit.engine.game import Game
+from unokit.engine.family import new_game
 from unokit.engine.modern.base import ModernGame
 from unokit.engine.modern.flip import FlipGame
 from unokit.engine.modern.nomercy import NoMercyGame
@@ -69,7 +69,7 @@ def modern_position(
         raise PositionError(f"there is no seat {current} to act")
     if direction not in (1, -1):
         raise PositionError("direction must be 1 or -1")
-    g = Game(rules, n, seed=seed, record=False, start=False)
+    g = new_game(rules, n, seed=seed, record=False, start=False)
     assert isinstance(g, ModernGame)
     try:
         if isinstance(g, FlipGame):

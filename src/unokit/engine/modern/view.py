@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from unokit.engine.family import find_game
 from unokit.engine.modern.base import ModernGame
 from unokit.engine.phases import P_CHALLENGE, PHASE_NAMES
 from unokit.engine.view import PROTOCOL_VERSION, View
@@ -95,9 +96,7 @@ def _codec(game: str) -> Any:
     """A game of that kind to word actions with (codes only depend on the kind)."""
     got = _CODECS.get(game)
     if got is None:
-        got = _CODECS[game] = ModernGame.KINDS[game](
-            None, 2, start=False, events=False, record=False
-        )
+        got = _CODECS[game] = find_game(game)(None, 2, start=False, events=False, record=False)
     return got
 
 
