@@ -509,7 +509,9 @@ async def test_a_bot_that_refuses_a_modern_game_is_replaced_with_a_notice(
 ) -> None:
     monkeypatch.setitem(BOTS, "broken", Broken)
     rules = from_preset("no-mercy")
-    assert not plays_modern("broken", rules) and plays_modern("random", rules)
+    # bots declare their games; a bot that declares one and then fails is replaced
+    assert not plays_modern("learned", rules) and plays_modern("random", rules)
+    assert plays_modern("broken", rules)
     assert modern_bot_kind("broken", "normal", rules) == ("broken", "")
     kind, note = modern_bot_kind(None, "easy", rules)
     assert kind == "random" and note == ""

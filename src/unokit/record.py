@@ -12,12 +12,11 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from unokit.cards import CARD_CODE, CardError, parse_card
+from unokit.cards import CardError, parse_card
 from unokit.engine.actions import Action
 from unokit.engine.errors import ActionParseError, IllegalAction, ShuffleError
 from unokit.engine.family import new_game
 from unokit.engine.game import Game, RoundLog
-from unokit.engine.modern.base import ModernGame
 from unokit.errors import UnoError
 from unokit.rules import RulesError, RuleSet, from_preset
 
@@ -38,8 +37,9 @@ class RoundSpec:
     shuffles: list[list[int]] | None
     actions: list[tuple[int, Action]]
     launches: list[int] | None = None
-    # UNO Flip!, No Mercy: the codes as written; the game turns them into its cards at
-    # replay (a Flip deck's codes also carry the light/dark pairing, FLIP-DECK-3)
+    # the codes as written; the game turns them into its cards at replay (a Flip
+    # deck's codes also carry the light/dark pairing, FLIP-DECK-3); ``deck`` and
+    # ``shuffles`` are for records built in code with card ids
     deck_codes: list[str] | None = None
     shuffle_codes: list[list[str]] | None = None
 
@@ -58,37 +58,19 @@ def record_of(game: Game) -> dict[str, Any]:
         "format": FORMAT,
         "rules": game.rules.to_spec(),
         "players": list(game.names),
-        "rounds": [
-            _modern_round_json(game, r) if isinstance(game, ModernGame) else _round_json(r)
-            for r in game.rounds
-        ],
+        "rounds": [_round_json(game, r) for r in game.rounds],
     }
 
 
-def _modern_round_json(game: ModernGame, r: RoundLog) -> dict[str, Any]:
-    """A round of UNO Flip! or No Mercy: the same keys, the game's own codes."""
-    out: dict[str, Any] = {
-        "dealer": r.dealer,
-        "deck": [game.code_of(c) for c in r.deck],
-        "seed": r.seed,
-    }
+def _round_json(game: Game, r: RoundLog) -> dict[str, Any]:
+    """A round in the game's own codes (its codec: cards, actions)."""
+    code = game.code_of
+    out: dict[str, Any] = {"dealer": r.dealer, "deck": [code(c) for c in r.deck], "seed": r.seed}
     if r.shuffles:
-        out["shuffles"] = [[game.code_of(c) for c in s] for s in r.shuffles]
-    out["actions"] = [game.action_json(a, seat) for seat, a in r.actions]
-    return out
-
-
-def _round_json(r: RoundLog) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "dealer": r.dealer,
-        "deck": [CARD_CODE[c] for c in r.deck],
-        "seed": r.seed,
-    }
-    if r.shuffles:
-        out["shuffles"] = [[CARD_CODE[c] for c in s] for s in r.shuffles]
+        out["shuffles"] = [[code(c) for c in s] for s in r.shuffles]
     if r.launches:
         out["launches"] = list(r.launches)
-    out["actions"] = [a.to_json(seat) for seat, a in r.actions]
+    out["actions"] = [game.action_json(a, seat) for seat, a in r.actions]
     return out
 
 
@@ -165,11 +147,9 @@ def parse(obj: Any) -> Record:
     rounds = obj.get("rounds")
     if not isinstance(rounds, list):
         raise RecordError("'rounds' must be a list")
-    codec = None
-    if rules.modern:  # a game of that kind knows its codes
-        made = new_game(rules, players, seed=0, start=False, events=False, record=False)
-        assert isinstance(made, ModernGame)
-        codec = made
+    # a game of the record's kind knows its codes (a Flip deck's codes also carry the
+    # light/dark pairing, FLIP-DECK-3, so its cards are known only once a round deals)
+    codec = new_game(rules, players, seed=0, start=False, events=False, record=False)
     specs = [_parse_round(r, i, len(players), codec) for i, r in enumerate(rounds)]
     return Record(rules=rules, players=list(players), rounds=specs)
 
@@ -194,28 +174,28 @@ def _codes(value: Any, where: str) -> list[str]:
     return list(value)
 
 
-def _parse_round(r: Any, i: int, n: int, codec: ModernGame | None = None) -> RoundSpec:
+def _parse_round(r: Any, i: int, n: int, codec: Game) -> RoundSpec:
     where = f"round {i}"
     if not isinstance(r, dict):
         raise RecordError(f"{where} must be an object")
     dealer = r.get("dealer")
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
         raise RecordError(f"{where}: 'dealer' must be a seat from 0 to {n - 1}")
-    if codec is not None:
-        return _parse_modern_round(r, where, dealer, codec)
-    deck = _cards(r["deck"], f"{where} deck") if "deck" in r else None
     seed = r.get("seed", 0)
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise RecordError(f"{where}: 'seed' must be a whole number")
-    if deck is None and "seed" not in r:
+    if "deck" not in r and "seed" not in r:
         raise RecordError(f"{where} needs a 'deck', a 'seed', or both")
+    deck = _codes(r["deck"], f"{where} deck") if "deck" in r else None
     shuffles = None
     if "shuffles" in r:
         if not isinstance(r["shuffles"], list):
             raise RecordError(f"{where}: 'shuffles' must be a list of card lists")
-        shuffles = [_cards(s, f"{where} shuffles[{k}]") for k, s in enumerate(r["shuffles"])]
+        shuffles = [_codes(s, f"{where} shuffles[{k}]") for k, s in enumerate(r["shuffles"])]
     launches = None
     if "launches" in r:
+        if not codec.rules.attack_launcher:
+            raise RecordError(f"{where}: 'launches' needs the attack_launcher rule")
         ls = r["launches"]
         if not isinstance(ls, list) or not all(
             isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= 12 for x in ls
@@ -228,36 +208,10 @@ def _parse_round(r: Any, i: int, n: int, codec: ModernGame | None = None) -> Rou
     actions = []
     for k, a in enumerate(acts):
         try:
-            actions.append(Action.from_json(a))
-        except ActionParseError as e:
-            raise RecordError(f"{where} action {k}: {e}") from None
-    return RoundSpec(dealer, deck, seed, shuffles, actions, launches)
-
-
-def _parse_modern_round(r: dict[str, Any], where: str, dealer: int, codec: ModernGame) -> RoundSpec:
-    seed = r.get("seed", 0)
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise RecordError(f"{where}: 'seed' must be a whole number")
-    if "deck" not in r and "seed" not in r:
-        raise RecordError(f"{where} needs a 'deck', a 'seed', or both")
-    deck = _codes(r["deck"], f"{where} deck") if "deck" in r else None
-    shuffles = None
-    if "shuffles" in r:
-        if not isinstance(r["shuffles"], list):
-            raise RecordError(f"{where}: 'shuffles' must be a list of card lists")
-        shuffles = [_codes(s, f"{where} shuffles[{k}]") for k, s in enumerate(r["shuffles"])]
-    if "launches" in r:
-        raise RecordError(f"{where}: 'launches' needs the attack_launcher rule")
-    acts = r.get("actions", [])
-    if not isinstance(acts, list):
-        raise RecordError(f"{where}: 'actions' must be a list")
-    actions = []
-    for k, a in enumerate(acts):
-        try:
             actions.append(codec.action_from_json(a))
         except ActionParseError as e:
             raise RecordError(f"{where} action {k}: {e}") from None
-    return RoundSpec(dealer, None, seed, None, actions, None, deck, shuffles)
+    return RoundSpec(dealer, None, seed, None, actions, launches, deck, shuffles)
 
 
 # --------------------------------------------------------------------- replay ------
@@ -308,12 +262,7 @@ def replay(record: Record) -> ReplayResult:
             raise RecordError(f"the game ended in round {ri - 1}, yet the record has round {ri}")
         try:
             try:
-                if isinstance(game, ModernGame):
-                    _start_modern(game, spec, ri)
-                else:
-                    game.start_round(
-                        spec.dealer, spec.deck, spec.seed, spec.shuffles, spec.launches
-                    )
+                start_recorded_round(game, spec, ri)
             except IllegalAction as e:
                 raise RecordError(f"round {ri}: {e}") from None
             for ai, (seat, action) in enumerate(spec.actions):
@@ -330,13 +279,13 @@ def replay(record: Record) -> ReplayResult:
     return ReplayResult(True, game, max(game.round_index, 0))
 
 
-def _start_modern(game: ModernGame, spec: RoundSpec, ri: int) -> None:
-    """Start a modern round from its codes (RecordError for a card the game lacks)."""
+def start_recorded_round(game: Game, spec: RoundSpec, ri: int) -> None:
+    """Start a round from its codes (RecordError for a card the game lacks)."""
     try:
-        deck = None
+        deck = spec.deck
         if spec.deck_codes is not None:
             deck = game.cards_from_codes(spec.deck_codes, f"round {ri} deck")
-        shuffles = None
+        shuffles = spec.shuffles
         if spec.shuffle_codes is not None:
             shuffles = [
                 game.cards_from_codes(s, f"round {ri} shuffles[{k}]")
@@ -344,7 +293,7 @@ def _start_modern(game: ModernGame, spec: RoundSpec, ri: int) -> None:
             ]
     except CardError as e:
         raise RecordError(str(e)) from None
-    game.start_round(spec.dealer, deck, spec.seed, shuffles)
+    game.start_round(spec.dealer, deck, spec.seed, shuffles, spec.launches)
 
 
 def replay_text(text: str) -> tuple[int, dict[str, Any] | str]:

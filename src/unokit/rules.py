@@ -297,6 +297,11 @@ class RuleSet:
             )
 
     @property
+    def game(self) -> str:
+        """The name of the game these rules are played by (``engine.family``'s registry)."""
+        return _GAME_OF_DECK[self.deck]
+
+    @property
     def modern(self) -> bool:
         """UNO Flip! or No Mercy: played by ``unokit.engine.modern``, not the classic code."""
         return self.deck in MODERN_DECKS

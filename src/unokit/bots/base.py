@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from typing import ClassVar, Protocol, runtime_checkable
 
 from unokit.engine.actions import CATCH, PLAY, UNO, Action
 from unokit.engine.game import Event
@@ -34,11 +34,21 @@ class BotBase:
     """For bots that need no events: ``observe`` does nothing, and says so.
 
     Front ends switch events off for speed when no seat's bot reads them
-    (``observes``).
+    (``observes``).  ``games``: the games (``engine.family`` names) the bot plays,
+    declared, so a front end seats it only there and never finds out by running it;
+    None for a bot that plays any legal action of any game.
     """
+
+    games: ClassVar[frozenset[str] | None] = None
 
     def observe(self, events: Sequence[Event]) -> None:
         return None
+
+
+def bot_games(bot: object) -> frozenset[str] | None:
+    """The games a bot (or a bot class) declared it plays; None: every game."""
+    games = getattr(bot, "games", None)
+    return games if isinstance(games, frozenset) else None
 
 
 def observes(bot: object) -> bool:

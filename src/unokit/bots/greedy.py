@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 
 from unokit.bots.base import BotBase
-from unokit.bots.modern import greedy_modern
+from unokit.bots.modern import MODERN_PLAY, greedy_modern
 from unokit.cards import CARD_COLOR, IS_WILD, WILD_COLOR, card_points
 from unokit.engine.actions import ACCEPT, CATCH, COLOR, DRAW, PLAY, UNO, Action
 from unokit.engine.view import View
@@ -34,13 +34,15 @@ def colour_counts(hand: tuple[int, ...] | list[int]) -> list[int]:
 class GreedyBot(BotBase):
     """Sheds the most valuable matching card; wilds last; never challenges."""
 
+    games = frozenset({"classic", "flip", "no-mercy"})  # each with its own play (bots/modern.py)
+
     name = "greedy"
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
     def act(self, view: View) -> Action:
-        if view.rules.modern:  # UNO Flip!, No Mercy: their own cards (bots/modern.py)
+        if view.rules.game in MODERN_PLAY:  # UNO Flip!, No Mercy: bots/modern.py
             return greedy_modern(view, self.rng)
         legal = view.legal
         plays = [a for a in legal if a.kind == PLAY]

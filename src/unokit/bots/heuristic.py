@@ -38,7 +38,7 @@ import random
 from dataclasses import dataclass
 
 from unokit.bots.base import BotBase
-from unokit.bots.modern import ModernHeuristic
+from unokit.bots.modern import MODERN_PLAY, ModernHeuristic
 from unokit.cards import (
     CARD_COLOR,
     CARD_RANK,
@@ -163,6 +163,8 @@ def next_live(view: View, seat: int, steps: int = 1, direction: int = 0) -> int:
 class HeuristicBot(BotBase):
     """Card tracking, opponent reading, chain search with two players, W+4 odds."""
 
+    games = frozenset({"classic", "flip", "no-mercy"})  # each with its own play (bots/modern.py)
+
     name = "heuristic"
 
     def __init__(self, seed: int | None = None, weights: Weights | None = None) -> None:
@@ -193,7 +195,7 @@ class HeuristicBot(BotBase):
         return None
 
     def act(self, view: View) -> Action:
-        if view.rules.modern:  # UNO Flip!, No Mercy: their own play (bots/modern.py)
+        if view.rules.game in MODERN_PLAY:  # UNO Flip!, No Mercy: bots/modern.py
             if self._modern is None:
                 self._modern = ModernHeuristic(self._seed)
             return self._modern.act(view)

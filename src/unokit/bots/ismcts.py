@@ -58,7 +58,7 @@ from collections.abc import Set as AbstractSet
 from functools import lru_cache
 from typing import Any
 
-from unokit.bots.modern import catch_or_call
+from unokit.bots.modern import MODERN_PLAY, catch_or_call
 from unokit.bots.modern_search import ModernSearch
 from unokit.cards import (
     CARD_COLOR,
@@ -144,6 +144,8 @@ class ISMCTSBot:
     search runs for ``time_budget`` seconds of CPU time.  ``exploration`` and ``prior_visits``
     only serve the unpaired UCB search (``paired=False``).
     """
+
+    games = frozenset({"classic", "flip", "no-mercy"})  # each with its own play (bots/modern.py)
 
     name = "ismcts"
 
@@ -636,7 +638,7 @@ class ISMCTSBot:
         """UNO Flip! and No Mercy are searched by ``bots/modern_search.py``, from the
         view alone (the events kept for the classic game are dropped)."""
         if self._kind is None:
-            self._kind = "modern" if view.rules.modern else "classic"
+            self._kind = "modern" if view.rules.game in MODERN_PLAY else "classic"
             early, self._early = self._early, []
             if self._kind == "classic":
                 self.observe(early)

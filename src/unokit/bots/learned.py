@@ -134,6 +134,8 @@ def _table(seat: int, n: int) -> tuple[Action | None, ...]:
 class LearnedBot(BotBase):
     """The PPO policy of ``learned.npz``; deterministic given the seed."""
 
+    games = frozenset({"classic"})  # the policy knows the classic cards only
+
     name = "learned"
 
     def __init__(

@@ -84,6 +84,11 @@ class Table:
     wild: tuple[bool, ...]
 
 
+# The games this module plays (engine.family names): the bots that play several games
+# hand these to it, by table, never by asking which game a view is of.
+MODERN_PLAY: frozenset[str] = frozenset({"flip", "no-mercy"})
+
+
 def _flip_table() -> Table:
     kind, draws = [K_NUMBER] * NUM_FACES, [0] * NUM_FACES
     for f in range(NUM_FACES):

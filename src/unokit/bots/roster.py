@@ -10,8 +10,9 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 
 from unokit.bots import BOTS, Bot
-from unokit.bots.base import observes
+from unokit.bots.base import bot_games, observes
 from unokit.engine import PLAY, Action, Event, View
+from unokit.engine.family import plays
 
 BOT_NAMES = ("Ana", "Ben", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kim")
 
@@ -33,6 +34,7 @@ class ForgetfulBot:
     ) -> None:
         self.inner = inner
         self.name = inner.name
+        self.games = bot_games(inner)
         self.rng = random.Random(seed)
         self.forget = forget
         self.skip = skip
@@ -65,10 +67,11 @@ class UnoDecksOnly:
         self.stand_in = stand_in
         self.name = inner.name
         self.decks = DECKS
+        self.games = bot_games(stand_in)
         self.observes = observes(inner) or observes(stand_in)
 
     def _bot(self, view: View) -> Bot:
-        return self.inner if view.rules.deck in self.decks else self.stand_in
+        return self.inner if plays(bot_games(self.inner), view.rules) else self.stand_in
 
     def observe(self, events: Sequence[Event]) -> None:
         self.inner.observe(events)

@@ -28,7 +28,7 @@ from typing import Any, ClassVar, TypeVar
 
 from unokit.engine.actions import Action
 from unokit.engine.dealing import RoundLog
-from unokit.engine.errors import IllegalAction
+from unokit.engine.errors import ActionParseError, IllegalAction
 from unokit.engine.events import Event
 from unokit.engine.outcome import Outcome
 from unokit.engine.phases import P_GAME_OVER, P_ROUND_OVER, PHASE_NAMES
@@ -307,6 +307,15 @@ class Game(ABC):
     def action_from_json(self, obj: Any) -> tuple[int, Action]:
         """``(seat, action)`` from RECORD.md's JSON object; ``RecordError``-style
         ``UnoError`` otherwise."""
+
+    def action_from_wire(self, obj: Any) -> Action:
+        """A client's action object: RECORD.md's without the seat (the connection says
+        it); ``ActionParseError`` if malformed."""
+        if not isinstance(obj, dict):
+            raise ActionParseError("an action must be a JSON object")
+        if "seat" in obj:
+            raise ActionParseError("an action does not name its seat: the connection does")
+        return self.action_from_json({**obj, "seat": 0})[1]
 
     @abstractmethod
     def event_json(self, event: Event) -> dict[str, Any]:

@@ -652,6 +652,9 @@ class ClassicGame(Game):
         """The inverse of ``action_json``; ActionParseError says what is wrong."""
         return Action.from_json(obj)
 
+    def action_from_wire(self, obj: Any) -> Action:
+        return Action.from_wire(obj)
+
     # ------------------------------------------------------------------ codec ------
     def code_of(self, card: int) -> str:
         return CARD_CODE[card]

@@ -19,9 +19,8 @@ from typing import Any
 from unokit.engine.errors import IllegalAction, ShuffleError
 from unokit.engine.family import new_game
 from unokit.engine.game import Game
-from unokit.engine.modern.base import ModernGame
 from unokit.engine.view import shown_hands, view_of
-from unokit.record import Record, RecordError, _start_modern, loads
+from unokit.record import Record, RecordError, loads, start_recorded_round
 from unokit.rules import RulesError
 
 MAX_FRAMES = 20_000  # a record longer than this is refused (a game has a few thousand)
@@ -69,11 +68,7 @@ def frames_of(text: str, view: str | None) -> Replay:
 
 
 def _codes(game: Game, cards: tuple[int, ...] | list[int]) -> list[str]:
-    if isinstance(game, ModernGame):
-        return [game.face_code(f) for f in cards]
-    from unokit.cards import CARD_CODE
-
-    return [CARD_CODE[c] for c in cards]
+    return [game.face_code(f) for f in cards]
 
 
 def _frames(record: Record, view: int | str) -> Replay:
@@ -96,7 +91,7 @@ def _frames(record: Record, view: int | str) -> Replay:
         for i in range(told, len(events)):
             e = events[i]
             if e.visible_to(seat):
-                ev = game.event_json(e) if isinstance(game, ModernGame) else e.to_json()
+                ev = game.event_json(e)
                 ev["seq"] = i
                 out.append(ev)
         told = len(events)
@@ -133,10 +128,7 @@ def _frames(record: Record, view: int | str) -> Replay:
             ok, message = False, f"the game ended in round {ri - 1}, yet the record goes on"
             break
         try:
-            if isinstance(game, ModernGame):
-                _start_modern(game, spec, ri)
-            else:
-                game.start_round(spec.dealer, spec.deck, spec.seed, spec.shuffles, spec.launches)
+            start_recorded_round(game, spec, ri)
         except (IllegalAction, ShuffleError) as e:
             raise RecordError(f"round {ri}: {e}") from None
         rounds.append(len(frames))

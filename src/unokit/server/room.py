@@ -30,13 +30,10 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from unokit.bots.base import Bot
+from unokit.bots.base import Bot, bot_games
 from unokit.bots.roster import BOT_NAMES, make_bots
 from unokit.engine.actions import Action
-from unokit.engine.errors import ActionParseError
-from unokit.engine.family import new_game
-from unokit.engine.game import Game
-from unokit.engine.modern.base import ModernGame
+from unokit.engine.family import Game, new_game, plays
 from unokit.engine.state import check
 from unokit.engine.view import shown_hands, view_of
 from unokit.errors import UnoError
@@ -101,38 +98,13 @@ def room_timing(base: Timing | None, timer: int) -> Timing:
 def make_bot(level: str, seed: int, rules: RuleSet | None = None) -> Bot:
     """A bot of a level, as the terminal game seats them (bots.roster.make_bots).
 
-    For UNO Flip! and No Mercy, a level whose bot cannot play that game (a bot kind
-    without the modern games) seats the random bot instead, which plays every legal
-    action of any view: a modern room never stalls on a bot."""
-    if rules is not None and rules.modern and not _plays_modern(level, rules.deck):
+    A level whose bot does not play the room's game (bots declare their games) seats
+    the random bot instead, which plays every legal action of any view: a room never
+    stalls on a bot."""
+    bot = make_bots(None, level, 1, seed)[0]
+    if rules is not None and not plays(bot_games(bot), rules):
         return make_bots("random", level, 1, seed)[0]
-    return make_bots(None, level, 1, seed)[0]
-
-
-_MODERN_OK: dict[tuple[str, str], bool] = {}
-
-
-def _plays_modern(level: str, deck: str) -> bool:
-    """Whether the level's bot plays a modern game: asked once per process, on a few
-    views of a game between bots of that level (a bot that raises cannot)."""
-    key = (level, deck)
-    if key not in _MODERN_OK:
-        from unokit.rules import from_preset as _preset
-
-        ok = True
-        try:
-            game = new_game(_preset(deck), 3, seed=1)
-            bot = make_bots(None, level, 1, 1)[0]
-            for _ in range(30):
-                if game.round_over:
-                    break
-                seat = game.current
-                action = bot.act(view_of(game, seat))
-                game.apply(seat, action)
-        except Exception:  # any failure means "not yet"
-            ok = False
-        _MODERN_OK[key] = ok
-    return _MODERN_OK[key]
+    return bot
 
 
 @dataclass
@@ -1073,7 +1045,7 @@ class Room:
         for i in range(start, len(events)):
             e = events[i]
             if e.visible_to(seat):
-                ev = game.event_json(e) if isinstance(game, ModernGame) else e.to_json()
+                ev = game.event_json(e)
                 ev["seq"] = i
                 out.append(ev)
         msg = {
@@ -1125,39 +1097,24 @@ class Room:
 
 
 def act_entry(seat: int, action: Action, game: Game | None = None) -> dict[str, Any]:
-    """An action's log entry (what ``Room._rebuild`` replays); a modern game's
-    actions name its own faces (``ModernGame.action_json``)."""
-    if isinstance(game, ModernGame):
-        return {"t": "act", "a": game.action_json(action, seat)}
-    return {"t": "act", "a": action.to_json(seat)}
+    """An action's log entry (what ``Room._rebuild`` replays), in the game's codes."""
+    return {"t": "act", "a": game.action_json(action, seat) if game else action.to_json(seat)}
 
 
 def action_from_entry(game: Game, obj: Any) -> tuple[int, Action]:
     """A log entry's (or a record's) action object for ``game``: the seat and action."""
-    if isinstance(game, ModernGame):
-        return game.action_from_json(obj)
-    return Action.from_json(obj)
+    return game.action_from_json(obj)
 
 
 def action_from_wire(game: Game | None, obj: Any) -> Action:
     """A client's action object (no seat: the connection says it), read with the
     codes of the room's game; ActionParseError if malformed."""
-    if not isinstance(game, ModernGame):
-        return Action.from_wire(obj)
-    if not isinstance(obj, dict):
-        raise ActionParseError("an action must be a JSON object")
-    if "seat" in obj:
-        raise ActionParseError("an action does not name its seat: the connection does")
-    return game.action_from_json({**obj, "seat": 0})[1]
+    return Action.from_wire(obj) if game is None else game.action_from_wire(obj)
 
 
 def _codes(game: Game, cards: Sequence[int]) -> list[str]:
-    """Cards as the codes a client knows (a modern game's cards as faces already)."""
-    if isinstance(game, ModernGame):
-        return [game.face_code(f) for f in cards]
-    from unokit.cards import CARD_CODE
-
-    return [CARD_CODE[c] for c in cards]
+    """Cards as the codes a client knows (a Flip game's cards as faces already)."""
+    return [game.face_code(f) for f in cards]
 
 
 def _bot_name(seats: list[Seat | None], seat: int) -> str:

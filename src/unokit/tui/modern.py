@@ -13,16 +13,15 @@ Nothing here sees more than the human's view: the faces are the view's.
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable, Sequence
 
 from rich.text import Text
 
 from unokit.bots import BOTS, Bot
-from unokit.bots.base import observes
+from unokit.bots.base import bot_games, observes
 from unokit.bots.roster import bot_kind, make_bots
-from unokit.engine import P_ROUND_OVER, Action, Event, View, view_of
-from unokit.engine.family import find_game, new_game
+from unokit.engine import Action, Event, View
+from unokit.engine.family import find_game, plays
 from unokit.engine.modern import ModernGame
 from unokit.modern_cards import (
     DARK,
@@ -371,26 +370,10 @@ class FallbackBot:
         return self.backup.react(view)
 
 
-def plays_modern(kind: str, rules: RuleSet, seed: int = 0, seconds: float = 2.0) -> bool:
-    """Whether bots of ``kind`` play a few turns of this modern game without a refusal
-    (an exception, or an action not listed): a short game between three of them."""
-    deadline = time.monotonic() + seconds
-    players = min(3, rules.player_range()[1])
-    try:
-        game = new_game(rules, players, seed=seed, events=False, record=False)
-        bots = [BOTS[kind](seed=seed + i) for i in range(players)]
-        for _ in range(200):
-            if game.phase >= P_ROUND_OVER or time.monotonic() > deadline:
-                return True
-            seat = game.current
-            view = view_of(game, seat)
-            action = bots[seat].act(view)
-            if action not in view.legal:
-                return False
-            game.apply(seat, action)
-    except Exception:
-        return False
-    return True
+def plays_modern(kind: str, rules: RuleSet) -> bool:
+    """Whether bots of ``kind`` play this game, as they declare (``games``); a bot is
+    never run to find out."""
+    return kind in BOTS and plays(bot_games(BOTS[kind]), rules)
 
 
 def modern_bot_kind(kind: str | None, level: str, rules: RuleSet) -> tuple[str, str]:
