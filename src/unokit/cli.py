@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from unokit import __version__
-from unokit.engine.family import new_game
+from unokit.engine.family import new_game, plays
 from unokit.errors import UnoError
 from unokit.files import OutputError, check_output_file, write_text_atomic
 from unokit.rules import (
@@ -81,9 +81,13 @@ def _rules_from_args(preset: str, options: Sequence[str]) -> RuleSet:
     return from_preset(preset, opts)
 
 
+# the games the commands that take ``_classic_rules`` play so far (declared, as bots do)
+CLASSIC_COMMAND_GAMES = frozenset({"classic"})
+
+
 def _classic_rules(rules: RuleSet, command: str) -> RuleSet:
-    """Refuse the modern games where the front end does not draw or play them yet."""
-    if rules.modern:
+    """Refuse the games a front end does not draw or play yet."""
+    if not plays(CLASSIC_COMMAND_GAMES, rules):
         raise RulesError(
             f"unokit {command} plays the classic decks only so far: deck={rules.deck!r} "
             "(UNO Flip!, No Mercy) plays in the engine, `unokit demo` and `unokit replay` "

@@ -48,7 +48,7 @@ from unokit.engine.game import Event, Game
 from unokit.engine.view import View
 from unokit.match import Match, Timing
 from unokit.progress import progress_bar
-from unokit.rules import RuleSet
+from unokit.rules import GAME_OPTIONS, RuleSet, game_of_deck
 from unokit.workers import run_pool
 
 
@@ -507,7 +507,8 @@ def stall_cause(rules: dict[str, Any]) -> str:
     the Mercy rule gives out more cards than turns shed, so bots' hands grow without end
     (a drift of the players' choices, not a loop the rules force on everyone).
     """
-    if rules.get("deck") == "no-mercy" and rules.get("mercy_limit") == 0:
+    game = game_of_deck(str(rules.get("deck", "classic")))
+    if "mercy_limit" in GAME_OPTIONS[game] and rules.get("mercy_limit") == 0:
         return (
             "No Mercy with mercy_limit=0 hands out more cards than play sheds: the hands"
             " grew without end, a drift of the bots' play, not a loop the rules force"

@@ -53,6 +53,7 @@ from unokit.engine import (
     View,
     view_of,
 )
+from unokit.engine.family import plays
 from unokit.engine.state import seat_to_ask
 from unokit.obs.spec import (
     A_ACCEPT,
@@ -120,6 +121,9 @@ _M_DRAW = _M + A_DRAW
 _M_KEEP = _M + A_KEEP
 _M_WILD = _M + A_PLAY_WILD
 _M_UNO_PLAYS = _M + A_UNO_PLAYS
+
+# the games the RL tables encode so far, declared
+TABLE_GAMES = frozenset({"classic"})
 
 
 class IllegalTableAction(ValueError):
@@ -246,7 +250,7 @@ class Table:
     ) -> None:
         if not 2 <= num_players <= MAX_SEATS:
             raise ValueError(f"num_players must be 2 to {MAX_SEATS}, not {num_players}")
-        if rules.modern:
+        if not plays(TABLE_GAMES, rules):
             raise RulesError(
                 f"the RL environments play the classic decks only: deck={rules.deck!r} "
                 "(UNO Flip!, No Mercy) has no observation and action table yet "

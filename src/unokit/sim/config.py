@@ -6,12 +6,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from unokit.bots import BOTS
+from unokit.engine.family import plays
 from unokit.rules import RulesError, RuleSet, from_preset, parse_option
 from unokit.simbase import FAST_PLAYERS, SimError
 
 ENGINES = ("python", "compiled")  # the reference engine, and unokit.compiled
 # Options that --reference adds (the rules of the published check, docs/simulations.md).
 REFERENCE_OPTIONS: tuple[tuple[str, Any], ...] = (("wd4_bluffing", False), ("uno_penalty", 0))
+
+# the games the compiled engine plays (unokit.compiled), declared
+COMPILED_GAMES = frozenset({"classic"})
 
 
 def player_names() -> list[str]:
@@ -77,7 +81,7 @@ class SimConfig:
         for name in self.seats:
             check_player(name)
         rules = self.rules()  # raises RulesError for a bad preset or option
-        if rules.modern and self.engine == "compiled":
+        if self.engine == "compiled" and not plays(COMPILED_GAMES, rules):
             raise SimError(
                 f"the compiled engine plays the classic decks only: deck={rules.deck!r} "
                 "(UNO Flip!, No Mercy) is simulated by the Python engine; use --engine python"

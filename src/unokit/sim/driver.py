@@ -29,6 +29,7 @@ from unokit.bots import BOTS, Bot
 from unokit.bots.base import BotBase
 from unokit.cards import CARD_RANK, NUM_CARDS, WILD, WILD_DRAW4, WILD_SWAP
 from unokit.engine.actions import CATCH, CHALLENGE, DRAW, PLAY, Action
+from unokit.engine.family import plays
 from unokit.engine.game import (
     P_CHALLENGE,
     P_DRAWN,
@@ -49,6 +50,9 @@ from unokit.simbase import (
     derive_seed,
 )
 
+# the games this module's tables play (the others: sim/modern.py), declared
+CLASSIC_TABLE_GAMES = frozenset({"classic"})
+
 
 class ChunkTask(NamedTuple):
     """Games ``start`` .. ``start + size - 1`` of ``config``: one unit of parallel work."""
@@ -67,7 +71,7 @@ def run_chunk(task: ChunkTask) -> Tally:
         tally: Tally = compiled.run_chunk(cfg, task.start, task.size)
         return tally
     tally = Tally(cfg.players)
-    if cfg.rules().modern:  # UNO Flip!, No Mercy: their own cards (sim/modern.py)
+    if not plays(CLASSIC_TABLE_GAMES, cfg.rules()):  # UNO Flip!, No Mercy: sim/modern.py
         from unokit.sim.modern import ModernTable
 
         modern = ModernTable(cfg)

@@ -21,6 +21,11 @@ from unokit.sim.runner import SimResult
 from unokit.simbase import CARD_TYPES, N_TYPES
 from unokit.stats import Hist, mean_ci, wilson
 
+# the cards a challenge answers, by game (the classic game: the Wild Draw Four)
+CHALLENGED = {"flip": "W+2/W+C"}
+# the tallies of a game's own rules that its table shows (every summary carries them all)
+GAME_SECTIONS: dict[str, tuple[str, ...]] = {"flip": ("flips",), "no-mercy": ("mercy",)}
+
 
 def position_label(position: int, players: int) -> str:
     """Seats are named by where they sit relative to the (first) dealer."""
@@ -115,7 +120,7 @@ def summarize(result: SimResult) -> dict[str, Any]:
             "per_game": _mean(t.challenges),
         },
         "uno_catches": {"total": t.catches.total, "per_game": _mean(t.catches)},
-        "game": cfg.rules().deck,
+        "game": cfg.rules().deck,  # the deck (its game: rules.game_of_deck)
         # No Mercy (NM-MERCY-*, NM-END-3) and UNO Flip! (FLIP-FLIP-1): zero elsewhere
         "knockouts_per_game": _mean(t.knockouts) | {"total": t.knockouts.total},
         "games_with_knockout": {"count": knocked} | _rate(knocked, games),
@@ -194,7 +199,7 @@ def rows(summary: dict[str, Any], shares: bool = True) -> list[Row]:
     out.append(Row(sec, "games with a reshuffle", r["rate"], r["ci_low"], r["ci_high"], "pct"))
     ch = summary["challenges"]
     r = ch["per_game"]
-    wild = "W+2/W+C" if summary.get("game") == "flip" else "W+4"
+    wild = CHALLENGED.get(str(summary.get("game")), "W+4")
     out.append(Row(sec, f"{wild} challenges per game", r["mean"], r["ci_low"], r["ci_high"]))
     out.append(Row(sec, "challenges won", ch["won"], kind="int"))
     out.append(Row(sec, "challenges lost", ch["lost"], kind="int"))
@@ -203,8 +208,8 @@ def rows(summary: dict[str, Any], shares: bool = True) -> list[Row]:
     r = summary["uno_catches"]["per_game"]
     out.append(Row(sec, "UNO catches per game", r["mean"], r["ci_low"], r["ci_high"]))
     out.append(Row(sec, "UNO catches", summary["uno_catches"]["total"], kind="int"))
-    game = summary.get("game", "classic")
-    if game == "no-mercy":
+    own = GAME_SECTIONS.get(str(summary.get("game")), ())
+    if "mercy" in own:  # No Mercy's tallies
         sec = "the Mercy rule (NM-MERCY)"
         r = summary["knockouts_per_game"]
         out.append(Row(sec, "knock-outs per game", r["mean"], r["ci_low"], r["ci_high"]))
@@ -213,7 +218,7 @@ def rows(summary: dict[str, Any], shares: bool = True) -> list[Row]:
         r = summary["hands_won_by_mercy"]
         label = "hands won by knock-outs (NM-END-3)"
         out.append(Row(sec, label, r["rate"], r["ci_low"], r["ci_high"], "pct"))
-    elif game == "flip":
+    if "flips" in own:  # UNO Flip!'s
         r = summary["flips_per_game"]
         out.append(Row("flips (FLIP-FLIP)", "flips per game", r["mean"], r["ci_low"], r["ci_high"]))
     if summary["stalled_games"]:

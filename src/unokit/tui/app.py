@@ -66,7 +66,6 @@ from unokit.tui.modern import (
     look_for,
     modern_bot_kind,
     modern_bots,
-    modern_help,
     side_of,
     side_text,
 )
@@ -383,7 +382,7 @@ class UnoApp(App[int]):
                 overflow="ellipsis",
             )
         )
-        self.query_one(PlayersView).show(view)
+        self.query_one(PlayersView).show(view, self.look)
         self.query_one(PileView).show(view, self.look)
         self.query_one(OthersView).show(view, self.look)
         playable = frozenset(a.card for a in view.legal if a.kind == PLAY)  # jump-ins too
@@ -653,7 +652,7 @@ class UnoApp(App[int]):
         named = sorted({a.color for a in view.legal if a.kind == COLOR})
         choices = [sw for sw in self.look.swatches() if sw.color in named]
         title = self.look.color_prompt(view)
-        if self.narrator.color_reason == "flip" and view.rules.deck == "flip":
+        if self.narrator.color_reason == "flip" and self.look.side(view) >= 0:
             title = "The flip turned up a Wild: " + title.split(": ", 1)[-1]
         self.push_screen(ColorScreen(title, cancellable=False, choices=choices), chosen)
 
@@ -751,8 +750,8 @@ class UnoApp(App[int]):
         self.query_one("#entry", Input).focus()
 
     def action_help(self) -> None:
-        rules = self.view().rules
-        screen = HelpScreen(modern_help(self.look)) if rules.modern else HelpScreen()
+        text = self.look.help()
+        screen = HelpScreen(text) if text is not None else HelpScreen()
         self.push_screen(screen, self._dialog_closed)
 
     def action_rules(self) -> None:
@@ -831,7 +830,7 @@ class UnoApp(App[int]):
             title = "You win the round!" if w == self.human else f"{names[w]} wins the round!"
         out = "You went out" if w == self.human else f"{names[w]} went out"
         hands = self.table.final_hands()  # laid down to be counted
-        mercy = view.rules.deck == "no-mercy"
+        mercy = self.look.knocks_out
         if mercy and hands[w]:  # NM-END-3: everyone else was knocked out
             out = (
                 "You are the last one left"
@@ -1020,16 +1019,12 @@ def run_play(args: argparse.Namespace, rules: RuleSet) -> int:
     except ValueError as e:
         print(f"unokit play: {e}", file=sys.stderr)
         return 2
-    note = ""
-    if rules.modern:  # bots that play this game, or random ones standing in
-        kind, note = modern_bot_kind(kind, level, rules)
+    # bots that play this game (they declare it), or stand-ins with a note
+    kind, note = modern_bot_kind(kind, level, rules)
 
     def new_table(game_no: int) -> Table:
         s = seed + game_no if seed is not None else random.randrange(2**31)
         game = new_game(rules, names, seed=s)
-        if not rules.modern:
-            return Table(game, [None, *make_bots(kind, level, players - 1, s)], human=0)
-        assert kind is not None
         bots = modern_bots(kind, level, players - 1, s, rules)
         table = Table(game, [None, *bots], human=0)
         for bot in bots:

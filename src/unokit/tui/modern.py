@@ -21,8 +21,8 @@ from unokit.bots import BOTS, Bot
 from unokit.bots.base import bot_games, observes
 from unokit.bots.roster import bot_kind, make_bots
 from unokit.engine import Action, Event, View
-from unokit.engine.family import find_game, plays
-from unokit.engine.modern import ModernGame
+from unokit.engine.family import Game, find_game, plays
+from unokit.engine.modern import ModernView
 from unokit.modern_cards import (
     DARK,
     F_DRAW,
@@ -116,7 +116,30 @@ NM_LEGEND = (
 )
 
 
-class FlipLook(Look):
+class ModernLook(Look):
+    """What the modern games' views add, read where the view's type is known."""
+
+    def _view(self, view: View) -> ModernView:
+        assert isinstance(view, ModernView), "a modern game's look shows its own views"
+        return view
+
+    def side(self, view: View) -> int:
+        return self._view(view).side
+
+    def pile_top(self, view: View) -> int:
+        return self._view(view).pile_top
+
+    def aside(self, view: View) -> int:
+        return self._view(view).aside
+
+    def others(self, view: View) -> tuple[tuple[int, ...], ...]:
+        return self._view(view).others
+
+    def help(self) -> str | None:
+        return modern_help(self)
+
+
+class FlipLook(ModernLook):
     """UNO Flip!: faces of both sides; the side up decides only what a hand shows."""
 
     title = GAME_TITLES["flip"]
@@ -188,10 +211,11 @@ class FlipLook(Look):
         return f"A Wild is on top: name a colour of the {side} side (the letters shown)."
 
 
-class NoMercyLook(Look):
+class NoMercyLook(ModernLook):
     """UNO Show 'Em No Mercy: one side, four colours, its own cards."""
 
     title = GAME_TITLES["no-mercy"]
+    knocks_out = True
     legend = NM_LEGEND
     two_player_reverse_event = False
     typing = (
@@ -272,29 +296,27 @@ class NoMercyLook(Look):
 
 def side_of(view: View) -> int:
     """Flip's side up (0 light, 1 dark), -1 for a game without sides."""
-    side = getattr(view, "side", -1)
-    return side if isinstance(side, int) else -1
+    return view.side if isinstance(view, ModernView) else -1
 
 
-_GAMES: dict[str, ModernGame] = {}
+_GAMES: dict[str, Game] = {}
 
 
-def _game_of(kind: str) -> ModernGame:
+def _game_of(kind: str) -> Game:
     """A game of that kind, to parse typed moves with (codes depend only on the kind)."""
     got = _GAMES.get(kind)
     if got is None:
-        made = find_game(kind)(None, 2, start=False, events=False, record=False)
-        got = _GAMES[kind] = ModernGame.of(made)
+        got = _GAMES[kind] = find_game(kind)(None, 2, start=False, events=False, record=False)
     return got
 
 
 def look_for(rules: RuleSet) -> Look:
     """The look of the game ``rules`` play."""
-    if rules.deck == "flip":
-        return FlipLook(rules)
-    if rules.deck == "no-mercy":
-        return NoMercyLook(rules)
-    return Look(rules)
+    return LOOKS.get(rules.game, Look)(rules)
+
+
+# each game's look, by its name in the family (the classic game: ``Look``)
+LOOKS: dict[str, type[Look]] = {"flip": FlipLook, "no-mercy": NoMercyLook}
 
 
 def side_text(side: int) -> Text:
@@ -332,7 +354,7 @@ class FallbackBot:
         self.observes = observes(self.backup)
         if self.on_switch is not None:
             self.on_switch(
-                f"The {self.kind} bots do not play {GAME_TITLES.get(self.game, self.game)} "
+                f"The {self.kind} bots do not play {find_game(self.game).TITLE} "
                 f"yet ({why[:80]}): random bots play instead."
             )
 
@@ -387,7 +409,7 @@ def modern_bot_kind(kind: str | None, level: str, rules: RuleSet) -> tuple[str, 
         if candidate in BOTS and (candidate == "random" or plays_modern(candidate, rules)):
             if candidate == best:
                 return candidate, ""
-            game = GAME_TITLES.get(rules.deck, rules.deck)
+            game = find_game(rules.game).TITLE
             return candidate, (
                 f"The {best} bots of level {level} do not play {game} yet: "
                 f"{candidate} bots play instead."
@@ -402,7 +424,7 @@ def modern_bots(
     """``count`` opponents of ``kind`` for a modern game, each with a random stand-in."""
     primary = make_bots(kind, level, count, seed)
     backup = make_bots("random", level, count, seed if seed is not None else random.getrandbits(31))
-    return [FallbackBot(p, b, kind, rules.deck) for p, b in zip(primary, backup, strict=True)]
+    return [FallbackBot(p, b, kind, rules.game) for p, b in zip(primary, backup, strict=True)]
 
 
 __all__ = [

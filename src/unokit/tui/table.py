@@ -80,9 +80,8 @@ from unokit.engine.view import shown_hands
 from unokit.match import Match, SeatKind
 from unokit.rules import (
     CUSTOM_RULE_TEXT,
-    FLIP_OPTIONS,
+    GAME_OPTIONS,
     MODERN_OPTION_HELP,
-    NM_OPTIONS,
     RuleSet,
     from_preset,
 )
@@ -196,8 +195,32 @@ class Look:
     two_player_reverse_event = True
     typing = "R7, W G, W+4 B uno, R7/Y7, draw, keep, catch 2 (YS is Y⊘, GR is G⇄, WCUST is W★)"
 
+    # No Mercy: a seat out of the hand was knocked out (NM-MERCY), not eliminated
+    knocks_out = False
+
     def __init__(self, rules: RuleSet | None = None) -> None:
         self.rules = rules or RuleSet()
+
+    # what a game's view adds, asked of the look so the widgets never probe a view
+    def side(self, view: View) -> int:
+        """The side up (Flip: 0 light, 1 dark); -1 for a game without sides."""
+        return -1
+
+    def pile_top(self, view: View) -> int:
+        """The face of the draw pile's top card everyone sees, or -1."""
+        return -1
+
+    def aside(self, view: View) -> int:
+        """Cards set aside out of play (No Mercy's knocked-out hands)."""
+        return 0
+
+    def others(self, view: View) -> tuple[tuple[int, ...], ...]:
+        """What the seat sees of each opponent's cards (Flip's other faces), or ()."""
+        return ()
+
+    def help(self) -> str | None:
+        """The game's own help screen text; None for the classic one."""
+        return None
 
     def label(self, card: int) -> str:
         return card_label(card)
@@ -304,9 +327,14 @@ def custom_text(rules: RuleSet) -> str | None:
     return CUSTOM_RULE_TEXT[rules.custom_rule]
 
 
+# games whose header lists the options changed from their preset (the classic header
+# words each house rule)
+_OWN_PRESETS = frozenset({"flip", "no-mercy"})
+
+
 def rules_summary(rules: RuleSet) -> str:
     """One line: the preset and what differs from the official rules (the header's)."""
-    if rules.modern:  # UNO Flip!, No Mercy: the options changed from the preset's
+    if rules.game in _OWN_PRESETS:  # UNO Flip!, No Mercy: changed from the preset's
         base = from_preset(rules.preset).options()
         changed = [f"{k}={_shown(v)}" for k, v in rules.options().items() if base.get(k, v) != v]
         return " · ".join([rules.preset, *changed])
@@ -338,17 +366,6 @@ def rules_summary(rules: RuleSet) -> str:
     return " · ".join(parts)
 
 
-# the classic options each modern game plays (the others keep their defaults, unused)
-_SHARED = ("deck", "hand_size", "target_score", "scoring", "uno_penalty")
-MODERN_PLAYS: dict[str, tuple[str, ...]] = {
-    "flip": (
-        *_SHARED, "wd4_bluffing", "draw_until_playable", "force_play_drawn", "multi_play",
-        "jump_in",
-    ),
-    "no-mercy": _SHARED,
-}  # fmt: skip
-
-
 def rules_lines(rules: RuleSet) -> list[str]:
     """Every option in force with what it means, for the rules screen."""
     from unokit.rules import OPTION_HELP
@@ -358,13 +375,10 @@ def rules_lines(rules: RuleSet) -> list[str]:
     if custom is not None:
         lines.append(f"Wild Customizable (W★) in this game: {custom}")
     lines.append("")
+    plays = {"deck", *GAME_OPTIONS[rules.game]}
     for key, value in rules.options().items():
-        if (
-            rules.modern
-            and key not in MODERN_PLAYS.get(rules.deck, ())
-            and key not in (FLIP_OPTIONS + NM_OPTIONS)
-        ):
-            continue  # a classic option this game does not play
+        if key not in plays:
+            continue  # an option this game does not play
         helps = OPTION_HELP.get(key) or MODERN_OPTION_HELP.get(key, "")
         lines.append(f"{key:<21} {_shown(value):<17} {helps}")
     return lines
@@ -622,7 +636,7 @@ def action_hint(view: View, look: Look | None = None) -> str:
     if view.phase >= P_ROUND_OVER:
         return "The round is over."
     if not view.live[view.seat]:
-        if view.rules.deck == "no-mercy":
+        if look.knocks_out:
             return "You are knocked out of this hand (the Mercy rule); the others play on."
         return "You are out of this game; the others play on."
     if view.current != view.seat:

@@ -222,14 +222,14 @@ class HandView(Widget, can_focus=True):
         self.refresh()
 
 
-def players_text(view: View, human_label: str = "you") -> Text:
+def players_text(view: View, human_label: str = "you", look: Look = CLASSIC_LOOK) -> Text:
     """The players in seat order: turn marker, name, cards, score; order of play by arrow."""
     t = Text()
     arrow = "↓" if view.direction > 0 else "↑"
     t.append(f"  {'Players ' + arrow:<9}{'cards':>6}{'score':>6}\n", style="bold")
     t.no_wrap = True
     t.overflow = "ellipsis"
-    mercy = view.rules.deck == "no-mercy"
+    mercy = look.knocks_out
     for seat, name in enumerate(view.names):
         now = seat == view.current and view.phase < P_ROUND_OVER
         mark = "▶ " if now else "  "
@@ -269,8 +269,8 @@ def pile_text(view: View, look: Look = CLASSIC_LOOK) -> Text:
     t = Text()
     top = view.top
     w = 9
-    side = getattr(view, "side", -1)
-    if isinstance(side, int) and side >= 0:
+    side = look.side(view)
+    if side >= 0:
         t.append(" ")
         t.append(f"{SIDE_NAMES[side].upper():^9}", style=SIDE_STYLE[side])
         t.append("\n")
@@ -292,13 +292,13 @@ def pile_text(view: View, look: Look = CLASSIC_LOOK) -> Text:
         t.append(f"\n launcher\n {view.draw_pile:>3} cards")
     else:
         t.append(f"\n draw {view.draw_pile:>3}")
-    pile_top = getattr(view, "pile_top", -1)
-    if isinstance(pile_top, int) and pile_top >= 0:
+    pile_top = look.pile_top(view)
+    if pile_top >= 0:
         t.append("\n its back: ")  # the draw pile's top card, as everyone sees it
         t.append("\n ")
         t.append(f"{look.label(pile_top):^9}", style=look.style(pile_top))
-    aside = getattr(view, "aside", 0)
-    if isinstance(aside, int) and aside > 0:
+    aside = look.aside(view)
+    if aside > 0:
         t.append(f"\n aside {aside:>3}")
     return t
 
@@ -306,10 +306,10 @@ def pile_text(view: View, look: Look = CLASSIC_LOOK) -> Text:
 def others_text(view: View, look: Look, width: int, rows: int = 99) -> Text:
     """UNO Flip!: the other face of each opponent's cards (FLIP-VIEW-2), which the
     human sees as everyone does, in their hand order; never the human's own."""
-    others = getattr(view, "others", ())
-    side = getattr(view, "side", -1)
+    others = look.others(view)
+    side = look.side(view)
     t = Text(no_wrap=True, overflow="ellipsis")
-    if not others or not isinstance(side, int) or side < 0:
+    if not others or side < 0:
         return t
     other = SIDE_NAMES[1 - side]
     t.append(f"Their cards' {other} side, which you see (you never see your own): ", "bold")
@@ -339,8 +339,8 @@ def others_text(view: View, look: Look, width: int, rows: int = 99) -> Text:
 
 
 class PlayersView(Static):
-    def show(self, view: View) -> None:
-        self.update(players_text(view))
+    def show(self, view: View, look: Look = CLASSIC_LOOK) -> None:
+        self.update(players_text(view, look=look))
 
 
 class PileView(Static):
