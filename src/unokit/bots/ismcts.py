@@ -254,7 +254,7 @@ class ISMCTSBot:
         self.jit = 0.0  # CPU seconds spent compiling (or loading) the search, not counted
         self._jit_now = 0.0
         self._seed = seed
-        self._kind: str | None = None  # "classic" or "modern", from the first view
+        self._kind: bool | None = None  # played by bots/modern.py? from the first view
         self._early: list[Event] = []  # events before that view
         self._modern: ModernSearch | None = None
         self._rules_key: Any = None
@@ -351,7 +351,7 @@ class ISMCTSBot:
 
         Until the first decision shows which game this is, the events wait (a modern
         game's cards are not the classic ids read here)."""
-        if self._kind != "classic":
+        if self._kind is not False:
             if self._kind is None:
                 self._early.extend(events)
             return
@@ -638,11 +638,11 @@ class ISMCTSBot:
         """UNO Flip! and No Mercy are searched by ``bots/modern_search.py``, from the
         view alone (the events kept for the classic game are dropped)."""
         if self._kind is None:
-            self._kind = "modern" if view.rules.game in MODERN_PLAY else "classic"
+            self._kind = view.rules.game in MODERN_PLAY
             early, self._early = self._early, []
-            if self._kind == "classic":
+            if not self._kind:
                 self.observe(early)
-        if self._kind != "modern":
+        if not self._kind:
             return None
         if self._modern is None:
             self._modern = ModernSearch(self._seed, self.time_budget, self.iterations, self.margin)

@@ -1,0 +1,80 @@
+"""Front ends ask the game, never which game it is (issue 47, docs/architecture.md).
+
+Outside the engine, the rules tables and the per-game modules (each game's look in the
+terminal, the modern games' bot play), no code may pick a behaviour by the kind of
+game: no ``isinstance`` on a game class, no ``rules.modern``, no comparison with a
+modern game's name, no ``getattr`` probe of a view's fields.  A component that plays
+only some games declares them (``games = frozenset({...})``) and asks
+``engine.family.plays``; a table keyed by game name is a declaration too.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "unokit"
+
+# where knowing the game is the job: the engine and the rules' tables, and the modules
+# that exist for one game or the modern pair (their looks, their bot play)
+EXEMPT = (
+    "engine/",
+    "rules.py",
+    "cards.py",
+    "modern_cards.py",
+    "tui/modern.py",
+    "bots/modern.py",
+    "bots/modern_search.py",
+    "sim/modern.py",
+)
+
+PATTERNS = {
+    "isinstance on a game class": re.compile(
+        r"isinstance\([^)]*\b(ClassicGame|ModernGame|FlipGame|NoMercyGame|ModernView)\b"
+    ),
+    "rules.modern": re.compile(r"\brules(\(\))?\.modern\b(?![.(])"),
+    "a modern game's name compared": re.compile(
+        r"""(deck|game|kind|name)["')\]]*\s*[!=]=\s*["'](flip|no-mercy|classic)["']"""
+        r"""|["'](flip|no-mercy)["']\s*[!=]="""
+    ),
+    "a view probed with getattr": re.compile(r"getattr\(\s*(view|v|self\.view\(\))\s*,"),
+    "the modern decks listed to pick a behaviour": re.compile(r"\bin MODERN_DECKS\b"),
+}
+
+
+def _offences(root: Path, suffix: str, exempt: tuple[str, ...]) -> list[str]:
+    out = []
+    for path in sorted(root.rglob(f"*{suffix}")):
+        rel = path.relative_to(root).as_posix()
+        if rel.startswith(exempt):
+            continue
+        for no, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            code = line.split("#", 1)[0] if suffix == ".py" else line
+            for what, pattern in PATTERNS.items():
+                if pattern.search(code):
+                    out.append(f"{rel}:{no}: {what}: {line.strip()}")
+    return out
+
+
+def test_no_front_end_asks_which_game_it_is() -> None:
+    found = _offences(SRC, ".py", EXEMPT)
+    assert found == [], "ask the game (descriptor, codec, view, Look) or declare games:\n" + (
+        "\n".join(found)
+    )
+
+
+def test_the_guard_sees_an_offence() -> None:
+    """The patterns catch each kind of branch they are meant to (a guard that cannot fail
+    guards nothing)."""
+    lines = [
+        "if isinstance(game, FlipGame):",
+        "if rules.modern:",
+        "if cfg.rules().modern:",
+        'if summary.get("game") == "flip":',
+        'if view.rules.deck == "no-mercy":',
+        'side = getattr(view, "side", -1)',
+        "if deck in MODERN_DECKS:",
+    ]
+    for line in lines:
+        assert any(p.search(line) for p in PATTERNS.values()), line
+    assert not any(p.search("if plays(bot_games(bot), rules):") for p in PATTERNS.values())
