@@ -117,6 +117,16 @@ class Game(ABC):
         """The game's own part of its descriptor: cards, colours, sides, prompts."""
 
     @classmethod
+    def codec(cls) -> Game:
+        """One unstarted game of this class, kept, for what needs only its codes
+        (parsing a typed move, wording an action): the codes depend on the game, not on
+        a deal.  Never play it."""
+        got = _CODECS.get(cls)
+        if got is None:
+            got = _CODECS[cls] = cls(None, 2, start=False, events=False, record=False)
+        return got
+
+    @classmethod
     def of(cls: type[G], game: Game) -> G:
         """``game`` as this class, for a component that declared it plays only this
         game (``games = {...}``); a clear error, not an AttributeError, otherwise."""
@@ -211,7 +221,13 @@ class Game(ABC):
     # ------------------------------------------------------------- changes ----------
     @abstractmethod
     def check(self, seat: int, action: Action) -> None:
-        """Raise ``IllegalAction`` (stable code, a player's words) unless legal."""
+        """Raise ``IllegalAction`` (stable code, a player's words) unless legal.
+
+        It accepts every action ``legal_actions`` lists.  The classic game also accepts
+        the other spellings of a listed action that ``engine/checks.py`` documents (an
+        UNO call at any time, R-UNO-3; ``draw`` for accepting a penalty; a multi-play's
+        cards in another order): a person may type them, a bot never needs them, and
+        the conformance suite allows exactly those."""
 
     @abstractmethod
     def apply(self, seat: int, action: Action) -> None:
@@ -330,6 +346,7 @@ class Game(ABC):
 
 # ----------------------------------------------------------------- the registry -----
 GAMES: dict[str, type[Game]] = {}
+_CODECS: dict[type[Game], Game] = {}
 
 
 def register(cls: type[G]) -> type[G]:

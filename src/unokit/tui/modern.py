@@ -21,7 +21,7 @@ from unokit.bots import BOTS, Bot
 from unokit.bots.base import bot_games, observes
 from unokit.bots.roster import bot_kind, make_bots
 from unokit.engine import Action, Event, View
-from unokit.engine.family import Game, find_game, plays
+from unokit.engine.family import find_game, plays
 from unokit.engine.modern import ModernView
 from unokit.modern_cards import (
     DARK,
@@ -204,7 +204,7 @@ class FlipLook(ModernLook):
         return Text(FLIP_COLOR_NAMES[color].capitalize(), style=FLIP_TEXT[color])
 
     def parse(self, text: str) -> Action:
-        return _game_of("flip").parse_action(text)
+        return find_game("flip").codec().parse_action(text)
 
     def color_prompt(self, view: View) -> str:
         side = SIDE_NAMES[max(side_of(view), 0)]
@@ -263,7 +263,7 @@ class NoMercyLook(ModernLook):
         return NM_POINTS[card]
 
     def parse(self, text: str) -> Action:
-        return _game_of("no-mercy").parse_action(text)
+        return find_game("no-mercy").codec().parse_action(text)
 
     def start_note(self, card: int) -> str:
         if NM_RANK[card] > 9:  # NM-START-1
@@ -297,17 +297,6 @@ class NoMercyLook(ModernLook):
 def side_of(view: View) -> int:
     """Flip's side up (0 light, 1 dark), -1 for a game without sides."""
     return view.side if isinstance(view, ModernView) else -1
-
-
-_GAMES: dict[str, Game] = {}
-
-
-def _game_of(kind: str) -> Game:
-    """A game of that kind, to parse typed moves with (codes depend only on the kind)."""
-    got = _GAMES.get(kind)
-    if got is None:
-        got = _GAMES[kind] = find_game(kind)(None, 2, start=False, events=False, record=False)
-    return got
 
 
 def look_for(rules: RuleSet) -> Look:
@@ -347,6 +336,9 @@ class FallbackBot:
     def bot(self) -> Bot:
         return self.backup if self.failed else self.primary
 
+    def _text(self, action: Action) -> str:
+        return find_game(self.game).codec().action_text(action)
+
     def _fail(self, why: str) -> None:
         if self.failed:
             return
@@ -371,9 +363,7 @@ class FallbackBot:
                 action = self.primary.act(view)
                 if action in view.legal:
                     return action
-                self._fail(
-                    f"it chose {_game_of(self.game).action_text(action)}, which is not allowed"
-                )
+                self._fail(f"it chose {self._text(action)}, which is not allowed")
             except Exception as e:
                 self._fail(f"{type(e).__name__}: {e}")
         return self.backup.act(view)
@@ -384,9 +374,7 @@ class FallbackBot:
                 action = self.primary.react(view)
                 if action is None or action in view.legal:
                     return action
-                self._fail(
-                    f"it chose {_game_of(self.game).action_text(action)}, which is not allowed"
-                )
+                self._fail(f"it chose {self._text(action)}, which is not allowed")
             except Exception as e:
                 self._fail(f"{type(e).__name__}: {e}")
         return self.backup.react(view)

@@ -52,7 +52,7 @@ class ModernView(View):
     def to_json(self) -> dict[str, Any]:
         """The wire form: as ``View.to_json`` with this game's codes, and its own fields."""
         code, spectator = self.code, self.seat < 0
-        act = _codec(self.game)
+        act = find_game(self.game).codec()
         return {
             "protocol": PROTOCOL_VERSION,
             "game": self.game,
@@ -87,17 +87,6 @@ class ModernView(View):
                 {k: v for k, v in act.action_json(a, 0).items() if k != "seat"} for a in self.legal
             ],
         }
-
-
-_CODECS: dict[str, Any] = {}
-
-
-def _codec(game: str) -> Any:
-    """A game of that kind to word actions with (codes only depend on the kind)."""
-    got = _CODECS.get(game)
-    if got is None:
-        got = _CODECS[game] = find_game(game)(None, 2, start=False, events=False, record=False)
-    return got
 
 
 def common_fields(game: ModernGame, seat: int | None) -> dict[str, Any]:
