@@ -212,17 +212,36 @@ async def test_drawn_card_play_or_keep() -> None:
 
 @pytest.mark.asyncio
 async def test_bots_are_paced_by_speed() -> None:
-    # a long pause, so "not yet" holds even on a loaded machine; then wait for the move
+    """The bot's move waits on a timer of ``--speed`` seconds.  The timer is held by the
+    test and fired by hand, so a loaded machine cannot make "not yet" false (it did:
+    a pause of over 1.5 s between two key presses let Ben move first)."""
     app = make_app([["R1", "G2", "B3"], ["R4", "Y5", "B6"]], "R5", [["R4"]], speed=1.5)
+    held: list[tuple[float, Any]] = []
+
+    class Held:
+        def stop(self) -> None:
+            return None
+
     async with app.run_test(size=SIZE) as pilot:
+        real = app.set_timer
+
+        def set_timer(delay: float, callback: Any = None, **kw: Any) -> Any:
+            if delay == 1.5:
+                held.append((delay, callback))
+                return Held()
+            return real(delay, callback, **kw)
+
+        app.set_timer = set_timer  # type: ignore[method-assign]
         await pilot.pause()
         await pilot.press("enter")
-        await pilot.pause()
-        assert app.table.view().current == 1  # Ben has not moved yet
-        for _ in range(50):
-            await pilot.pause(0.1)
-            if app.table.view().current == 0:
+        for _ in range(400):  # until the bot's move is scheduled (a guard, not a clock)
+            await pilot.pause()
+            if held:
                 break
+        assert [d for d, _ in held] == [1.5]  # the move waits on --speed
+        assert app.table.view().current == 1  # Ben has not moved yet
+        held[0][1]()  # the timer fires
+        await settle(pilot, app)
         assert app.table.view().current == 0
         assert "Ben played R4" in log_text(app)
 
