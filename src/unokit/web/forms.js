@@ -78,6 +78,9 @@ export function rulesControls(rules, { prefix = "", preset = null, options = {},
     presetHelp.textContent = p ? presetDescription(p) : "";
     show(presetValues());
     optBox.replaceChildren(...played().map((k) => rows[k]));
+    // the ways of scoring the game plays (its descriptor's scorings): no other is offered
+    const scorings = gameDescriptor(rules, p?.game).scorings;
+    for (const o of controls.scoring?.options || []) o.hidden = o.disabled = !!scorings && !scorings.includes(o.value);
     onPreset?.(p);
   };
   presetSel.addEventListener("change", () => {

@@ -7,7 +7,7 @@
 /** The words of the classic game, while /api/rules has not come (a table drawn before
  * it) and for a descriptor without them (a server of an older version). */
 export const PLAIN_GAME = Object.freeze({
-  name: "classic", options: [],
+  name: "classic", options: [], scorings: null,
   prompts: { start_color: "start_wild", challenge: "wild_draw_four" }, draw: "one", out: "eliminated",
 });
 
