@@ -98,3 +98,16 @@ test("every locale key the games' words name exists", () => {
     assert.ok(WORDS.DRAW[d.draw] && WORDS.OUT[d.out], d.name);
   }
 });
+
+test("the log of a live table names the challenged card by the game's descriptor", async () => {
+  const store = await import("../../src/unokit/web/store.js");
+  store.resetRoom("ABC234");
+  store.setRules(RULES);
+  const ev = { seq: 1, kind: "challenge", seat: 1, challenged: 2, guilty: false };
+  store.takeEvents({ view: view({ game: "flip" }), events: [ev] }, 0);
+  assert.match(store.S.log.at(-1).text, /wild draw card.*not guilty, Ben draws the penalty and 2 more/);
+  store.clearLog();
+  store.takeEvents({ view: view(), events: [ev] }, 0);
+  assert.match(store.S.log.at(-1).text, /Wild Draw Four.*not guilty, Ben draws 6/);
+  store.setRules(null);
+});

@@ -3,6 +3,7 @@
 // functions read a snapshot of it and never write.
 
 import { describe } from "./log.js";
+import { gameDescriptor } from "./render/game.js";
 import { t } from "./i18n.js";
 import { advanceChoice, canArmUno, cannotPlay, startChoice } from "./choice.js";
 
