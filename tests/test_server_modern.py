@@ -7,9 +7,11 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+from pathlib import Path
 
 import pytest
 
+from server_helpers import Client, running
 from test_modern_properties import _flip_hidden_dealt_again
 from unokit.engine import FlipGame
 from unokit.engine.errors import ActionParseError
@@ -146,3 +148,72 @@ def test_the_flip_no_leak_check_can_fail() -> None:
     finally:
         room.match.state = state
     assert after != before
+
+
+# ----------------------------------------------- each game's options (issue 47) ----
+def test_the_lobby_sends_each_games_descriptor_and_the_options_it_plays() -> None:
+    """``/api/rules`` carries every game's descriptor (``games``): the page's form offers
+    a game's ``options`` and nothing else, and its table reads the game's words there
+    instead of comparing game names; each option's ``games`` agrees with them."""
+    r = rules_json()
+    games = r["games"]
+    assert set(games) == {"classic", "flip", "no-mercy"}
+    assert "seven_zero" in games["classic"]["options"]
+    assert "stacking" in games["classic"]["options"]
+    for name in ("seven_zero", "stacking", "stack_draw4_on_draw2", "deck"):
+        assert name not in games["flip"]["options"]
+    assert "flip_start" in games["flip"]["options"]
+    for o in r["options"]:
+        assert o["games"] == [g for g, d in games.items() if o["name"] in d["options"]]
+    assert games["classic"]["prompts"] == {
+        "start_color": "start_wild",
+        "challenge": "wild_draw_four",
+    }
+    assert games["flip"]["prompts"] == {"start_color": "top_wild", "challenge": "wild_draw"}
+    assert games["no-mercy"]["prompts"] == {"start_color": "roulette", "challenge": None}
+    assert [games[g]["draw"] for g in games] == ["one", "one", "until_playable"]
+    assert [games[g]["out"] for g in games] == ["eliminated", "eliminated", "knocked_out"]
+
+
+def test_the_pages_test_descriptors_are_the_servers() -> None:
+    """tests/js/games.json, the descriptors the page's unit tests render with, is what
+    the server sends (the keys the page reads), so those tests test the real words."""
+    fixture = json.loads((Path(__file__).parent / "js" / "games.json").read_text())
+    games = rules_json()["games"]
+    assert set(fixture) == set(games)
+    for name, d in fixture.items():
+        assert d == {k: games[name][k] for k in d}, name
+
+
+@pytest.mark.asyncio
+async def test_a_flip_room_with_seven_zero_is_refused_and_nothing_is_created() -> None:
+    """A Flip room asked for seven-zero and progressive stacking (classic house rules
+    Flip does not play) is refused with an error that names the game and both options;
+    no room is made or stored.  It used to be made as "flip (no house rules)" by a page
+    that dropped them.  The same rules sent by a host in the lobby change nothing."""
+    store = MemoryStore()
+    async with running(store) as h:
+        body = {
+            "name": "Ana", "seats": 3, "bots": ["normal", "normal"], "preset": "flip",
+            "options": {"seven_zero": True, "stacking": "progressive"},
+        }  # fmt: skip
+        r = await h.post("/api/rooms", body)
+        assert r.status_code == 400, r.text
+        err = r.json()
+        assert err["code"] == "bad_option"
+        assert "UNO Flip! does not play these house rules: seven_zero, stacking" in err["message"]
+        assert h.server.rooms == {} and store.load_rooms() == []
+        # an option at its default asks for nothing; Flip's own options are taken
+        ok = await h.room(preset="flip", options={"seven_zero": False, "flip_start": "flip"})
+        room = h.server.rooms[ok["code"]]
+        assert room.rules.flip_start == "flip" and not room.rules.seven_zero
+        # the host of a classic room asks for Flip with seven-zero: refused, unchanged
+        classic = await h.room(seats=2, bots=[None], options={"seven_zero": True})
+        ana = await Client(f"{h.ws}/{classic['code']}", classic["token"]).connect()
+        await ana.send({"type": "rules", "preset": "flip", "options": {"seven_zero": True}})
+        await ana.wait(lambda: bool(ana.errors))
+        assert ana.errors[-1]["code"] == "bad_option"
+        assert "UNO Flip! does not play this house rule: seven_zero" in ana.errors[-1]["message"]
+        mine = h.server.rooms[classic["code"]]
+        assert (mine.preset, mine.options) == ("classic", {"seven_zero": True})
+        await ana.close()

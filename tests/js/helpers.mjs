@@ -1,6 +1,12 @@
 // Reading vnode trees (dom.js's {tag, attrs, kids}) in tests, and a small table to
 // render: three seats, Ana (seat 0) to play.
 
+import { readFileSync } from "node:fs";
+
+/** Every game's descriptor as /api/rules sends it (``games``), the keys the page reads;
+ * tests/test_server_modern.py checks this file against the server's. */
+export const GAMES = JSON.parse(readFileSync(new URL("./games.json", import.meta.url), "utf8"));
+
 /** Every vnode in the tree, depth first. */
 export function* walk(v) {
   if (v === null || v === undefined || typeof v === "string") return;
@@ -79,6 +85,7 @@ export const RULES = {
     { name: "scoring", default: "standard" },
   ],
   timers: [0, 15, 30, 60], levels: ["easy", "normal", "hard"],
+  games: GAMES,
 };
 
 /** A table's render context, as app.js builds it from the store. */

@@ -15,6 +15,7 @@ import {
   errorText, LANGUAGES, listText, lookup, pickLanguage, pluralForm, setLanguage, t, tn, tNodes,
 } from "../../src/unokit/web/i18n.js";
 import { describe as describeEvent } from "../../src/unokit/web/log.js";
+import { GAMES } from "./helpers.mjs";
 import { cardName, colorName } from "../../src/unokit/web/cards.js";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -296,7 +297,7 @@ test("every log line and card name is filled in every language", () => {
   try {
     for (const lang of Object.keys(LANGUAGES)) {
       setLanguage(lang);
-      for (const game of [undefined, "flip", "no-mercy"]) {
+      for (const game of [undefined, ...Object.values(GAMES)]) {
         for (const ev of EVENTS) {
           const d = describeEvent(ev, NAMES, 0, null, game);
           if (!d) continue;

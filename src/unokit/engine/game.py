@@ -695,6 +695,12 @@ class ClassicGame(Game):
             "sides": [],
             "scorings": list(GAME_SCORINGS[cls.NAME]),
             "phases": list(PHASE_NAMES),
+            # what the page words differently per game (docs/protocol.md, "Games"): a
+            # Wild turned up at the start asks its colour; a Wild Draw Four is challenged;
+            # a draw is one card; a seat out of the game was eliminated by its score
+            "prompts": {"start_color": "start_wild", "challenge": "wild_draw_four"},
+            "draw": "one",
+            "out": "eliminated",
         }
 
     # ------------------------------------------------------------------ checked ----

@@ -25,7 +25,7 @@ import math
 import sys
 import time
 from collections import defaultdict, deque
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -42,25 +42,25 @@ from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoin
 
 from unokit.cards import DECKS
 from unokit.engine.actions import Action
+from unokit.engine.family import descriptors, find_game
 from unokit.engine.state import StaleVersion
 from unokit.errors import UnoError
 from unokit.match import Timing
 from unokit.record import RecordError
 from unokit.rules import (
     CUSTOM_RULES,
-    FLIP_OPTIONS,
     MODERN_CHOICES,
-    MODERN_DECKS,
     MODERN_OPTION_HELP,
     MODERN_PRESETS,
-    NM_OPTIONS,
     OPTION_HELP,
     PRESETS,
     SCORINGS,
     STACKINGS,
     WD4_GUILTY,
+    RulesError,
     RuleSet,
     from_preset,
+    game_of_deck,
 )
 from unokit.server import messages as m
 from unokit.server import ops
@@ -90,31 +90,50 @@ CHOICES: dict[str, list[str]] = {
 }
 
 
-# the classic options each modern game plays (the engine reads them; the others are
-# refused for it, RULES-MODERN.md FLIP-OPT-1 and NM-OPT-1, so the form hides them)
-MODERN_PLAYS: dict[str, tuple[str, ...]] = {
-    "flip": (
-        "hand_size", "target_score", "scoring", "uno_penalty", "wd4_bluffing",
-        "draw_until_playable", "force_play_drawn", "multi_play", "jump_in",
-    ),
-    "no-mercy": ("hand_size", "target_score", "scoring", "uno_penalty"),
-}  # fmt: skip
-
-
 def _game_of(preset_options: dict[str, Any]) -> str:
     """The game a preset plays: "classic" (every classic deck), "flip" or "no-mercy"."""
-    deck = preset_options.get("deck", "classic")
-    return deck if deck in MODERN_DECKS else "classic"
+    return game_of_deck(preset_options.get("deck", "classic"))
 
 
 def _option_games(name: str) -> list[str]:
-    """The games whose rules form shows an option (RULES-MODERN.md FLIP-OPT-1, NM-OPT-1:
-    a modern game's own options, and the classic ones it plays)."""
-    if name in FLIP_OPTIONS:
-        return ["flip"]
-    if name in NM_OPTIONS:
-        return ["no-mercy"]
-    return ["classic"] + [g for g, names in MODERN_PLAYS.items() if name in names]
+    """The games that play an option (their descriptors' ``options``; RULES-MODERN.md
+    FLIP-OPT-1, NM-OPT-1: a modern game's own options, and the classic ones it plays)."""
+    return [g for g, d in descriptors().items() if name in d["options"]]
+
+
+def check_room_options(preset: str, options: Mapping[str, Any]) -> None:
+    """Refuse rules with options their game does not play, naming every one and the
+    game, before anything is created or changed (issue 47).
+
+    The page offers only the game's options (its descriptor's), so this answers a page
+    of another version or a hand-made request; an option is never dropped silently (a
+    Flip room asked for seven-zero came out with no house rules).  Like ``RuleSet``, an
+    option sent at its default value asks for nothing and passes; a preset or deck that
+    does not exist is left to ``from_preset`` to refuse.
+    """
+    spec = PRESETS.get(preset) or MODERN_PRESETS.get(preset)
+    deck = options.get("deck", spec[1].get("deck", "classic") if spec else None)
+    try:
+        game = find_game(game_of_deck(deck)) if isinstance(deck, str) else None
+    except UnoError:
+        game = None
+    if game is None:
+        return
+    plays = set(game.descriptor()["options"])
+    fields = RuleSet.__dataclass_fields__
+    foreign = [
+        k
+        for k, v in options.items()
+        if k in fields and k not in plays and k != "preset" and v != fields[k].default
+    ]
+    if foreign:
+        one = len(foreign) == 1
+        raise RulesError(
+            f"{game.TITLE} does not play {'this house rule' if one else 'these house rules'}: "
+            f"{', '.join(foreign)}; nothing was changed: leave {'it' if one else 'them'} "
+            "out, or choose a game that plays it",
+            code="bad_option",
+        )
 
 
 def _modern_choices(name: str) -> list[str] | None:
@@ -124,7 +143,8 @@ def _modern_choices(name: str) -> list[str] | None:
 @functools.cache
 def rules_json() -> dict[str, Any]:
     """``GET /api/rules``: every preset (classic and modern, with the game it plays and
-    its player range) and every option (with the games it applies to)."""
+    its player range), every option (with the games it applies to), and each game's
+    descriptor (``games``: the options the form offers, the words the table uses)."""
     defaults = RuleSet().options()
     presets = []
     for k, (d, o) in [*PRESETS.items(), *MODERN_PRESETS.items()]:
@@ -147,6 +167,7 @@ def rules_json() -> dict[str, Any]:
         ],
         "levels": list(m.LEVELS),
         "timers": list(m.TIMERS),
+        "games": descriptors(),
     }
 
 
@@ -1690,6 +1711,7 @@ def create_app(
         refusal = m.name_refusal(body.name, [])
         if refusal is not None:
             raise RoomError(refusal[1], code=refusal[0])
+        check_room_options(body.preset, body.options)
         server.check_store()
         addr = _address(request.client)
         if not server.room_window.allow(addr):
@@ -2141,6 +2163,7 @@ def create_app(
         elif isinstance(msg, m.Rematch):
             await server.change(room, lambda r: r.rematch(seat))
         elif isinstance(msg, m.SetRules):
+            check_room_options(msg.preset, msg.options)
             rules = (msg.preset, msg.options, msg.timer)
             await server.change(room, lambda r: r.set_rules(seat, *rules))
         elif isinstance(msg, m.WatchChat):

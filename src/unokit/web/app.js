@@ -114,7 +114,16 @@ async function openRoom(code) {
   seatForm = null;
   document.title = t("page.titleRoom", { code });
   drawRoombar();
-  if (!S.rules) api("/api/rules").then((r) => { store.setRules(r); render(); }).catch(() => {});
+  // the rules first: the table and the log word each game by its descriptor (games)
+  if (!S.rules) {
+    main.replaceChildren(el("p", { class: "panel loading", text: t("common.loading") }));
+    try {
+      store.setRules(await api("/api/rules"));
+    } catch {
+      // drawn with the classic game's words; the Rules panel says it is loading
+    }
+    if (S.code !== code) return; // another page was opened meanwhile
+  }
   const mine = tabSeat(code);
   if (mine && mine.token) {
     connect(mine.token);

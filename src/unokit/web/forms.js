@@ -6,16 +6,22 @@
 
 import { el } from "./dom.js";
 import { api, saveName, saveSeat, savedName, savedSeat } from "./net.js";
+import { gameDescriptor } from "./render/game.js";
 import { choiceText, optionHelp, optionLabel, presetDescription, presetName, rulesLine } from "./render/rules.js";
 import { errorText, t, tn, tNodes, tOr } from "./i18n.js";
 
 /**
- * The rules a room is dealt by, as form controls: a preset (with its description), every
- * house rule (in a closed "House rules"), and the turn timer.  The home page's create
- * form and the host's form in the lobby both use it; ``prefix`` keeps their ids apart,
- * and ``preset``, ``options`` and ``timer`` prefill it (a room's current rules).
- * ``value()`` is what ``POST /api/rooms`` and the ``rules`` message take: the preset,
- * the options that differ from it, and the timer.
+ * The rules a room is dealt by, as form controls: a preset (with its description), the
+ * house rules of the game it plays (in a closed "House rules"), and the turn timer.  The
+ * home page's create form and the host's form in the lobby both use it; ``prefix`` keeps
+ * their ids apart, and ``preset``, ``options`` and ``timer`` prefill it (a room's current
+ * rules).  ``value()`` is what ``POST /api/rooms`` and the ``rules`` message take: the
+ * preset, the options that differ from it, and the timer.
+ *
+ * Which options a game plays is the server's word (its descriptor's ``options``, in
+ * /api/rules ``games``): the form holds only those, so nothing ticked is ever left out
+ * of what is sent; a game that does not play an option is never offered it (a Flip room
+ * had "seven zero" on offer, then dropped, issue 47).
  */
 export function rulesControls(rules, { prefix = "", preset = null, options = {}, timer = 0, onPreset = null } = {}) {
   const id = (name) => prefix + name;
@@ -23,7 +29,7 @@ export function rulesControls(rules, { prefix = "", preset = null, options = {},
     rules.presets.map((p) => el("option", { value: p.name, text: presetName(p.name) })));
   if (preset && rules.presets.some((p) => p.name === preset)) presetSel.value = preset;
   const presetHelp = el("p", { class: "hint", id: id("preset-help") });
-  const optBox = el("div", { class: "options" });
+  const optBox = el("div", { class: "options", id: id("options") });
   const controls = {};
   const rows = {};
   for (const o of rules.options) {
@@ -40,19 +46,17 @@ export function rulesControls(rules, { prefix = "", preset = null, options = {},
     controls[o.name] = input;
     const label = el("label", { for: oid }, el("b", { text: optionLabel(o.name) }), el("span", { class: "hint", text: " " + optionHelp(o) }));
     rows[o.name] = typeof o.default === "boolean" ? el("div", { class: "opt check" }, input, label) : el("div", { class: "opt" }, label, input);
-    optBox.append(rows[o.name]);
   }
-  // the game the preset plays (classic, flip, no-mercy) decides which options it takes
-  const gameOf = () => rules.presets.find((x) => x.name === presetSel.value)?.game || "classic";
-  const plays = (o) => !o.games || o.games.includes(gameOf());
-  const showRows = () => {
-    for (const o of rules.options) if (rows[o.name]) rows[o.name].hidden = !plays(o);
+  const presetOf = () => rules.presets.find((x) => x.name === presetSel.value);
+  // the options of the game the preset plays, in the order the server lists them
+  const played = () => {
+    const game = gameDescriptor(rules, presetOf()?.game);
+    return rules.options.map((o) => o.name).filter((k) => k in controls && game.options.includes(k));
   };
   const presetValues = () => {
-    const p = rules.presets.find((x) => x.name === presetSel.value);
     const vals = {};
     for (const o of rules.options) vals[o.name] = o.default;
-    Object.assign(vals, p ? p.options : {});
+    Object.assign(vals, presetOf()?.options || {});
     return vals;
   };
   const show = (vals) => {
@@ -66,18 +70,25 @@ export function rulesControls(rules, { prefix = "", preset = null, options = {},
       }
     }
   };
+  // options the form does not show (launcher_weights) are kept as they were, while the
+  // preset is the one they came with (another preset starts from its own options)
+  let kept = Object.fromEntries(Object.entries(options).filter(([k]) => !(k in controls)));
   const applyPreset = () => {
-    const p = rules.presets.find((x) => x.name === presetSel.value);
+    const p = presetOf();
     presetHelp.textContent = p ? presetDescription(p) : "";
     show(presetValues());
-    showRows();
+    optBox.replaceChildren(...played().map((k) => rows[k]));
+    // the ways of scoring the game plays (its descriptor's scorings): no other is offered
+    const scorings = gameDescriptor(rules, p?.game).scorings;
+    for (const o of controls.scoring?.options || []) o.hidden = o.disabled = !!scorings && !scorings.includes(o.value);
     onPreset?.(p);
   };
-  presetSel.addEventListener("change", applyPreset);
+  presetSel.addEventListener("change", () => {
+    kept = {};
+    applyPreset();
+  });
   applyPreset();
   show({ ...presetValues(), ...options });
-  // options the form does not show (launcher_weights) are kept as they were
-  const hidden = Object.fromEntries(Object.entries(options).filter(([k]) => !(k in controls)));
   const timerSel = el("select", { id: id("timer"), name: "timer" },
     rules.timers.map((sec) => el("option", { value: sec, text: sec ? t("rules.timerOption", { n: sec }) : t("common.off") })));
   if (rules.timers.includes(timer)) timerSel.value = String(timer);
@@ -87,9 +98,9 @@ export function rulesControls(rules, { prefix = "", preset = null, options = {},
     timer: el("div", { class: "field" }, el("label", { for: id("timer"), text: t("rules.timer") }), timerSel),
     value() {
       const vals = presetValues();
-      const chosen = { ...hidden };
-      for (const [k, input] of Object.entries(controls)) {
-        if (!plays(rules.options.find((o) => o.name === k))) continue; // not this game's
+      const chosen = { ...kept };
+      for (const k of played()) {
+        const input = controls[k];
         let v;
         if (input.type === "checkbox") v = input.checked;
         else if (input.tagName === "SELECT") v = input.value;

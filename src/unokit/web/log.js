@@ -6,14 +6,16 @@
 
 import { cardName, colorName } from "./cards.js";
 import { t, tn } from "./i18n.js";
+import { challengeWords, PLAIN_GAME } from "./render/game.js";
 
 const list = (cards) => (cards || []).map(cardName).join(", ");
 const given = (x) => x !== null && x !== undefined;
 
 // ``prev`` is the kind of the event before this one: a reshuffle right after a Wild
 // Draw Four went back at the start (R-START-WD4) shuffles the draw pile, not discards.
-// ``game``: the view's ``game`` ("flip", "no-mercy"; undefined for the classic game).
-export function describe(ev, names, me, prev = null, game = undefined) {
+// ``game``: the descriptor of the game played (render/game.js gameDescriptor; the
+// classic game's words when none): what a challenge is about.
+export function describe(ev, names, me, prev = null, game = PLAIN_GAME) {
   const nameOf = (s) => names[s] ?? t("common.seat", { n: s });
   // "log.x.you" about me, else "log.x.other" with {name}
   const about = (key, s, vars = {}) => (s === me ? t(`${key}.you`, vars) : t(`${key}.other`, { name: nameOf(s), ...vars }));
@@ -67,19 +69,18 @@ export function describe(ev, names, me, prev = null, game = undefined) {
       return { text, cls: "catch" };
     }
     case "challenge": {
-      const card = t(`log.challengeCard.${game === "flip" ? "flip" : "classic"}`);
-      const vars = { card, name: nameOf(ev.seat), target: nameOf(ev.challenged) };
+      const ch = challengeWords(game || PLAIN_GAME);
+      const vars = { card: t(ch.logCard), name: nameOf(ev.seat), target: nameOf(ev.challenged) };
       const head = ev.seat === me ? t("log.challenge.you", vars) : ev.challenged === me ? t("log.challenge.challengedYou", vars) : t("log.challenge.other", vars);
-      const flip = game === "flip" ? "Flip" : "";
       // guilty: the challenged player draws; not guilty: the challenger
-      const outcome = ev.guilty ? about(`log.guilty${flip}`, ev.challenged) : about(`log.innocent${flip}`, ev.seat);
+      const outcome = ev.guilty ? about(ch.guilty, ev.challenged) : about(ch.innocent, ev.seat);
       return { text: `${head}: ${outcome}${t("log.end")}`, cls: "challenge" };
     }
     case "reveal":
       if (ev.cards) return { text: t("log.revealToYou", { name: nameOf(ev.seat), cards: list(ev.cards) }), cls: "reveal" };
       return { text: about("log.reveal", ev.seat) };
     case "retract":
-      return { text: about("log.retract", ev.seat, { card: t(`log.challengeCard.${game === "flip" ? "flip" : "classic"}`), color: colorName(ev.color) }) };
+      return { text: about("log.retract", ev.seat, { card: t(challengeWords(game || PLAIN_GAME).logCard), color: colorName(ev.color) }) };
     case "skip":
       return { text: about("log.skip", ev.seat), join: true };
     case "reverse":

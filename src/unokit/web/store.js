@@ -3,6 +3,7 @@
 // functions read a snapshot of it and never write.
 
 import { describe } from "./log.js";
+import { gameDescriptor } from "./render/game.js";
 import { t } from "./i18n.js";
 import { advanceChoice, canArmUno, cannotPlay, startChoice } from "./choice.js";
 
@@ -116,7 +117,8 @@ export function takeEvents(msg, now) {
     // a challenged hand stays in view until the challenger's own next play (or a new round)
     if (ev.kind === "reveal" && ev.cards) S.revealed = { seat: ev.seat, cards: ev.cards };
     if (ev.kind === "round_start" || ((ev.kind === "play" || ev.kind === "keep") && ev.seat === S.seat)) S.revealed = null;
-    const args = [ev, names, S.seat, S.prevKind, msg.view.game];
+    // the game's descriptor (what a challenge is about): the rules come before the room
+    const args = [ev, names, S.seat, S.prevKind, gameDescriptor(S.rules, msg.view.game)];
     const d = describe(...args);
     // UNO Flip!: a flip is announced over the piles for a moment (and animated)
     if (ev.kind === "flip") S.flipNote = { side: ev.side === 1 ? "dark" : "light", until: now + 3500, fresh: true };

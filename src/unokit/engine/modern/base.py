@@ -110,6 +110,13 @@ class ModernGame(Game):
     # ------------------------------------------------------ what each game says ----
     FACE_CODES: ClassVar[tuple[str, ...]] = ()  # what actions and views name, by id
     SIDES: ClassVar[tuple[str, ...]] = ()
+    # what the page words differently per game (docs/protocol.md, "Games"): why the
+    # start_color phase asks a colour, which card the challenge phase challenges (None:
+    # the game has no challenge), what a draw does, what a seat out of the game is
+    START_COLOR: ClassVar[str] = "start_wild"
+    CHALLENGE: ClassVar[str | None] = None
+    DRAW: ClassVar[str] = "one"
+    OUT: ClassVar[str] = "eliminated"
 
     @classmethod
     def _describe(cls) -> dict[str, Any]:
@@ -120,6 +127,9 @@ class ModernGame(Game):
             "sides": list(cls.SIDES),
             "scorings": list(GAME_SCORINGS[cls.NAME]),
             "phases": list(PHASE_NAMES),
+            "prompts": {"start_color": cls.START_COLOR, "challenge": cls.CHALLENGE},
+            "draw": cls.DRAW,
+            "out": cls.OUT,
         }
 
     def _init_game(self) -> None:

@@ -72,6 +72,10 @@ class FlipGame(ModernGame):
     TITLE = "UNO Flip!"
     ACTION_CARDS = NUM_FACES  # actions name faces
     COLOR_CODES = FLIP_COLOR_CODES
+    # a colour is asked for the wild on top (at the start, or exposed by a flip); the
+    # Wild Draw Two and Wild Draw Colour on top are challenged (FLIP-CHAL)
+    START_COLOR = "top_wild"
+    CHALLENGE = "wild_draw"
 
     def _init_game(self) -> None:
         lights, darks = side_faces(LIGHT), side_faces(DARK)

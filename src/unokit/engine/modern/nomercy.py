@@ -55,6 +55,12 @@ class NoMercyGame(ModernGame):
     TITLE = "UNO Show 'Em No Mercy"
     ACTION_CARDS = NM_NUM_CARDS
     COLOR_CODES = NM_COLOR_CODES
+    # a colour is named for the Colour Roulette; nothing is challenged; a draw goes on
+    # until a playable card comes (NM-TURN-3); the Mercy rule knocks players out (NM-MERCY-1)
+    START_COLOR = "roulette"
+    CHALLENGE = None
+    DRAW = "until_playable"
+    OUT = "knocked_out"
 
     def _init_game(self) -> None:
         self.aside: list[int] = []  # NM-MERCY-2: knocked-out hands, until a reshuffle

@@ -763,7 +763,7 @@ export default {
   "errors.bad_action": "Dieser Zug wurde nicht verstanden.",
   "errors.bad_rules": "Diese Regeln passen nicht zusammen.",
   "errors.bot_unsupported": "Dieser Bot spielt diese Regeln nicht.",
-  "errors.bad_option": "Eine Hausregel hat einen Wert, den sie nicht annimmt.",
+  "errors.bad_option": "Eine Hausregel hat einen Wert, den sie nicht annimmt, oder dieses Spiel kennt sie nicht.",
   "errors.bad_preset": "Diese Regeln gibt es nicht.",
   "errors.bad_player_count": "Zu wenige oder zu viele Spieler für diese Regeln.",
   "errors.bad_hand_size": "Bei dieser Kartenzahl kann keine Startkarte aufgedeckt werden.",

@@ -765,7 +765,7 @@ export default {
   "errors.bad_action": "That move was not understood.",
   "errors.bad_rules": "These rules cannot be put together.",
   "errors.bot_unsupported": "That bot does not play these rules.",
-  "errors.bad_option": "A house rule has a value it does not take.",
+  "errors.bad_option": "A house rule has a value it does not take, or this game does not play it.",
   "errors.bad_preset": "There are no such rules.",
   "errors.bad_player_count": "Too few or too many players for these rules.",
   "errors.bad_hand_size": "With that hand size no start card can be turned up.",

@@ -790,7 +790,7 @@ export default {
   "errors.bad_action": "No se ha entendido esa jugada.",
   "errors.bad_rules": "Estas reglas no encajan entre sí.",
   "errors.bot_unsupported": "Ese bot no juega con estas reglas.",
-  "errors.bad_option": "Una regla de la casa tiene un valor que no admite.",
+  "errors.bad_option": "Una regla de la casa tiene un valor que no admite, o este juego no la usa.",
   "errors.bad_preset": "No existen esas reglas.",
   "errors.bad_player_count": "Demasiados o demasiado pocos jugadores para estas reglas.",
   "errors.bad_hand_size": "Con ese número de cartas no se puede sacar ninguna carta inicial.",

@@ -790,7 +790,7 @@ export default {
   "errors.bad_action": "Ce coup n'a pas été compris.",
   "errors.bad_rules": "Ces règles ne vont pas ensemble.",
   "errors.bot_unsupported": "Ce bot ne joue pas avec ces règles.",
-  "errors.bad_option": "Une règle maison a une valeur qu'elle n'accepte pas.",
+  "errors.bad_option": "Une règle maison a une valeur qu'elle n'accepte pas, ou ce jeu ne la joue pas.",
   "errors.bad_preset": "Ces règles n'existent pas.",
   "errors.bad_player_count": "Trop peu ou trop de joueurs pour ces règles.",
   "errors.bad_hand_size": "Avec ce nombre de cartes, aucune carte de départ ne peut être retournée.",

@@ -4,6 +4,7 @@
 
 import { h } from "../dom.js";
 import { t, tn } from "../i18n.js";
+import { outWords, viewGame } from "./game.js";
 import { face, secondsLeft, teamScoring } from "./parts.js";
 import { ruleValue } from "./rules.js";
 
@@ -34,11 +35,12 @@ export function summaryView(st, ctx, act, ended = false) {
   const v = st.view;
   const over = v.phase === "game_over" || ended;
   const target = ruleValue("target_score", room, rules) ?? 500;
+  const out = outWords(viewGame(v, rules)); // a seat out of the game: eliminated, knocked out
   const rows = v.names.map((name, s) => h("tr", { class: s === v.round_winner ? "winner" : "" },
     h("th", { scope: "row", text: s === v.seat ? t("common.youMark", { name }) : name }),
     h("td", {}, (st.hands?.[s] || []).length
       ? h("div", { class: "sum-hand" }, st.hands[s].map((code) => face(code, { size: "xs", dark: v.side === "dark" })))
-      : h("span", { class: "went-out", text: s === v.round_winner ? t("summary.wentOutNone") : !v.live[s] && v.game === "no-mercy" ? t("summary.knocked") : t("summary.none") })),
+      : h("span", { class: "went-out", text: s === v.round_winner ? t("summary.wentOutNone") : !v.live[s] && out.summary ? t(out.summary) : t("summary.none") })),
     h("td", { class: "num", text: String(st.points?.[s] ?? 0) }),
     h("td", { class: "num", text: String(v.scores[teamScoring(v) ? room?.seats[s]?.team ?? s % 2 : s]) })));
   const seated = v.seat !== null;
@@ -57,7 +59,8 @@ export function summaryView(st, ctx, act, ended = false) {
   buttons.push(h("button", { class: "btn ghost", type: "button", id: "hide-summary", text: t("summary.seeTable"), onclick: () => act.hideSummary() }));
   const about = (key, s) => (s === v.seat ? t(`${key}.you`) : t(`${key}.other`, { name: v.names[s] }));
   let title = v.round_winner !== null ? about("summary.wentOut", v.round_winner) : t("summary.roundOver");
-  if (v.round_winner !== null && v.game === "no-mercy" && v.live.filter(Boolean).length === 1 && st.hands?.[v.round_winner]?.length)
+  // the Mercy rule knocked out every other seat: the one left holding cards wins
+  if (v.round_winner !== null && out.lastLeft && v.live.filter(Boolean).length === 1 && st.hands?.[v.round_winner]?.length)
     title = about("summary.lastLeft", v.round_winner);
   if (over) title = v.game_winner !== null ? wonText("summary.wonGame", v, v.game_winner, room, rules) : t("summary.gameOver");
   if (ended) title = t("summary.hostEnded");

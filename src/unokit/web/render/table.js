@@ -7,6 +7,7 @@
 import { cardName, colorName, COLOR_KEYS, COLORS } from "../cards.js";
 import { h } from "../dom.js";
 import { t, tn, tNodes } from "../i18n.js";
+import { challengedCard, challengeWords, drawWords, outWords, startColorWords, viewGame } from "./game.js";
 import { back, canArmUno, face, ic, isMyTurn, legalOf, OVER, secondsLeft } from "./parts.js";
 import { ruleValue } from "./rules.js";
 import { reactBubble, sideView } from "./side.js";
@@ -126,6 +127,7 @@ export function timerText(deadline, now) {
 /** The banner's sentence: whose turn, and what they decide. */
 export function turnText(v, legal, room = null, rules = null) {
   const myTurn = isMyTurn(v);
+  const game = viewGame(v, rules); // the game's words (prompts.start_color, .challenge)
   if (v.phase === "game_over") return v.game_winner !== null ? wonText("turn.gameOverWon", v, v.game_winner, room, rules) : t("turn.gameOver");
   if (v.phase === "round_over") {
     if (v.round_winner === null) return t("turn.roundOver");
@@ -135,10 +137,8 @@ export function turnText(v, legal, room = null, rules = null) {
   if (jump) return t("turn.jumpIn");
   if (myTurn) {
     switch (v.phase) {
-      case "start_color":
-        if (v.game === "no-mercy") return t("turn.roulette");
-        return v.game === "flip" ? t("turn.chooseColorOf", { card: cardName(v.top) }) : t("turn.chooseStart");
-      case "challenge": return t("turn.hitBy", { name: v.names[v.wd4_by], card: cardName(v.game === "flip" ? v.top : "W+4") });
+      case "start_color": return t(startColorWords(game).mine, { card: cardName(v.top) });
+      case "challenge": return t("turn.hitBy", { name: v.names[v.wd4_by], card: cardName(challengedCard(game, v)) });
       case "answer": return t("turn.answer", { card: cardName(v.pending), n: v.pending_total });
       case "drawn": return legal.some((a) => a.keep) ? t("turn.drawnKeep") : t("turn.drawn");
       default: return t("turn.yours");
@@ -146,10 +146,8 @@ export function turnText(v, legal, room = null, rules = null) {
   }
   const name = v.names[v.current];
   switch (v.phase) {
-    case "start_color":
-      if (v.game === "no-mercy") return t("turn.otherRoulette", { name });
-      return v.game === "flip" ? t("turn.otherChoosing", { name }) : t("turn.otherChoosingStart", { name });
-    case "challenge": return v.game === "flip" ? t("turn.otherChallengeFlip", { name, card: cardName(v.top) }) : t("turn.otherChallenge", { name });
+    case "start_color": return t(startColorWords(game).other, { name, card: cardName(v.top) });
+    case "challenge": return t(challengeWords(game).other, { name, card: cardName(challengedCard(game, v)) });
     case "answer": return t("turn.otherAnswer", { name, n: v.pending_total });
     case "drawn": return t("turn.otherDrawn", { name });
     default: return t("turn.other", { name });
@@ -173,18 +171,17 @@ export function opponentView(s, ctx, act) {
   else fanCards = Array.from({ length: Math.min(count, 8) }, () => back("xs"));
   const grew = prev && prev.view.hand_sizes[s] < count;
   const fan = h("span", { class: `${others && !open ? "fan other-fan" : "fan"}${open ? " open-fan" : ""}${grew ? " grew" : ""}`, "aria-hidden": "true" }, fanCards);
+  const out = outWords(viewGame(v, ctx.rules)); // a seat out of the game: eliminated, knocked out
   const badges = [];
   if (seat?.kind === "bot") badges.push(h("span", { class: "badge bot", text: t("common.bot") }));
   if (seat?.team !== null && seat?.team !== undefined) badges.push(h("span", { class: `badge team t${seat.team}`, text: t("common.teamLower", { n: seat.team + 1 }) }));
   if (seat && seat.kind === "person" && !seat.connected) badges.push(h("span", { class: "badge away", text: t("common.reconnecting") }));
   if (seat?.autopilot) badges.push(h("span", { class: "badge auto", text: t("common.autopilot") }));
-  if (!v.live[s]) badges.push(v.game === "no-mercy"
-    ? h("span", { class: "badge knocked", text: t("opp.knocked") })
-    : h("span", { class: "badge", text: t("opp.out") }));
+  if (!v.live[s]) badges.push(h("span", { class: out.badgeCls, text: t(out.badge) }));
   if (count === 1) badges.push(h("span", { class: `badge uno${v.vulnerable === s ? " uncalled" : ""}`, text: v.vulnerable === s ? t("opp.noUno") : t("common.uno") }));
   const catchA = legalOf(st).find((a) => a.catch === s);
   return h("li", {
-    class: `opp${isTurn ? " turn" : ""}${v.live[s] ? "" : v.game === "no-mercy" ? " out knocked" : " out"}${seat && !seat.connected ? " away" : ""}`,
+    class: `opp${isTurn ? " turn" : ""}${v.live[s] ? "" : " " + out.cls}${seat && !seat.connected ? " away" : ""}`,
     dataset: { seat: s }, key: `opp:${s}`,
     "aria-label": tn("opp.label", count, { name: v.names[s] }) + (isTurn ? t("opp.theirTurn") : "") + (count === 1 ? t("opp.uno") : "")
       + (v.others?.[s]?.length ? t("opp.otherSides", { cards: v.others[s].map(cardName).join(", ") }) : ""),
@@ -264,7 +261,9 @@ export function myArea(ctx, act) {
     text: t("common.uno"), onclick: () => act.pressUno(),
   });
   const drawA = L.find((a) => a.draw);
-  const drawText = ruleValue("attack_launcher", ctx.room, ctx.rules) ? t("me.launcher") : v.game === "no-mercy" ? t("me.drawUntil") : t("me.draw");
+  const game = viewGame(v, ctx.rules);
+  const drawText = ruleValue("attack_launcher", ctx.room, ctx.rules) ? t("me.launcher") : t(drawWords(game).button);
+  const knocked = !v.live[me] ? outWords(game).me : null; // a seat knocked out watches the round
   const buttons = h("div", { class: "my-buttons" },
     h("button", { class: "btn", type: "button", id: "draw-btn", dataset: { key: "draw" }, "aria-disabled": drawA ? null : "true", text: drawText, onclick: () => drawA && act.send({ draw: true }) }),
     uno);
@@ -276,7 +275,7 @@ export function myArea(ctx, act) {
     seat?.team !== null && seat?.team !== undefined ? h("span", { class: `badge team t${seat.team}`, key: "team", text: t("common.teamLower", { n: seat.team + 1 }) }) : null,
     h("span", { class: "me-score", key: "score", text: t("common.pts", { n: v.scores[me] }) }),
     v.hand.length === 1 ? h("span", { class: `badge uno${v.vulnerable === me ? " uncalled" : ""}`, key: "uno", text: v.vulnerable === me ? t("me.callUno") : t("common.uno") }) : null,
-    !v.live[me] && v.game === "no-mercy" ? h("span", { class: "badge knocked", key: "knocked", text: t("me.knocked") }) : null);
+    knocked ? h("span", { class: "badge knocked", key: "knocked", text: t(knocked) }) : null);
   return h("div", { class: `me${myTurn ? " turn" : ""}`, key: "me" }, h("div", { class: "me-bar" }, head, buttons), hand);
 }
 
@@ -296,6 +295,7 @@ export function promptView(ctx, act) {
   const myTurn = isMyTurn(v);
   const c = ctx.choice;
   const L = legalOf(ctx.st);
+  const game = viewGame(v, ctx.rules); // the game's words for what a phase asks
   // one prompt element from one state to the next: a live region that stays is read out
   const box = (kids) => h("div", { class: kids ? "prompt active" : "prompt", id: "prompt", key: "prompt", "aria-live": "polite" }, kids);
   const cancel = h("button", { class: "btn ghost", type: "button", text: t("common.cancel"), onclick: () => act.cancelChoice() });
@@ -322,20 +322,19 @@ export function promptView(ctx, act) {
   if (!myTurn) return box(null);
   if (v.phase === "start_color") {
     const keys = [...new Set(L.filter((a) => a.color && !a.play).map((a) => a.color))];
-    const title = v.game === "no-mercy"
-      ? t("prompt.roulette")
-      : v.game === "flip" ? t("prompt.flipColour", { card: cardName(v.top) }) : t("prompt.startColour", { card: cardName(v.top) });
+    const title = t(startColorWords(game).prompt, { card: cardName(v.top) });
     return box([h("p", { class: "prompt-title", text: title }), colorButtons((k) => act.startColor(k), t("prompt.chooseTheColour"), keys)]);
   }
   if (v.phase === "challenge" || (v.phase === "answer" && L.some((a) => a.challenge))) {
     const by = v.names[v.wd4_by];
-    const flip = v.game === "flip"; // Wild Draw Two or Wild Draw Colour (FLIP-CHAL)
-    const cost = flip ? (v.top === "W+C" ? t("prompt.costUntil") : t("prompt.costDraw", { n: v.pending_total || 2 })) : t("prompt.costDraw", { n: v.pending_total || 4 });
+    const ch = challengeWords(game);
+    const card = challengedCard(game, v);
+    const n = v.pending_total || ch.draws;
+    // a Wild Draw Colour (UNO Flip!'s dark side) costs a draw until the colour comes
+    const cost = card === "W+C" ? t("prompt.costUntil") : t("prompt.costDraw", { n });
     return box([
-      h("p", { class: "prompt-title", text: t("prompt.playedOnYou", { name: by, card: cardName(flip ? v.top : "W+4") }) }),
-      h("p", { class: "hint", text: flip
-        ? t("prompt.challengeFlipHint", { name: by, cost })
-        : t("prompt.challengeHint", { name: by, color: colorName(v.prev_color), n: v.pending_total || 4 }) }),
+      h("p", { class: "prompt-title", text: t("prompt.playedOnYou", { name: by, card: cardName(card) }) }),
+      h("p", { class: "hint", text: t(ch.hint, { name: by, cost, color: colorName(v.prev_color), n }) }),
       h("div", { class: "choice-row" },
         h("button", { class: "btn primary", type: "button", id: "challenge-btn", dataset: { key: "challenge" }, text: t("prompt.challenge"), onclick: () => act.send({ challenge: true }) }),
         h("button", { class: "btn", type: "button", id: "accept-btn", dataset: { key: "accept" }, text: t("prompt.accept", { cost }), onclick: () => act.send({ accept: true }) }))]);
@@ -351,7 +350,7 @@ export function promptView(ctx, act) {
     const playDrawn = L.find((a) => a.play === v.drawn);
     const keep = L.find((a) => a.keep);
     return box([
-      h("p", { class: "prompt-title" }, tNodes(`prompt.drew${v.game === "no-mercy" ? "Until" : ""}${keep ? "" : "Play"}`,
+      h("p", { class: "prompt-title" }, tNodes(`${drawWords(game).drew}${keep ? "" : "Play"}`,
         { face: face(v.drawn, { size: "sm", dark: v.side === "dark" }), card: cardName(v.drawn) })),
       h("div", { class: "choice-row" },
         playDrawn ? h("button", { class: "btn primary", type: "button", id: "play-drawn-btn", dataset: { key: "play-drawn" }, text: t("prompt.playIt"), onclick: () => act.clickCard(v.drawn) }) : null,
