@@ -63,6 +63,24 @@ def test_no_front_end_asks_which_game_it_is() -> None:
     )
 
 
+# the page: its options, prompts and words come from the server's per-game descriptors
+# (``/api/rules``'s ``games``; web/render/game.js), never from the game's name
+JS_GAME_NAME = re.compile(
+    r"""\bgame\)?\s*[!=]==?\s*["'](flip|no-mercy|classic)["']"""
+    r"""|["'](flip|no-mercy|classic)["']\s*[!=]==?\s*[\w.]*game\b"""
+)
+
+
+def test_the_page_asks_the_descriptor_not_the_game_name() -> None:
+    found = []
+    for path in sorted((SRC / "web").rglob("*.js")):
+        for no, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if JS_GAME_NAME.search(line):
+                found.append(f"{path.relative_to(SRC).as_posix()}:{no}: {line.strip()}")
+    assert found == [], "read gameDescriptor(...) instead:\n" + "\n".join(found)
+    assert JS_GAME_NAME.search('if (v.game === "no-mercy") return t("turn.roulette");')
+
+
 def test_the_guard_sees_an_offence() -> None:
     """The patterns catch each kind of branch they are meant to (a guard that cannot fail
     guards nothing)."""
