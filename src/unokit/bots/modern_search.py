@@ -25,8 +25,12 @@ What a world keeps from the view, and only that:
 
 The rollouts play a fast rule of thumb on the engine's legal actions (a non-wild
 before a wild, UNO always called, colours held most, a stack answered when it can
-be, never a challenge).  A rollout scores 1 if the seat wins the hand, else 0; one cut
-at ``MAX_ROLLOUT`` decisions scores the seat's share by hand sizes.
+be, never a challenge).  Who acts is asked of ``seat_to_ask`` (``rollout_turn``), as
+in the classic rollouts, so that a missed UNO call costs in a rollout what it costs at
+the table: the first other seat asked catches it; jump-ins are offered and let go, as
+the bots that play these games let them go.  A rollout scores 1 if the seat wins the
+hand, else 0; one cut at ``MAX_ROLLOUT`` decisions scores the seat's share by hand
+sizes.
 """
 
 from __future__ import annotations
@@ -35,13 +39,15 @@ import math
 import random
 import time
 from collections import Counter
+from collections.abc import Set as AbstractSet
 
 from unokit.bots.modern import ModernHeuristic
-from unokit.engine.actions import ACCEPT, COLOR, DRAW, KEEP, PLAY, Action
+from unokit.engine.actions import ACCEPT, CATCH, COLOR, DRAW, KEEP, PLAY, Action
 from unokit.engine.modern.base import ModernGame
 from unokit.engine.modern.flip import CHOOSE_FLIP, CHOOSE_START, FlipGame
 from unokit.engine.modern.nomercy import NoMercyGame
 from unokit.engine.phases import P_CHALLENGE, P_DRAWN, P_ROUND_OVER, P_START_COLOR
+from unokit.engine.state import seat_to_ask
 from unokit.engine.view import View
 from unokit.modern_cards import (
     FACE_COLOR,
@@ -226,12 +232,21 @@ def rollout_pick(g: ModernGame, seat: int, rng: random.Random) -> Action:
         pick = plain or plays
         if len(g.hands[seat]) == 2:
             pick = [a for a in pick if a.uno] or pick
-        a = pick[int(rng.random() * len(pick))]
+        i = int(rng.random() * len(pick))
+        a = pick[i]
         if a.color >= 0:
             want = _colors(g, seat)
-            for b in pick:
+            for j, b in enumerate(pick):
                 if b.card == a.card and b.color == want and b.target == a.target:
-                    return b
+                    i, a = j, b
+                    break
+        if not a.uno and i + 1 < len(pick) and pick[i + 1].uno:
+            # any play that leaves one card is called (a Discard All, a swap, several
+            # cards at once), as the bots call: a rollout catches a miss.  The engines
+            # list a play's called twin right after it.
+            called = a._replace(uno=True)
+            if pick[i + 1] == called:
+                return called
         return a
     for a in legal:
         if a.kind == COLOR:
@@ -243,12 +258,41 @@ def rollout_pick(g: ModernGame, seat: int, rng: random.Random) -> Action:
     return legal[0]
 
 
-def rollout(g: ModernGame, seat: int, rng: random.Random) -> float:
-    """Play ``g`` to the end of the hand; 1 if ``seat`` wins it, else 0."""
+_NOBODY: frozenset[int] = frozenset()
+
+
+def rollout_turn(g: ModernGame, rng: random.Random, jump_ins: bool = False) -> int:
+    """The seat to act next in a rollout, or -1 once the hand is over, after the
+    out-of-turn chances in ``seat_to_ask``'s order (every seat waited on), as in the
+    classic rollouts (``ismcts._rollout_turn``): a rollout player asked while a seat is
+    catchable catches it (on its turn too, first); it lets any other chance go (its
+    own late call, a jump-in) unless ``jump_ins``, when it jumps in whenever it may,
+    with the rule of thumb's pick among its jump-in plays."""
+    passed: AbstractSet[int] = _NOBODY
+    while True:
+        s = seat_to_ask(g, passed, None)
+        v = g.vulnerable
+        if v >= 0 and s >= 0 and s != v:
+            g.apply_trusted(s, Action(CATCH, target=v))
+            passed = _NOBODY
+        elif s == g.current or s < 0:
+            return s
+        elif jump_ins and g.jump_ins(s):
+            g.apply_trusted(s, rollout_pick(g, s, rng))
+            passed = _NOBODY
+        else:
+            passed = passed | {s}
+
+
+def rollout(g: ModernGame, seat: int, rng: random.Random, jump_ins: bool = False) -> float:
+    """Play ``g`` to the end of the hand; 1 if ``seat`` wins it, else 0.
+
+    Who acts comes from ``rollout_turn`` (``seat_to_ask``), so a missed UNO call is
+    caught in a rollout as at the table; ``jump_ins`` is ``rollout_turn``'s."""
     for _ in range(MAX_ROLLOUT):
-        if g.phase >= P_ROUND_OVER:
+        s = rollout_turn(g, rng, jump_ins)
+        if s < 0:
             return 1.0 if g.round_winner == seat else 0.0
-        s = g.current
         g.apply_trusted(s, rollout_pick(g, s, rng))
     if g.phase >= P_ROUND_OVER:
         return 1.0 if g.round_winner == seat else 0.0
@@ -343,4 +387,12 @@ class ModernSearch:
         return actions[best]
 
 
-__all__ = ["ModernSearch", "SearchError", "flip_world", "nm_world", "rollout", "world"]
+__all__ = [
+    "ModernSearch",
+    "SearchError",
+    "flip_world",
+    "nm_world",
+    "rollout",
+    "rollout_turn",
+    "world",
+]
