@@ -38,189 +38,53 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections import Counter
 from collections.abc import Set as AbstractSet
 
 from unokit.bots.modern import ModernHeuristic
 from unokit.engine.actions import ACCEPT, CATCH, COLOR, DRAW, KEEP, PLAY, Action
-from unokit.engine.modern.base import ModernGame
-from unokit.engine.modern.flip import CHOOSE_FLIP, CHOOSE_START, FlipGame
+from unokit.engine.modern.base import ModernGame, WorldError
+from unokit.engine.modern.flip import FlipGame
 from unokit.engine.modern.nomercy import NoMercyGame
-from unokit.engine.phases import P_CHALLENGE, P_DRAWN, P_ROUND_OVER, P_START_COLOR
+from unokit.engine.phases import P_ROUND_OVER
 from unokit.engine.state import seat_to_ask
 from unokit.engine.view import View
-from unokit.modern_cards import (
-    FACE_COLOR,
-    FACE_WILD,
-    LIGHT,
-    NM_COLOR,
-    NM_WILD,
-    WILD_D2,
-    WILD_DC,
-    nm_deck,
-    side_faces,
-)
 
 BLUFF_PRIOR = 0.25  # the chance a world's waiting Wild Draw Two/Colour is a bluff
 MAX_ROLLOUT = 1000  # decisions in one rollout before it is judged by hand sizes
 MAX_CANDIDATES = 6  # actions searched: the heuristic's best ones
 
 
-class SearchError(ValueError):
-    """A view the search cannot deal a world for (never a legal game's view)."""
-
-
 # ------------------------------------------------------------------ worlds ----
-def _base(view: View, cls: type[ModernGame], seed: int) -> ModernGame:
-    g = cls(view.rules, list(view.names), seed=seed, events=False, record=False, start=False)
-    g.color = view.color
-    g.direction = view.direction
-    g.current = view.current
-    g.phase = view.phase
-    g.vulnerable = view.vulnerable
-    g.live = list(view.live)
-    g.n_live = sum(view.live)
-    g.scores = list(view.scores)
-    g.round_index = view.round_index
-    g.dealer = view.dealer
-    g.round_winner = view.round_winner
-    g.game_winner = view.game_winner
-    g.pend_card = view.pending
-    g.pend_total = view.pending_total
-    g.wd4_by = view.wd4_by
-    g.round_rng = random.Random(seed)
-    return g
+SearchError = WorldError  # the name this module's callers know
 
 
 def nm_world(view: View, rng: random.Random) -> NoMercyGame:
-    """A No Mercy game consistent with ``view`` (see the module's docstring)."""
-    unseen = Counter(nm_deck(view.rules.nm_deck))
-    unseen.subtract(view.hand)
-    unseen.subtract(view.discard)
-    if any(k < 0 for k in unseen.values()):
-        raise SearchError("the view shows more of a card than the deck holds")
-    pool = list(unseen.elements())
-    rng.shuffle(pool)
-    g = _base(view, NoMercyGame, rng.getrandbits(32))
-    assert isinstance(g, NoMercyGame)
-    hands: list[list[int]] = []
-    for s in range(view.n):
-        if s == view.seat:
-            hands.append(list(view.hand))
-        else:
-            k = view.hand_sizes[s]
-            hands.append(pool[:k])
-            del pool[:k]
-    aside = int(getattr(view, "aside", 0))
-    face_down = int(getattr(view, "discard_size", len(view.discard))) - len(view.discard)
-    if len(pool) != aside + face_down + view.draw_pile:
-        raise SearchError("the view's card counts do not add up to the deck")
-    g.aside = pool[:aside]
-    g.discard = pool[aside : aside + face_down] + list(view.discard)
-    g.face_down = face_down
-    g.pile = pool[aside + face_down :]
-    g.hands = hands
-    g.knockouts = sum(1 for alive in view.live if not alive)
-    if view.phase == P_DRAWN and view.drawn >= 0:
-        g.drawn = view.drawn
-    return g
+    """A No Mercy game consistent with ``view`` (``NoMercyGame.sample_world``)."""
+    return NoMercyGame.sample_world(view, rng, BLUFF_PRIOR)
 
 
 def flip_world(view: View, rng: random.Random) -> FlipGame:
-    """A UNO Flip! game consistent with ``view`` (see the module's docstring)."""
-    side: int = getattr(view, "side", LIGHT)
-    others: tuple[tuple[int, ...], ...] = getattr(view, "others", ())
-    pile_top: int = getattr(view, "pile_top", -1)
-    discard_size: int = getattr(view, "discard_size", len(view.discard))
-    fronts = Counter(side_faces(side))
-    backs = Counter(side_faces(1 - side))
-    fronts.subtract(view.hand)
-    top = view.discard[-1] if view.discard else -1
-    if top >= 0:
-        fronts[top] -= 1
-    for s, faces in enumerate(others):
-        if s != view.seat:
-            backs.subtract(faces)
-    if pile_top >= 0:
-        backs[pile_top] -= 1
-    if any(k < 0 for k in fronts.values()) or any(k < 0 for k in backs.values()):
-        raise SearchError("the view shows more of a face than the deck holds")
-    fr = list(fronts.elements())
-    bk = list(backs.elements())
-    rng.shuffle(fr)
-    rng.shuffle(bk)
-    pairs: list[tuple[int, int]] = []
+    """A UNO Flip! game consistent with ``view`` (``FlipGame.sample_world``)."""
+    return FlipGame.sample_world(view, rng, BLUFF_PRIOR)
 
-    def card(front: int, back: int) -> int:
-        pairs.append((front, back) if side == LIGHT else (back, front))
-        return len(pairs) - 1
 
-    try:
-        hands: list[list[int]] = []
-        for s in range(view.n):
-            if s == view.seat:
-                hands.append([card(f, bk.pop()) for f in view.hand])
-            else:
-                hands.append([card(fr.pop(), b) for b in others[s]])
-        discard = [card(fr.pop(), bk.pop()) for _ in range(discard_size - 1)]
-        if top >= 0:
-            discard.append(card(top, bk.pop()))
-        pile: list[int] = []
-        if view.draw_pile:
-            pile = [card(fr.pop(), bk.pop()) for _ in range(view.draw_pile - 1)]
-            pile.append(card(fr.pop(), pile_top))
-    except IndexError:
-        raise SearchError("the view's card counts do not add up to the deck") from None
-    if fr or bk:
-        raise SearchError("the view's card counts do not add up to the deck")
-    g = _base(view, FlipGame, rng.getrandbits(32))
-    assert isinstance(g, FlipGame)
-    g.pairs = pairs
-    g.side = side
-    g.hands = hands
-    g.discard = discard
-    g.pile = pile
-    if view.phase == P_DRAWN and view.drawn >= 0:
-        mine = hands[view.seat]
-        g.drawn = next(c for c in reversed(mine) if pairs[c][side] == view.drawn)
-    if view.phase == P_START_COLOR:
-        start = discard_size == 1 and (side == LIGHT or view.rules.flip_start == "flip")
-        flipper = view.rules.flip_wild_color == "flipper" and not start
-        g.choose = CHOOSE_FLIP if flipper else CHOOSE_START
-        g._after_color = flipper and view.rules.flip_exposed_action and top in (WILD_D2, WILD_DC)
-    if view.phase == P_CHALLENGE:
-        g.wd4_guilty = rng.random() < BLUFF_PRIOR
-        g.wd4_prev_color = -1
-    return g
+# each game this search plays, by its name in the family (a declaration, as a bot's
+# ``games``): how it deals a world
+WORLDS = {"flip": flip_world, "no-mercy": nm_world}
 
 
 def world(view: View, rng: random.Random) -> ModernGame:
-    if view.rules.deck == "flip":
-        return flip_world(view, rng)
-    return nm_world(view, rng)
+    return WORLDS[view.rules.game](view, rng)
 
 
 # ---------------------------------------------------------------- rollouts ----
 def _colors(g: ModernGame, seat: int) -> int:
     """The colour ``seat`` holds most now (Flip: of the active side), ties by order."""
-    if isinstance(g, FlipGame):
-        side, pairs = g.side, g.pairs
-        counts = [0] * 8
-        for c in g.hands[seat]:
-            f = pairs[c][side]
-            if not FACE_WILD[f]:
-                counts[FACE_COLOR[f]] += 1
-        base = 4 * side
-        return max(range(base, base + 4), key=lambda c: counts[c])
-    counts = [0] * 4
-    for c in g.hands[seat]:
-        if not NM_WILD[c]:
-            counts[NM_COLOR[c]] += 1
-    return max(range(4), key=lambda c: counts[c])
+    return g.held_most(seat)
 
 
 def _wild(g: ModernGame, face: int) -> bool:
-    return FACE_WILD[face] if isinstance(g, FlipGame) else NM_WILD[face]
+    return g.is_wild(face)
 
 
 def rollout_pick(g: ModernGame, seat: int, rng: random.Random) -> Action:

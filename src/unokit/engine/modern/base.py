@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import json
 import random
+from abc import abstractmethod
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from unokit.cards import CardError
 from unokit.engine import serial
@@ -40,7 +41,16 @@ from unokit.engine.family import Game
 from unokit.engine.phases import P_GAME_OVER, P_ROUND_OVER, PHASE_NAMES
 from unokit.rules import GAME_DECKS, GAME_SCORINGS, RuleSet, from_preset
 
+if TYPE_CHECKING:
+    from typing import Self
+
+    from unokit.engine.view import View
+
 _SIMPLE = {"draw": DRAW, "keep": KEEP, "challenge": CHALLENGE, "accept": ACCEPT}
+
+
+class WorldError(ValueError):
+    """A view that no deal of its game can match (never a legal game's view)."""
 
 
 class ModernGame(Game):
@@ -159,6 +169,44 @@ class ModernGame(Game):
 
     def parse_color(self, text: str) -> int:
         raise NotImplementedError
+
+    @classmethod
+    def _world_base(cls, view: View, seed: int) -> Self:
+        """A game of this class with everything public taken from ``view``."""
+        g = cls(view.rules, list(view.names), seed=seed, events=False, record=False, start=False)
+        g.color = view.color
+        g.direction = view.direction
+        g.current = view.current
+        g.phase = view.phase
+        g.vulnerable = view.vulnerable
+        g.live = list(view.live)
+        g.n_live = sum(view.live)
+        g.scores = list(view.scores)
+        g.round_index = view.round_index
+        g.dealer = view.dealer
+        g.round_winner = view.round_winner
+        g.game_winner = view.game_winner
+        g.pend_card = view.pending
+        g.pend_total = view.pending_total
+        g.wd4_by = view.wd4_by
+        g.round_rng = random.Random(seed)
+        return g
+
+    @classmethod
+    @abstractmethod
+    def sample_world(cls, view: View, rng: random.Random, bluff: float = 0.25) -> Self:
+        """A whole game consistent with ``view``: every card the seat cannot see dealt
+        again at random (a determinization, for search).  ``bluff``: the chance that a
+        Wild Draw waiting for its challenge is a bluff.  ``WorldError`` for a view that
+        no deal matches."""
+
+    @abstractmethod
+    def held_most(self, seat: int) -> int:
+        """The colour ``seat`` holds most now (of the side up), ties by order."""
+
+    @abstractmethod
+    def is_wild(self, face: int) -> bool:
+        """Whether a face (what actions name) is a wild."""
 
     def team_of(self, seat: int) -> int:
         return seat  # no team scoring in the modern games: each seat is its own side
@@ -796,4 +844,4 @@ def _quote(obj: Any) -> str:
     return text if len(text) <= 200 else text[:197] + "..."
 
 
-__all__ = ["ModernGame"]
+__all__ = ["ModernGame", "WorldError"]

@@ -10,6 +10,7 @@ first in hand order goes (the player cannot tell them apart either).
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from itertools import combinations
@@ -21,7 +22,7 @@ from unokit.engine.dealing import shuffle
 from unokit.engine.errors import ShuffleError
 from unokit.engine.events import Event, EventKind
 from unokit.engine.family import register
-from unokit.engine.modern.base import ModernGame
+from unokit.engine.modern.base import ModernGame, WorldError
 from unokit.engine.modern.view import ModernView, common_fields
 from unokit.engine.phases import (
     P_CHALLENGE,
@@ -31,7 +32,7 @@ from unokit.engine.phases import (
     P_START_COLOR,
 )
 from unokit.engine.scoring import lowest
-from unokit.engine.view import check_seat
+from unokit.engine.view import View, check_seat
 from unokit.modern_cards import (
     DARK,
     F_DRAW,
@@ -568,6 +569,93 @@ class FlipGame(ModernGame):
         self.pend_total = 0
 
     # ------------------------------------------------------------ scoring ---------
+    @classmethod
+    def sample_world(cls, view: View, rng: random.Random, bluff: float = 0.25) -> FlipGame:
+        """The active faces of the seat's cards (their other faces dealt from the unseen
+        faces of the inactive side), the other faces of each opponent's cards in hand order
+        (their active faces dealt from the unseen faces of the active side), the top card's
+        active face, the draw pile top's inactive face (FLIP-VIEW-1..3) kept; every face
+        nobody shows dealt again, so each world is a whole deck with its own pairing."""
+        assert isinstance(view, ModernView)
+        side = view.side
+        others = view.others
+        pile_top = view.pile_top
+        discard_size = view.discard_size
+        fronts = Counter(side_faces(side))
+        backs = Counter(side_faces(1 - side))
+        fronts.subtract(view.hand)
+        top = view.discard[-1] if view.discard else -1
+        if top >= 0:
+            fronts[top] -= 1
+        for s, faces in enumerate(others):
+            if s != view.seat:
+                backs.subtract(faces)
+        if pile_top >= 0:
+            backs[pile_top] -= 1
+        if any(k < 0 for k in fronts.values()) or any(k < 0 for k in backs.values()):
+            raise WorldError("the view shows more of a face than the deck holds")
+        fr = list(fronts.elements())
+        bk = list(backs.elements())
+        rng.shuffle(fr)
+        rng.shuffle(bk)
+        pairs: list[tuple[int, int]] = []
+
+        def card(front: int, back: int) -> int:
+            pairs.append((front, back) if side == LIGHT else (back, front))
+            return len(pairs) - 1
+
+        try:
+            hands: list[list[int]] = []
+            for s in range(view.n):
+                if s == view.seat:
+                    hands.append([card(f, bk.pop()) for f in view.hand])
+                else:
+                    hands.append([card(fr.pop(), b) for b in others[s]])
+            discard = [card(fr.pop(), bk.pop()) for _ in range(discard_size - 1)]
+            if top >= 0:
+                discard.append(card(top, bk.pop()))
+            pile: list[int] = []
+            if view.draw_pile:
+                pile = [card(fr.pop(), bk.pop()) for _ in range(view.draw_pile - 1)]
+                pile.append(card(fr.pop(), pile_top))
+        except IndexError:
+            raise WorldError("the view's card counts do not add up to the deck") from None
+        if fr or bk:
+            raise WorldError("the view's card counts do not add up to the deck")
+        g = cls._world_base(view, rng.getrandbits(32))
+        g.pairs = pairs
+        g.side = side
+        g.hands = hands
+        g.discard = discard
+        g.pile = pile
+        if view.phase == P_DRAWN and view.drawn >= 0:
+            mine = hands[view.seat]
+            g.drawn = next(c for c in reversed(mine) if pairs[c][side] == view.drawn)
+        if view.phase == P_START_COLOR:
+            start = discard_size == 1 and (side == LIGHT or view.rules.flip_start == "flip")
+            flipper = view.rules.flip_wild_color == "flipper" and not start
+            g.choose = CHOOSE_FLIP if flipper else CHOOSE_START
+            g._after_color = (
+                flipper and view.rules.flip_exposed_action and top in (WILD_D2, WILD_DC)
+            )
+        if view.phase == P_CHALLENGE:
+            g.wd4_guilty = rng.random() < bluff
+            g.wd4_prev_color = -1
+        return g
+
+    def held_most(self, seat: int) -> int:
+        side, pairs = self.side, self.pairs
+        counts = [0] * 8
+        for c in self.hands[seat]:
+            f = pairs[c][side]
+            if not FACE_WILD[f]:
+                counts[FACE_COLOR[f]] += 1
+        base = 4 * side
+        return max(range(base, base + 4), key=lambda c: counts[c])
+
+    def is_wild(self, face: int) -> bool:
+        return FACE_WILD[face]
+
     def hand_points(self, seat: int) -> int:
         """FLIP-SCORE-1: valued on the side in force."""
         pts, side, pairs = FACE_POINTS, self.side, self.pairs

@@ -11,6 +11,8 @@ the rest of the hand, its cards set aside (``aside``) until the next reshuffle.
 
 from __future__ import annotations
 
+import random
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -18,10 +20,10 @@ from unokit.cards import CardError
 from unokit.engine.actions import ACCEPT, COLOR, DRAW, PLAY, Action
 from unokit.engine.events import Event, EventKind
 from unokit.engine.family import register
-from unokit.engine.modern.base import ModernGame
+from unokit.engine.modern.base import ModernGame, WorldError
 from unokit.engine.modern.view import ModernView, common_fields
 from unokit.engine.phases import P_ANSWER, P_DRAWN, P_PLAY, P_ROUND_OVER, P_START_COLOR
-from unokit.engine.view import check_seat
+from unokit.engine.view import View, check_seat
 from unokit.modern_cards import (
     N_DISCARDALL,
     N_REVERSE,
@@ -507,6 +509,53 @@ class NoMercyGame(ModernGame):
                 return
 
     # ------------------------------------------------------------ scoring ---------
+    @classmethod
+    def sample_world(cls, view: View, rng: random.Random, bluff: float = 0.25) -> NoMercyGame:
+        """The hand, every face-up discard, hand sizes, live seats, the pending stack, the
+        colour and the direction kept; the cards the seat cannot see (the deck minus its
+        hand and the face-up discards) dealt to the other hands, the set-aside hands, any
+        face-down cards under the discard pile and the draw pile, by their sizes."""
+        assert isinstance(view, ModernView)
+        unseen = Counter(nm_deck(view.rules.nm_deck))
+        unseen.subtract(view.hand)
+        unseen.subtract(view.discard)
+        if any(k < 0 for k in unseen.values()):
+            raise WorldError("the view shows more of a card than the deck holds")
+        pool = list(unseen.elements())
+        rng.shuffle(pool)
+        g = cls._world_base(view, rng.getrandbits(32))
+        hands: list[list[int]] = []
+        for s in range(view.n):
+            if s == view.seat:
+                hands.append(list(view.hand))
+            else:
+                k = view.hand_sizes[s]
+                hands.append(pool[:k])
+                del pool[:k]
+        aside = view.aside
+        face_down = view.discard_size - len(view.discard)
+        if len(pool) != aside + face_down + view.draw_pile:
+            raise WorldError("the view's card counts do not add up to the deck")
+        g.aside = pool[:aside]
+        g.discard = pool[aside : aside + face_down] + list(view.discard)
+        g.face_down = face_down
+        g.pile = pool[aside + face_down :]
+        g.hands = hands
+        g.knockouts = sum(1 for alive in view.live if not alive)
+        if view.phase == P_DRAWN and view.drawn >= 0:
+            g.drawn = view.drawn
+        return g
+
+    def held_most(self, seat: int) -> int:
+        counts = [0] * 4
+        for c in self.hands[seat]:
+            if not NM_WILD[c]:
+                counts[NM_COLOR[c]] += 1
+        return max(range(4), key=lambda c: counts[c])
+
+    def is_wild(self, face: int) -> bool:
+        return NM_WILD[face]
+
     def hand_points(self, seat: int) -> int:
         return sum(NM_POINTS[c] for c in self.hands[seat])
 
