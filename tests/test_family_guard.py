@@ -1,7 +1,7 @@
 """Front ends ask the game, never which game it is (issue 47, docs/architecture.md).
 
-Outside the engine, the rules tables and the per-game modules (each game's look in the
-terminal, the modern games' bot play), no code may pick a behaviour by the kind of
+Outside the engine, the rules and card tables and the per-game rendering module (each
+modern game's look in the terminal), no code may pick a behaviour by the kind of
 game: no ``isinstance`` on a game class, no ``rules.modern``, no comparison with a
 modern game's name, no ``getattr`` probe of a view's fields.  A component that plays
 only some games declares them (``games = frozenset({...})``) and asks
@@ -15,17 +15,14 @@ from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "unokit"
 
-# where knowing the game is the job: the engine and the rules' tables, and the modules
-# that exist for one game or the modern pair (their looks, their bot play)
+# where knowing the game is the job: the engine, the rules' tables and card tables,
+# and the per-game rendering module (each modern game's look in the terminal)
 EXEMPT = (
     "engine/",
     "rules.py",
     "cards.py",
     "modern_cards.py",
     "tui/modern.py",
-    "bots/modern.py",
-    "bots/modern_search.py",
-    "sim/modern.py",
 )
 
 PATTERNS = {

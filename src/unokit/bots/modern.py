@@ -1,6 +1,6 @@
 """The bots' play of UNO Flip! and No Mercy (RULES-MODERN.md), from a seat's view only.
 
-The classic bots hand a modern view to this module (``view.rules.modern``): their own
+The classic bots hand a modern view to this module (``MODERN_PLAY``): their own
 card tables (``unokit.cards``) know nothing of two-faced cards or of No Mercy's deck.
 Everything here reads the ``ModernView``: the active faces of the seat's own cards,
 the other faces of the opponents' cards in Flip (FLIP-VIEW-2), hand sizes, the top
@@ -29,8 +29,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from unokit.engine.actions import ACCEPT, CATCH, CHALLENGE, COLOR, DRAW, KEEP, PLAY, UNO, Action
+from unokit.engine.modern.view import ModernView
 from unokit.engine.phases import P_ANSWER, P_CHALLENGE
 from unokit.engine.view import View
 from unokit.modern_cards import (
@@ -82,6 +84,11 @@ class Table:
     draws: tuple[int, ...]  # cards the victim draws
     points: tuple[int, ...]
     wild: tuple[bool, ...]
+    # what the game's rules make matter (its own rules, as data: never a name compared)
+    sided: bool = False  # a wild names a colour of the side up (UNO Flip!)
+    bluffs: bool = False  # a Wild Draw may be challenged as a bluff (FLIP-CHAL)
+    stacks: bool = False  # a draw card may be answered by stacking (NM-STACK)
+    mercy: bool = False  # a hand that reaches mercy_limit is knocked out (NM-MERCY)
 
 
 # The games this module plays (engine.family names): the bots that play several games
@@ -105,7 +112,10 @@ def _flip_table() -> Table:
             kind[f] = K_REVERSE
         elif r == F_FLIP:
             kind[f] = K_FLIP
-    return Table("flip", FACE_COLOR, FACE_RANK, tuple(kind), tuple(draws), FACE_POINTS, FACE_WILD)
+    return Table(
+        "flip", FACE_COLOR, FACE_RANK, tuple(kind), tuple(draws), FACE_POINTS, FACE_WILD,
+        sided=True, bluffs=True,
+    )  # fmt: skip
 
 
 def _nm_table() -> Table:
@@ -131,20 +141,28 @@ def _nm_table() -> Table:
             kind[c] = K_SWAP
         elif r == 0:
             kind[c] = K_PASS
-    return Table("no-mercy", NM_COLOR, NM_RANK, tuple(kind), NM_DRAW, NM_POINTS, NM_WILD)
+    return Table(
+        "no-mercy", NM_COLOR, NM_RANK, tuple(kind), NM_DRAW, NM_POINTS, NM_WILD,
+        stacks=True, mercy=True,
+    )  # fmt: skip
 
 
 TABLES = {"flip": _flip_table(), "no-mercy": _nm_table()}
 
 
 def table_of(view: View) -> Table:
-    return TABLES[view.rules.deck]
+    return TABLES[view.rules.game]
+
+
+def modern_view(view: View) -> ModernView:
+    """The views this module is handed are the modern games' (``MODERN_PLAY``)."""
+    return cast(ModernView, view)
 
 
 def side_colors(view: View) -> range:
     """The colours a wild may name now (Flip: the active side's four)."""
-    side: int = getattr(view, "side", -1)
-    base = 4 * side if view.rules.deck == "flip" and side >= 0 else 0
+    side = modern_view(view).side
+    base = 4 * side if table_of(view).sided and side >= 0 else 0
     return range(base, base + 4)
 
 
@@ -330,7 +348,7 @@ class ModernHeuristic:
     def _colour(self, view: View, colours: list[Action], t: Table) -> Action:
         """A colour to name: a Roulette's victim names the colour that comes soonest
         (most of the cards it cannot see); otherwise the colour held most."""
-        if view.rules.deck == "no-mercy" and view.discard and view.top == NM_WCR:
+        if view.discard and t.kind[view.top] == K_ROULETTE:
             unseen = [0, 0, 0, 0]
             counts = nm_deck(view.rules.nm_deck)
             seen = list(view.hand) + list(view.discard)
@@ -385,7 +403,7 @@ class ModernHeuristic:
         n_live = sum(view.live)
         me = view.seat
         nxt = next_live(view, me)
-        mercy = view.rules.mercy_limit if view.rules.deck == "no-mercy" else 0
+        mercy = view.rules.mercy_limit if t.mercy else 0
         v = -w.left * left + w.points * t.points[card]
         if t.color[card] == view.color:
             v += w.same_colour
@@ -401,7 +419,7 @@ class ModernHeuristic:
         danger = min(view.hand_sizes[s] for s in range(view.n) if s != me and view.live[s])
         if t.wild[card] and len(rest) > 1 and danger > 2:
             v -= w.wild_hold
-        if k == K_WILD_DRAW and view.rules.deck == "flip":
+        if k == K_WILD_DRAW and t.bluffs:
             guilty = any(t.color[c] == view.color for c in view.hand)
             if guilty and view.hand_sizes[nxt] > w.bluff_near:
                 v -= 3 * w.wild_hold  # a bluff only against a seat about to go out
@@ -413,7 +431,7 @@ class ModernHeuristic:
             d = t.draws[card] + (view.pending_total if view.phase == P_ANSWER else 0)
             vs = view.hand_sizes[victim]
             hit = w.draw * d * (0.5 + urgency(vs))
-            if view.rules.deck == "no-mercy":
+            if t.stacks:
                 hit *= 0.6  # the victim may answer the stack
                 if mercy and vs + d >= mercy:
                     hit += w.knockout
@@ -446,7 +464,7 @@ class ModernHeuristic:
         """What a Flip is worth by what the opponents will hold after it: their other
         faces (FLIP-VIEW-2).  Wilds and action faces there help them; an opponent
         close to going out matters most.  Positive: the flip hurts them."""
-        others = getattr(view, "others", ())
+        others = modern_view(view).others
         gain = 0.0
         expect = 40 / 112  # wilds and coloured actions on a side
         for s, backs in enumerate(others):

@@ -34,7 +34,6 @@ from unokit.engine.actions import ACCEPT, CATCH, CHALLENGE, COLOR, DRAW, KEEP, P
 from unokit.engine.family import new_game
 from unokit.engine.game import Game
 from unokit.engine.modern.base import ModernGame
-from unokit.engine.modern.flip import FlipGame
 from unokit.engine.phases import P_DRAWN, P_PLAY, P_ROUND_OVER
 from unokit.engine.state import seat_to_ask
 from unokit.match import Match, Timing
@@ -81,12 +80,11 @@ class ModernTable:
         first_dealer = cfg.dealer if cfg.dealer is not None else grng.randrange(n)
         game = new_game(self.rules, n, seed=grng.getrandbits(48), dealer=first_dealer,
                     events=events or self.observing, record=False)  # fmt: skip
-        assert isinstance(game, ModernGame)
+        game = ModernGame.of(game)  # this table plays the modern games (driver.py)
         bots: list[Bot | None] = [
             cls(seed=grng.getrandbits(63)) if cls is not None else None for cls in self.classes
         ]
         match = Match(game, bots, timing=Timing.instant()) if self.has_bots else None
-        flip = game if isinstance(game, FlipGame) else None
         counts = [0, 0, 0, 0, 0, 0]  # turns, draw turns, challenges, won, catches, flips
         turns = rounds = knockouts = 0
 
@@ -138,7 +136,7 @@ class ModernTable:
 
         while True:
             rt = 0
-            side = flip.side if flip is not None else 0
+            side = game.side_up()
             passed: set[int] = set()
             for _ in range(MAX_DECISIONS):
                 if game.phase >= P_ROUND_OVER:
@@ -162,9 +160,9 @@ class ModernTable:
                 else:
                     game.apply_trusted(seat, action)
                 passed = set()
-                if flip is not None and flip.side != side:
+                if game.side_up() != side:
                     counts[5] += 1
-                    side = flip.side
+                    side = game.side_up()
             else:  # a loop the rules force (docs/rules.md): the game counts for no one
                 tally.stalled += 1
                 return game
@@ -175,7 +173,7 @@ class ModernTable:
             tally.round_turns.add(rt)
             winner = game.round_winner
             tally.round_points.add(game.round_points(winner))
-            out = int(getattr(game, "knockouts", 0))
+            out = game.knocked_out()
             knockouts += out
             if out and game.n_live == 1:  # NM-END-3: everyone else was knocked out
                 tally.mercy_rounds += 1

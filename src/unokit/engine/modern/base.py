@@ -200,6 +200,14 @@ class ModernGame(Game):
         Wild Draw waiting for its challenge is a bluff.  ``WorldError`` for a view that
         no deal matches."""
 
+    def side_up(self) -> int:
+        """The side in force (UNO Flip!: 0 light, 1 dark); -1 in a game without sides."""
+        return -1
+
+    def knocked_out(self) -> int:
+        """Seats knocked out of this hand (No Mercy's Mercy rule); 0 where none can be."""
+        return 0
+
     @abstractmethod
     def held_most(self, seat: int) -> int:
         """The colour ``seat`` holds most now (of the side up), ties by order."""

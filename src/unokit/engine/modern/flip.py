@@ -643,6 +643,9 @@ class FlipGame(ModernGame):
             g.wd4_prev_color = -1
         return g
 
+    def side_up(self) -> int:
+        return self.side
+
     def held_most(self, seat: int) -> int:
         side, pairs = self.side, self.pairs
         counts = [0] * 8

@@ -546,6 +546,9 @@ class NoMercyGame(ModernGame):
             g.drawn = view.drawn
         return g
 
+    def knocked_out(self) -> int:
+        return self.knockouts
+
     def held_most(self, seat: int) -> int:
         counts = [0] * 4
         for c in self.hands[seat]:
