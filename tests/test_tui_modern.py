@@ -332,6 +332,14 @@ async def _rendered(game: FlipGame) -> str:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert app.waiting_for_human
+        # the footer's keys are drawn after the first frame: on a loaded machine one
+        # pause was not always enough (a chance failure), so wait for the screen to be
+        # whole (a guard, not a clock)
+        for _ in range(200):
+            if "q Quit" in screen_text(app):
+                break
+            await pilot.pause()
+        assert "q Quit" in screen_text(app), "the footer was never drawn"
         return screen_text(app) + "\n" + log_text(app)
 
 

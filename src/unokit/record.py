@@ -211,6 +211,19 @@ def _parse_round(r: Any, i: int, n: int, codec: Game) -> RoundSpec:
             actions.append(codec.action_from_json(a))
         except ActionParseError as e:
             raise RecordError(f"{where} action {k}: {e}") from None
+    cards = shuffled = None
+    if codec.FIXED_CODES:  # the cards are known now: a bad code is refused at once
+        try:
+            if deck is not None:
+                cards = codec.cards_from_codes(deck, f"{where} deck")
+            if shuffles is not None:
+                shuffled = [
+                    codec.cards_from_codes(s, f"{where} shuffles[{k}]")
+                    for k, s in enumerate(shuffles)
+                ]
+        except CardError as e:
+            raise RecordError(str(e)) from None
+        return RoundSpec(dealer, cards, seed, shuffled, actions, launches)
     return RoundSpec(dealer, None, seed, None, actions, launches, deck, shuffles)
 
 

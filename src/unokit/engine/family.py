@@ -49,6 +49,9 @@ class Game(ABC):
     # who the game is: its registry name, its title for people, the decks it plays
     NAME: ClassVar[str] = ""
     TITLE: ClassVar[str] = ""
+    # card codes name the same cards in every deal (so a record's cards can be read
+    # before it is replayed); False where a deal decides (UNO Flip!'s pairing)
+    FIXED_CODES: ClassVar[bool] = True
 
     rules: RuleSet
     names: list[str]
