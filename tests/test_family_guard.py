@@ -36,6 +36,11 @@ PATTERNS = {
     ),
     "a view probed with getattr": re.compile(r"getattr\(\s*(view|v|self\.view\(\))\s*,"),
     "the modern decks listed to pick a behaviour": re.compile(r"\bin MODERN_DECKS\b"),
+    # a classic deck's name: ask what it holds (cards.deck_has, plain_deck) or the
+    # rules (numbers_start, default_hand_size)
+    "a deck's name compared": re.compile(
+        r"""deck\s*[!=]=\s*["']|deck\.startswith\(|deck\s+(not\s+)?in\s+\(\s*["']"""
+    ),
 }
 
 
@@ -89,6 +94,9 @@ def test_the_guard_sees_an_offence() -> None:
         'if view.rules.deck == "no-mercy":',
         'side = getattr(view, "side", -1)',
         "if deck in MODERN_DECKS:",
+        'r[k.R_NUMSTART] = int(rules.deck == "my-first-uno")',
+        'and rules.deck in ("classic", "my-first-uno")',
+        'if not rules.deck.startswith("mattel-2018"):',
     ]
     for line in lines:
         assert any(p.search(line) for p in PATTERNS.values()), line

@@ -229,6 +229,18 @@ def _deck(deck: str, custom_cards: int) -> tuple[int, ...]:
     return tuple(sorted(cards))
 
 
+def deck_has(deck: str, card: int) -> bool:
+    """Whether a classic deck holds that card (front ends ask this, not the deck's name)."""
+    return card in _deck(deck, 3)
+
+
+def plain_deck(deck: str) -> bool:
+    """A deck of the official cards only: no Wild Swap Hands, Shuffle Hands or
+    Customizable (what the compiled engine and the vector environment play)."""
+    held = _deck(deck, 3)
+    return WILD_SWAP not in held and WILD_SHUFFLE not in held and WILD_CUSTOM not in held
+
+
 def is_submultiset(part: Iterable[int], whole: Iterable[int]) -> bool:
     """Whether every card of ``part`` is in ``whole``, counting repeats."""
     need = Counter(part)

@@ -100,6 +100,11 @@ GAME_SCORINGS: dict[str, tuple[str, ...]] = {
 _GAME_OF_DECK = {deck: game for game, decks in GAME_DECKS.items() for deck in decks}
 
 
+def default_hand_size(deck: str) -> int:
+    """Cards dealt when ``hand_size`` is not given: 5 for My First UNO, else 7."""
+    return 5 if deck == "my-first-uno" else 7
+
+
 def game_of_deck(deck: str) -> str:
     """The name of the game that plays ``deck`` (``classic`` for every classic deck)."""
     try:
@@ -195,7 +200,7 @@ class RuleSet:
         _check_int("uno_penalty", self.uno_penalty, 0, 20)
         _check_int("false_uno_penalty", self.false_uno_penalty, 0, 20)
         if self.hand_size is None:
-            object.__setattr__(self, "hand_size", 5 if self.deck == "my-first-uno" else 7)
+            object.__setattr__(self, "hand_size", default_hand_size(self.deck))
         _check_int("hand_size", self.hand_size, 1, 20)
         if self.launcher_weights is not None:
             w = self.launcher_weights
@@ -295,6 +300,11 @@ class RuleSet:
                 f"deck={self.deck!r} scores with {', '.join(allowed)}, not {self.scoring!r}",
                 code="bad_option",
             )
+
+    @property
+    def numbers_start(self) -> bool:
+        """Only a number card may start a round (My First UNO's R-START rule)."""
+        return self.deck == "my-first-uno"
 
     @property
     def game(self) -> str:

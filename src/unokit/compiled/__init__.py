@@ -36,7 +36,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from unokit import simbase
-from unokit.cards import CARD_CODE, COLOR_CODES, build_deck, points_table
+from unokit.cards import CARD_CODE, COLOR_CODES, build_deck, plain_deck, points_table
 from unokit.engine.actions import PLAY, Action
 from unokit.rules import CUSTOM_RULES, DEFAULT_LAUNCHER_WEIGHTS, SCORINGS, RuleSet
 from unokit.simbase import FAST_PLAYERS, SimError, Tally, derive_seed
@@ -207,7 +207,7 @@ def rules_array(rules: RuleSet, players: int, rounds_only: bool, reactive: bool)
     r[k.R_SEVENZERO] = int(rules.seven_zero)
     r[k.R_CUSTOM] = CUSTOM_RULES.index(rules.custom_rule)
     r[k.R_LAUNCHER] = int(rules.attack_launcher)
-    r[k.R_NUMSTART] = int(rules.deck == "my-first-uno")
+    r[k.R_NUMSTART] = int(rules.numbers_start)
     r[k.R_ROUNDS_ONLY] = int(rounds_only)
     r[k.R_REACTIVE] = int(reactive)
     r[k.R_WSUM] = sum(weights)
@@ -515,7 +515,7 @@ def rollouts_cover(rules: RuleSet) -> bool:
         rules.stacking == "off"
         and not rules.seven_zero
         and not rules.multi_play
-        and rules.deck in ("classic", "my-first-uno")
+        and plain_deck(rules.deck)
     )
 
 

@@ -49,7 +49,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from unokit import compiled
-from unokit.cards import build_deck
+from unokit.cards import build_deck, plain_deck
 from unokit.obs.core import (
     EPISODE_MODES,
     REWARD_MODES,
@@ -122,7 +122,7 @@ def unsupported(
             named.append("seven_zero")
         if rules.multi_play:
             named.append("multi_play")
-        if rules.deck not in ("classic", "my-first-uno"):
+        if not plain_deck(rules.deck):
             named.append(f"deck={rules.deck}")
         return (
             f"opponents='heuristic' plays the plain classic path only; these rules have "

@@ -28,6 +28,7 @@ from unokit.cards import (
     WILD_SHUFFLE,
     WILD_SWAP,
     card_points,
+    deck_has,
 )
 from unokit.engine import (
     DRAW,
@@ -83,6 +84,7 @@ from unokit.rules import (
     GAME_OPTIONS,
     MODERN_OPTION_HELP,
     RuleSet,
+    default_hand_size,
     from_preset,
 )
 
@@ -320,7 +322,7 @@ def goal_text(rules: RuleSet) -> str:
 
 def custom_text(rules: RuleSet) -> str | None:
     """What the Wild Customizable (W★) does in this game, or None without one."""
-    if rules.custom_rule == "none" and not rules.deck.startswith("mattel-2018"):
+    if rules.custom_rule == "none" and not deck_has(rules.deck, WILD_CUSTOM):
         return None
     if rules.custom_cards == 0:
         return None
@@ -358,7 +360,7 @@ def rules_summary(rules: RuleSet) -> str:
         parts.append("a guilty W+4 is taken back")
     if rules.false_uno_penalty:
         parts.append(f"false UNO +{rules.false_uno_penalty}")
-    if rules.hand_size != (5 if rules.deck == "my-first-uno" else 7):
+    if rules.hand_size != default_hand_size(rules.deck):
         parts.append(f"{rules.hand_size} cards dealt")
     custom = custom_text(rules)
     if custom is not None:
