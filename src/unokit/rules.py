@@ -97,6 +97,22 @@ GAME_SCORINGS: dict[str, tuple[str, ...]] = {
     "flip": ("standard", "low", "first-out"),
     "no-mercy": ("standard", "first-out"),
 }
+# Classic options a game refuses (RULES-MODERN.md FLIP-OPT-1, NM-OPT-1): the rest of
+# the classic options it does not play are accepted and IGNORED, as NM-OPT-1 says and
+# as records, stored matches and rooms written before kept them.  New rooms are refused
+# any option outside ``GAME_OPTIONS`` by the server (``server.app.check_room_options``)
+# and the page offers only those.
+GAME_REFUSED: dict[str, tuple[str, ...]] = {
+    "classic": (),
+    "flip": (
+        "stacking", "stack_draw4_on_draw2", "seven_zero", "attack_launcher",
+        "false_uno_penalty", "wd4_guilty", "custom_rule",
+    ),
+    "no-mercy": (
+        "multi_play", "jump_in", "attack_launcher", "false_uno_penalty", "wd4_guilty",
+        "custom_rule",
+    ),
+}  # fmt: skip
 _GAME_OF_DECK = {deck: game for game, decks in GAME_DECKS.items() for deck in decks}
 
 
@@ -265,13 +281,15 @@ class RuleSet:
         self._check_modern()
 
     def _check_modern(self) -> None:
-        """Options the rules' game does not play, refused with the reason (never ignored
-        silently): another game's own options, and options this game does not read."""
+        """Options the rules' game refuses, with the reason: another game's own options,
+        and the classic options of ``GAME_REFUSED`` (the others it ignores: NM-OPT-1)."""
         default = RuleSet.__dataclass_fields__
         game = game_of_deck(self.deck)
         own = GAME_OPTIONS[game]
+        theirs = {n for g, names in GAME_OPTIONS.items() if g != game for n in names}
+        refused = (theirs - set(_CLASSIC_OPTIONS)) | set(GAME_REFUSED[game])
         for name in default:
-            if name in own or name in ("deck", "preset"):
+            if name in own or name not in refused:
                 continue
             if getattr(self, name) == default[name].default:
                 continue

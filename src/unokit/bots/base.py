@@ -48,7 +48,11 @@ class BotBase:
 def bot_games(bot: object) -> frozenset[str] | None:
     """The games a bot (or a bot class) declared it plays; None: every game."""
     games = getattr(bot, "games", None)
-    return games if isinstance(games, frozenset) else None
+    if games is None:
+        return None
+    if isinstance(games, (set, frozenset, tuple, list)) and all(isinstance(g, str) for g in games):
+        return frozenset(games)
+    raise TypeError(f"a bot's games must be a set of game names, not {games!r}")
 
 
 def observes(bot: object) -> bool:

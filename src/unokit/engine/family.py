@@ -121,9 +121,10 @@ class Game(ABC):
 
     @classmethod
     def codec(cls) -> Game:
-        """One unstarted game of this class, kept, for what needs only its codes
-        (parsing a typed move, wording an action): the codes depend on the game, not on
-        a deal.  Never play it."""
+        """One unstarted game of this class, kept, for actions' codes only (parsing a
+        typed move, wording an action), which depend on the game, not on a deal.  Card
+        codes may depend on the deal (``FIXED_CODES`` False: UNO Flip!'s pairing): never
+        read or write card codes with it, and never play it."""
         got = _CODECS.get(cls)
         if got is None:
             got = _CODECS[cls] = cls(None, 2, start=False, events=False, record=False)

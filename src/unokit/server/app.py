@@ -124,7 +124,7 @@ def check_room_options(preset: str, options: Mapping[str, Any]) -> None:
     foreign = [
         k
         for k, v in options.items()
-        if k in fields and k not in plays and k != "preset" and v != fields[k].default
+        if k in fields and k not in plays and k not in ("preset", "deck") and v != fields[k].default
     ]
     if foreign:
         one = len(foreign) == 1
