@@ -145,30 +145,11 @@ class ModernGame(Game):
     def _init_game(self) -> None:
         """Per-game fields, set before the first round."""
 
-    def full_deck(self) -> list[int]:
-        """Every card of the game, as the ids its hands and piles hold."""
-        raise NotImplementedError
-
-    def code_of(self, card: int) -> str:
-        """A card's record code (``R7|T+5`` for a Flip card)."""
-        raise NotImplementedError
-
-    def cards_from_codes(self, codes: Sequence[str], where: str) -> list[int]:
-        """Record codes to card ids; CardError names the first bad one."""
-        raise NotImplementedError
-
-    def face_code(self, face: int) -> str:
-        """The code of a face as actions and views name it."""
-        raise NotImplementedError
-
+    # full_deck, code_of, cards_from_codes, face_code, color_code, parse_color: each
+    # game's own (the family's abstract methods)
+    @abstractmethod
     def parse_face(self, text: str) -> int:
-        raise NotImplementedError
-
-    def color_code(self, color: int) -> str:
-        raise NotImplementedError
-
-    def parse_color(self, text: str) -> int:
-        raise NotImplementedError
+        """A face from its code (what actions and views name)."""
 
     @classmethod
     def _world_base(cls, view: View, seed: int) -> Self:
@@ -224,32 +205,29 @@ class ModernGame(Game):
         k = len(self._forced)
         return f"{k} 'shuffles' entr{'y' if k == 1 else 'ies'} never used" if k else None
 
+    @abstractmethod
     def _dealer_value(self, card: int) -> int | None:
         """The value of a card drawn to choose the first dealer (None: draw another)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _start(self, dealer: int, first: int) -> None:
         """Turn the start card and apply its rule."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _turn_actions(self, seat: int) -> list[Action]:
         """What the seat to act may do now (without the UNO call and catches)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _do(self, seat: int, action: Action) -> None:
         """Apply a turn action the caller knows is legal."""
-        raise NotImplementedError
 
     def _why(self, seat: int, action: Action) -> str:
         """Why a turn action of the seat to act is refused, in a player's words."""
         return f"{self.action_text(action)} is not allowed now"
 
+    @abstractmethod
     def _score(self, winner: int) -> None:
         """Score the hand ``winner`` won and decide whether the game is over."""
-        raise NotImplementedError
-
-    def view(self, seat: int | None) -> Any:
-        raise NotImplementedError
 
     def _give_one(self, seat: int) -> int:
         """One card from the draw pile into ``seat``'s hand (-1: none left); the id."""
