@@ -609,3 +609,18 @@ def test_every_game_of_the_rules_tables_is_registered() -> None:
         assert family.find_game(name) is cls
         for deck in GAME_DECKS[name]:
             assert family.game_class(from_preset(name, {"deck": deck})) is cls
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_game_class_refuses_another_games_rules(name: str) -> None:
+    """``FlipGame(classic rules)`` is a clear ``bad_rules`` refusal, not a KeyError or
+    an unknown-deck error from deep inside; ``new_game`` builds the right class."""
+    cls = family.find_game(name)
+    for other in sorted(GAME_OPTIONS):
+        rules = from_preset(other if other != "classic" else "classic")
+        if other == name:
+            assert type(family.new_game(rules, 2, seed=1)) is cls
+            continue
+        with pytest.raises(RulesError) as got:
+            cls(rules, 2, seed=1)
+        assert got.value.code == "bad_rules" and cls.TITLE in got.value.message

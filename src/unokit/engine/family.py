@@ -33,7 +33,7 @@ from unokit.engine.events import Event
 from unokit.engine.outcome import Outcome
 from unokit.engine.phases import P_GAME_OVER, P_ROUND_OVER, PHASE_NAMES
 from unokit.errors import UnoError
-from unokit.rules import RuleSet, game_of_deck, options_of_game
+from unokit.rules import GAME_DECKS, RulesError, RuleSet, game_of_deck, options_of_game
 
 G = TypeVar("G", bound="Game")
 
@@ -129,6 +129,16 @@ class Game(ABC):
         if got is None:
             got = _CODECS[cls] = cls(None, 2, start=False, events=False, record=False)
         return got
+
+    @classmethod
+    def _check_rules(cls, rules: RuleSet) -> None:
+        """Refuse rules of another game (``new_game`` builds the right class)."""
+        if rules.game != cls.NAME:
+            raise RulesError(
+                f"{cls.TITLE} plays {', '.join(GAME_DECKS[cls.NAME])}, not deck={rules.deck!r}"
+                " (new_game builds the game the rules name)",
+                code="bad_rules",
+            )
 
     @classmethod
     def of(cls: type[G], game: Game) -> G:

@@ -128,6 +128,7 @@ class ClassicGame(Game):
             names = [str(p) for p in players]
         # the player count, and a deal that always leaves a start card that can be kept
         # (so turning the start card ends: R-START-WD4, R-START-NUMBER)
+        self._check_rules(rules)
         rules.check_players(len(names))
         self._deck = build_deck(rules.deck, rules.custom_cards)
         self.names: list[str] = names

@@ -73,10 +73,7 @@ class ModernGame(Game):
         start: bool = True,
     ) -> None:
         self.rules = rules = rules or from_preset(self.DECK)
-        if rules.deck != self.DECK:
-            raise IllegalAction(
-                f"{type(self).__name__} plays deck={self.DECK!r}, not {rules.deck!r}"
-            )
+        self._check_rules(rules)
         names = [f"Player {i}" for i in range(players)] if isinstance(players, int) else [
             str(p) for p in players]  # fmt: skip
         rules.check_players(len(names))
