@@ -34,7 +34,13 @@ PATTERNS = {
         r"""(deck|game|kind|name)["')\]]*\s*[!=]=\s*["'](flip|no-mercy|classic)["']"""
         r"""|["'](flip|no-mercy)["']\s*[!=]="""
     ),
-    "a view probed with getattr": re.compile(r"getattr\(\s*(view|v|self\.view\(\))\s*,"),
+    "a view probed with getattr": re.compile(
+        r"(getattr|hasattr)\(\s*(view|v|self\.view\(\)|\w+_view)\s*,"
+    ),
+    "a game class's name compared": re.compile(
+        r"""\.NAME\s*[!=]=|[!=]=\s*\w+\.NAME\b|__name__\s*[!=]=\s*["']\w*Game["']"""
+        r"""|preset\s*[!=]=\s*["'](flip|no-mercy)["']|\bmatch\s+[\w.]*\.game\b"""
+    ),
     "the modern decks listed to pick a behaviour": re.compile(r"\bin MODERN_DECKS\b"),
     # a classic deck's name: ask what it holds (cards.deck_has, plain_deck) or the
     # rules (numbers_start, default_hand_size)
@@ -97,6 +103,12 @@ def test_the_guard_sees_an_offence() -> None:
         'r[k.R_NUMSTART] = int(rules.deck == "my-first-uno")',
         'and rules.deck in ("classic", "my-first-uno")',
         'if not rules.deck.startswith("mattel-2018"):',
+        'if game.NAME == "flip":',
+        'if hasattr(view, "side"):',
+        'side = getattr(state_view, "side", -1)',
+        'if type(game).__name__ == "FlipGame":',
+        'if rules.preset == "no-mercy":',
+        "match rules.game:",
     ]
     for line in lines:
         assert any(p.search(line) for p in PATTERNS.values()), line
