@@ -116,6 +116,7 @@ class ModernGame(Game):
 
     # ------------------------------------------------------ what each game says ----
     FACE_CODES: ClassVar[tuple[str, ...]] = ()  # what actions and views name, by id
+    NO_PHASES: ClassVar[tuple[str, ...]] = ()  # phases this game never enters
     SIDES: ClassVar[tuple[str, ...]] = ()
     # what the page words differently per game (docs/protocol.md, "Games"): why the
     # start_color phase asks a colour, which card the challenge phase challenges (None:
@@ -133,7 +134,7 @@ class ModernGame(Game):
             "cards": list(cls.FACE_CODES),
             "sides": list(cls.SIDES),
             "scorings": list(GAME_SCORINGS[cls.NAME]),
-            "phases": list(PHASE_NAMES),
+            "phases": [p for p in PHASE_NAMES if p not in cls.NO_PHASES],
             "prompts": {"start_color": cls.START_COLOR, "challenge": cls.CHALLENGE},
             "draw": cls.DRAW,
             "out": cls.OUT,

@@ -68,6 +68,7 @@ class FlipGame(ModernGame):
 
     DECK = "flip"
     NAME = "flip"
+    NO_PHASES = ("answer",)  # no stacking of draw cards (FLIP-TURN-6)
     FIXED_CODES = False  # the codes carry the light/dark pairing (FLIP-DECK-3)
     FACE_CODES = FACE_CODE
     SIDES = SIDE_NAMES

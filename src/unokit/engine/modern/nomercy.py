@@ -54,6 +54,7 @@ class NoMercyGame(ModernGame):
     DECK = "no-mercy"
     NAME = "no-mercy"
     FACE_CODES = NM_CODE
+    NO_PHASES = ("challenge",)  # "there is no challenge in No Mercy" (NM-TURN-2)
     TITLE = "UNO Show 'Em No Mercy"
     ACTION_CARDS = NM_NUM_CARDS
     COLOR_CODES = NM_COLOR_CODES
