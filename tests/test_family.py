@@ -18,9 +18,8 @@ and 2 to its most players.  A new game is tested by registering it:
 - FLIP-OPT-1, NM-OPT-1: the descriptor names exactly the options the rules accept for
   the game; another game's option, or one of ``GAME_REFUSED``, is refused (``bad_option``).
 
-Until the games register themselves (issue 47), the suite runs over the rules tables'
-names with today's classes; a few adapters below (``_view_json``, ``_to_obj``...) bridge
-the two and fall away once every game answers the contract itself.
+The rules tables and the registry must name the same games
+(``test_every_game_of_the_rules_tables_is_registered``).
 """
 
 from __future__ import annotations
@@ -57,8 +56,8 @@ from unokit.rules import (
     options_of_game,
 )
 
-# the games under test: the registry, or (until the games register) the rules' games
-NAMES = sorted(family.GAMES) or sorted(GAME_OPTIONS)
+# the games under test: every registered game
+NAMES = sorted(family.GAMES)
 
 # A few decisions per game are probed with refused actions and dealt-again views; the
 # rest is plain random play, so that whole games fit the budget (the file runs in well
@@ -74,58 +73,30 @@ MAX_PROBED = 25  # decisions probed with refused actions in one game
 FIELDS = RuleSet.__dataclass_fields__
 
 
-# ---------------------------------------------------------------- the adapters -------
+# ---------------------------------------------------------------- the contract -------
+# thin names for the contract's calls, so each test reads as what it checks
 def _new(rules: RuleSet, players: int, seed: int) -> Game:
-    # Any: until the games register, engine.Game is the classic class, not family.Game's
-    maker: Any = family.new_game if family.GAMES else Game
-    game: Game = maker(rules, players, seed)
-    return game
+    return family.new_game(rules, players, seed)
 
 
 def _to_obj(g: Game) -> dict[str, Any]:
-    if hasattr(g, "to_json_obj"):
-        got: dict[str, Any] = g.to_json_obj()
-        return got
-    from unokit.engine.state import game_to_json
-
-    return game_to_json(g)
+    return g.to_json_obj()
 
 
 def _from_obj(g: Game, obj: dict[str, Any]) -> Game:
-    cls: Any = type(g)
-    if hasattr(cls, "from_json_obj"):
-        back: Game = cls.from_json_obj(obj)
-        return back
-    from unokit.engine.state import game_from_json
-
-    return game_from_json(obj)
+    return Game.from_json_obj(obj)
 
 
 def _view_json(g: Game, seat: int | None) -> Any:
-    if hasattr(g, "view"):
-        v = g.view(seat)
-    else:
-        from unokit.engine import view_of
-
-        v = view_of(g, seat)
-    return v.to_json() if hasattr(v, "to_json") else v
+    return g.view(seat).to_json()
 
 
 def _event_json(g: Game, e: Any) -> dict[str, Any]:
-    if hasattr(g, "event_json"):
-        got: dict[str, Any] = g.event_json(e)
-        return got
-    from unokit.engine.events import event_json
-
-    return event_json(e)
+    return g.event_json(e)
 
 
 def _descriptor(name: str, g: Game) -> dict[str, Any]:
-    cls: Any = type(g)
-    if hasattr(cls, "descriptor"):
-        got: dict[str, Any] = cls.descriptor()
-        return got
-    return {"name": name, "options": list(options_of_game(name))}
+    return type(g).descriptor()
 
 
 def _state(g: Game) -> str:
