@@ -12,7 +12,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from unokit.cards import CardError, parse_card
+from unokit.cards import CardError
 from unokit.engine.actions import Action
 from unokit.engine.errors import ActionParseError, IllegalAction, ShuffleError
 from unokit.engine.family import new_game
@@ -152,20 +152,6 @@ def parse(obj: Any) -> Record:
     codec = new_game(rules, players, seed=0, start=False, events=False, record=False)
     specs = [_parse_round(r, i, len(players), codec) for i, r in enumerate(rounds)]
     return Record(rules=rules, players=list(players), rounds=specs)
-
-
-def _cards(value: Any, where: str) -> list[int]:
-    if not isinstance(value, list):
-        raise RecordError(f"{where} must be a list of card codes")
-    out = []
-    for i, code in enumerate(value):
-        if not isinstance(code, str):
-            raise RecordError(f"{where}[{i}] must be a card code, not {code!r}")
-        try:
-            out.append(parse_card(code))
-        except CardError as e:
-            raise RecordError(f"{where}[{i}]: {e}") from None
-    return out
 
 
 def _codes(value: Any, where: str) -> list[str]:
