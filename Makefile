@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 BENCH_VENV := .bench-venv
 
-.PHONY: machine test-fast flake-hunt audit-modern train play serve demo test explore lint typecheck unit js chromium e2e bench bench-bots clean fuzz loadtest chaos chaos-cluster soak cluster cluster-stop loadtest-cluster bus-compare
+.PHONY: screenshots machine test-fast flake-hunt audit-modern train play serve demo test explore lint typecheck unit js chromium e2e bench bench-bots clean fuzz loadtest chaos chaos-cluster soak cluster cluster-stop loadtest-cluster bus-compare
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -51,7 +51,7 @@ PYTEST_WORKERS ?= 4
 XDIST = -n $(PYTEST_WORKERS) $(if $(filter 0,$(PYTEST_WORKERS)),,--dist loadgroup)
 
 unit: $(STAMP) $(TORCH) machine
-	$(BIN)/pytest $(XDIST) $(ARGS)
+	$(BIN)/pytest $(XDIST) $(ARGS) $(UNIT_ARGS)
 
 # The fast lane for a developer (under two minutes): the unit tests without the three
 # marked lanes, slow (whole games, tournaments, searches), services (real PostgreSQL,
@@ -83,13 +83,22 @@ chromium: machine
 # Two workers, a file each at a time (module fixtures hold a server and its pages).
 E2E_WORKERS ?= 2
 e2e: $(STAMP) machine
-	UNOKIT_CHROMIUM=$(CHROMIUM) $(BIN)/pytest -n $(E2E_WORKERS) --dist loadfile tests/e2e $(ARGS)
+	UNOKIT_CHROMIUM=$(CHROMIUM) $(BIN)/pytest -n $(E2E_WORKERS) --dist loadfile tests/e2e $(ARGS) $(E2E_ARGS)
 
-test: machine lint typecheck js unit e2e
+# The browser tests again, writing their screenshots over the docs' (docs/img).
+screenshots: $(STAMP) machine
+	UNOKIT_SHOTS=docs/img UNOKIT_CHROMIUM=$(CHROMIUM) $(BIN)/pytest -n $(E2E_WORKERS) --dist loadfile tests/e2e $(ARGS)
+
+# Everything at once: the unit tests keep both cores busy, and the browser tests (mostly
+# waiting on pages and servers) fill their gaps; each part's output comes when it ends.
+test: $(STAMP) $(TORCH) machine
+	@echo "make test: lint, types, the page's tests, the unit tests and the browser tests at once; each one's output comes when it ends"
+	@$(MAKE) --no-print-directory -j5 --output-sync=target lint typecheck js unit e2e
 
 # Tests that fail by chance (issue 51): the unit tests again and again, serial and
 # parallel in turn, beside two CPU burners; which failed and why in flake-hunt/report.md.
-# ARGS="--runs 4 --e2e" adds the browser tests; a failure is fixed at its cause.
+# ARGS="--runs 4 --e2e" adds the browser tests; ARGS="--modes make" runs the whole of
+# make test each time, as CI does; a failure is fixed at its cause.
 flake-hunt: $(STAMP)
 	$(BIN)/python scripts/flake_hunt.py $(ARGS)
 

@@ -15,6 +15,7 @@ group goes at the bound) and the burners stop with it, whatever happens.
 
     make flake-hunt                      # 10 runs of the unit tests, 2 burners
     make flake-hunt ARGS="--runs 4 --modes parallel --e2e"
+    make flake-hunt ARGS="--modes make"  # the whole of make test, 10 times (issue 51)
 """
 
 from __future__ import annotations
@@ -67,12 +68,56 @@ def failures(xml_path: Path) -> list[dict[str, str]]:
     return out
 
 
+def _bounded(
+    cmd: list[str], env: dict[str, str], timeout: float, what: str
+) -> tuple[int, list[str]]:
+    """Run ``cmd`` in its own process group, bounded: at the bound, or if the hunt itself
+    stops (Ctrl-C, SIGTERM), the whole group goes (xdist workers, the servers and
+    databases the tests started, make's children), not the first process alone."""
+    proc = subprocess.Popen(
+        cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        start_new_session=True,
+    )  # fmt: skip
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+        return proc.returncode, (out.strip().splitlines()[-1:] if out else [])
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        return -1, [f"the {what} run passed its {timeout:.0f} s bound"]
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+
+
 def one_run(
     n: int, mode: str, e2e: bool, workers: int, timeout: float, folder: Path
 ) -> dict[str, Any]:
     python = str(ROOT / ".venv" / "bin" / "python")
-    suites = [("unit", [])] + ([("e2e", ["tests/e2e"])] if e2e else [])
     result: dict[str, Any] = {"run": n, "mode": mode, "failures": [], "seconds": 0.0}
+    env = {**os.environ, "UNOKIT_TEST_DEAL_SALT": f"hunt-{n}-"}  # other deals a run
+    if mode == "make":  # the whole of make test, as CI runs it: lint, types, page, both
+        xmls = {name: folder / f"run{n:02d}-make-{name}.xml" for name in ("unit", "e2e")}
+        for xml in xmls.values():
+            xml.unlink(missing_ok=True)  # a run that writes none must not read an old one
+        cmd = [
+            "make", "--no-print-directory", "test",
+            f"UNIT_ARGS=-p no:cacheprovider --junitxml={xmls['unit']}",
+            f"E2E_ARGS=-p no:cacheprovider --junitxml={xmls['e2e']}",
+        ]  # fmt: skip
+        t0 = time.monotonic()
+        rc, tail = _bounded(cmd, env, timeout, "make test")
+        result["seconds"] = time.monotonic() - t0
+        found = [f for name, xml in xmls.items() if xml.exists() for f in failures(xml)]
+        if rc != 0 and not found:  # lint, types, the page's tests, or a crash
+            found = [{"test": "(make test)", "kind": "exit", "why": f"exit {rc}: {' '.join(tail)}"}]
+        for f in found:
+            f["suite"] = "make"
+        result["failures"] = found
+        result["make_summary"] = " ".join(tail)
+        return result
+    suites = [("unit", [])] + ([("e2e", ["tests/e2e"])] if e2e else [])
     for name, paths in suites:
         xml = folder / f"run{n:02d}-{mode}-{name}.xml"
         dist = (
@@ -98,25 +143,7 @@ def one_run(
         ]
         xml.unlink(missing_ok=True)  # a run that writes none must not read an old one
         t0 = time.monotonic()
-        # its own process group: at the bound, the whole of it goes (xdist workers, the
-        # servers and databases the tests started), not pytest alone
-        env = {**os.environ, "UNOKIT_TEST_DEAL_SALT": f"hunt-{n}-"}  # other deals a run
-        proc = subprocess.Popen(
-            cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-            start_new_session=True,
-        )  # fmt: skip
-        try:
-            out, _ = proc.communicate(timeout=timeout)
-            rc = proc.returncode
-            tail = out.strip().splitlines()[-1:] if out else []
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate()
-            rc, tail = -1, [f"the {name} run passed its {timeout:.0f} s bound"]
-        finally:  # the hunt itself stopped (Ctrl-C, SIGTERM): its run goes with it
-            with contextlib.suppress(ProcessLookupError):
-                if proc.poll() is None:
-                    os.killpg(proc.pid, signal.SIGKILL)
+        rc, tail = _bounded(cmd, env, timeout, name)
         result["seconds"] += time.monotonic() - t0
         found = failures(xml)
         if rc != 0 and not found:
@@ -137,7 +164,11 @@ def _stop(signum: int, frame: Any) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=10)
-    ap.add_argument("--modes", default="serial,parallel", help="comma list: serial, parallel")
+    ap.add_argument(
+        "--modes",
+        default="serial,parallel",
+        help="comma list: serial, parallel (the unit tests), make (the whole of make test)",
+    )
     ap.add_argument("--burners", type=int, default=2, help="busy processes beside the tests")
     ap.add_argument("--workers", type=int, default=4, help="xdist workers in parallel mode")
     ap.add_argument("--e2e", action="store_true", help="the browser tests too")
@@ -145,9 +176,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "flake-hunt" / "report.md")
     a = ap.parse_args(argv)
     modes = [m.strip() for m in a.modes.split(",") if m.strip()]
-    if not modes or any(m not in ("serial", "parallel") for m in modes) or a.runs < 1:
+    if not modes or any(m not in ("serial", "parallel", "make") for m in modes) or a.runs < 1:
         print(
-            "flake-hunt: --modes takes serial and/or parallel, --runs at least 1", file=sys.stderr
+            "flake-hunt: --modes takes serial, parallel and/or make, --runs at least 1",
+            file=sys.stderr,
         )
         return 2
     folder = a.out.parent
@@ -187,13 +219,32 @@ def main(argv: list[str] | None = None) -> int:
     return 1 if bad else 0
 
 
+def commit() -> str:
+    """The commit the hunt ran, and whether the tree had changes beside it."""
+    try:
+
+        def git(*args: str) -> str:
+            done = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True)
+            done.check_returncode()
+            return done.stdout.strip()
+
+        head = git("rev-parse", "--short", "HEAD")
+        dirty = git("status", "--porcelain", "--untracked-files=no")
+    except (OSError, subprocess.CalledProcessError):
+        return "(not a git checkout)"
+    return head + (" with uncommitted changes" if dirty.strip() else "")
+
+
 def write(a: argparse.Namespace, runs: list[dict[str, Any]]) -> None:
     a.out.with_suffix(".json").write_text(json.dumps(runs, indent=1))
     lines = [
         "# Flake hunt",
         "",
+        f"At {commit()}.",
+        "",
         f"{len(runs)} runs, {a.burners} CPU burners beside them on {os.cpu_count()} cores, "
-        f"xdist workers in parallel mode: {a.workers}; browser tests: {'yes' if a.e2e else 'no'}.",
+        f"xdist workers in parallel mode: {a.workers}; browser tests: "
+        f"{'yes' if a.e2e or 'make' in a.modes else 'no'}.",
         "",
         "| run | mode | seconds | result |",
         "|---|---|---|---|",

@@ -34,7 +34,9 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-IMG = ROOT / "docs" / "img"
+# where the tests' screenshots go: a folder of their own, so that make test leaves the
+# checkout as it found it; make screenshots writes them over docs/img for the docs
+IMG = Path(os.environ.get("UNOKIT_SHOTS") or ROOT / "build" / "screenshots")
 # every Player opened in this process: conftest's autouse fixture checks after each test
 # that none of their pages logged a console error or threw while the test ran
 OPENED: list[Player] = []

@@ -91,6 +91,7 @@ def test_the_host_changes_the_rules_in_the_lobby_and_the_next_game_is_dealt_by_t
             a.wait_for_selector("#lobby-rules-note:has-text('Saved')")
             assert b.locator("#lobby-rules-form").count() == 0
             # the host's lobby, the form's house rules open
+            IMG.mkdir(parents=True, exist_ok=True)
             a.locator(".waiting").screenshot(
                 path=str(IMG / "lobby-rules.png"), animations="disabled"
             )
