@@ -46,9 +46,10 @@ typecheck: $(STAMP)
 # The unit tests on every core and then some: half of their time is waiting (servers,
 # subprocesses, sockets), so more workers than cores pays.  --dist loadgroup keeps each
 # xdist_group on one worker: the numba tests compile the kernels once, one throwaway
-# PostgreSQL serves its tests.  PYTEST_WORKERS=0 runs them in this one process.
+# PostgreSQL serves its tests; the groups go first, in tests/conftest.py's order
+# (--no-loadscope-reorder).  PYTEST_WORKERS=0 runs them in this one process.
 PYTEST_WORKERS ?= 4
-XDIST = -n $(PYTEST_WORKERS) $(if $(filter 0,$(PYTEST_WORKERS)),,--dist loadgroup)
+XDIST = -n $(PYTEST_WORKERS) $(if $(filter 0,$(PYTEST_WORKERS)),,--dist loadgroup --no-loadscope-reorder)
 
 unit: $(STAMP) $(TORCH) machine
 	$(BIN)/pytest $(XDIST) $(ARGS) $(UNIT_ARGS)

@@ -127,7 +127,7 @@ def one_run(
                 "-n",
                 str(workers if name == "unit" else 2),
                 "--dist",
-                "loadgroup" if name == "unit" else "loadfile",
+                *(["loadgroup", "--no-loadscope-reorder"] if name == "unit" else ["loadfile"]),
             ]
         )
         cmd = [

@@ -55,6 +55,26 @@ def _plain_nodeid(nodeid: str) -> str:
     return nodeid[:at] if at > nodeid.rfind("]") else nodeid
 
 
+# The long chains first: each xdist_group runs on one worker, in this order of groups, and
+# the groups start the run (make test passes --no-loadscope-reorder), so that no worker
+# is left alone with a long group at the end while the others idle.  The cold-cache test
+# opens the numba group: on an empty cache it compiles what the rest of the group loads.
+GROUP_ORDER = ("numba", "installed_extras", "installed_plain", "postgres")
+COLD_FIRST = "test_compiled_cold.py::test_every_entry_point_compiles_on_an_empty_cache"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> tuple[int, int]:
+        mark = item.get_closest_marker("xdist_group")
+        if mark is None:
+            return (len(GROUP_ORDER), 0)
+        name = mark.args[0] if mark.args else mark.kwargs.get("name", "default")
+        first = 0 if _plain_nodeid(item.nodeid).endswith(COLD_FIRST) else 1
+        return (GROUP_ORDER.index(name) if name in GROUP_ORDER else len(GROUP_ORDER), first)
+
+    items.sort(key=rank)  # stable: the files' order within each rank
+
+
 def pytest_runtest_setup(item: pytest.Item) -> None:
     """Fail a test marked ``xdist_group`` that ``--dist loadgroup`` did not group.
 

@@ -11,18 +11,35 @@ compiled ``best_color`` with the runtime first.  So:
 * ``test_runtime_free_code_calls_only_runtime_free_code`` here reads the sources:
   whatever code compiled without the runtime calls says ``_nrt=False`` itself (then an
   allocation there fails on every compilation, in every order);
-* ``tests/test_installed.py``'s ``test_every_compiled_entry_point_compiles_on_an_empty_
-  cache`` runs every public compiled entry point of the installed wheel in a fresh
-  process on an empty ``NUMBA_CACHE_DIR``, then ``unokit sim --engine compiled
-  --check``.  One cold compilation there serves both the installed package and the
-  empty cache (it ran here, on the checkout, as well: three CPU minutes for nothing
-  more, as the wheel holds the same sources).
+* ``test_every_entry_point_compiles_on_an_empty_cache`` runs every public compiled
+  entry point in a fresh process on an empty numba cache (one process compiling
+  everything: compiling is the cost, about three CPU minutes), the environments first
+  so that nothing else compiled has warmed them; then ``unokit sim --engine compiled
+  --check`` on the cache that process left (it compiles the simulator's own entry
+  points, which nothing before uses), which must say that it compiles and give a speed
+  without the compilation; then the same run again, which must not say so.
+
+Where that cache lives: when the checkout's own numba cache (``__pycache__`` beside the
+kernels, or ``NUMBA_CACHE_DIR``) holds nothing yet, as on a fresh clone and in CI, the
+fresh process compiles into it, and the other tests of the ``numba`` group, which run
+after this one on the same worker (tests/conftest.py orders them), load what it left
+instead of compiling it all again: one compilation for the run, not two.  They would
+pass on an empty cache as well, only later.  When that cache already holds kernels (a
+developer's second run), the test compiles into an empty folder of its own.  Only one
+process at a time compiles into a cache: numba's index of a function is not safe
+against two processes adding different signatures at once.
 """
 
 from __future__ import annotations
 
 import ast
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "unokit"
 COMPILED_SOURCES = (
@@ -76,3 +93,111 @@ def test_runtime_free_code_calls_only_runtime_free_code() -> None:
         "_nrt=False (they inherit their first caller's setting; give them _nrt=False "
         "and no allocation): " + "; ".join(unmarked)
     )
+
+
+# The entry points, environments first (they must compile on a cache that nothing else
+# warmed), each driven far enough to run every compiled function it has.
+EVERY_ENTRY_POINT = r"""
+import time
+
+import numpy as np
+
+from unokit.bots.ismcts import ISMCTSBot
+from unokit.engine.game import Game
+from unokit.match import Match, Timing
+from unokit.rl.vector import ActionSampler, UnoVectorEnv, UnoVectorGymEnv
+from unokit.rules import RuleSet
+
+t0 = time.perf_counter()
+for opponents in ("random", "heuristic"):
+    env = UnoVectorGymEnv(num_envs=8, num_players=3, opponents=opponents, record=True)
+    obs, _ = env.reset(seed=1)
+    sample = ActionSampler(8, seed=1)
+    ended = 0
+    for _ in range(300):
+        obs, reward, terminated, truncated, info = env.step(sample(obs["action_mask"]))
+        ended += int(terminated.sum())
+    assert obs["observation"].shape[0] == 8 and obs["action_mask"].any(axis=1).all()
+    assert ended > 0, "300 random decisions in 8 games and no round ended"
+    print("UnoVectorGymEnv", opponents, "ok", f"{time.perf_counter() - t0:.0f} s", flush=True)
+
+env = UnoVectorEnv(num_envs=8, num_players=3, record=True)
+batch = env.reset(seed=1)
+sample = ActionSampler(8, seed=2)
+ended = 0
+for _ in range(400):
+    batch = env.step(sample(batch.mask))
+    ended += int(batch.terminated.sum())
+assert batch.obs.shape[0] == 8 and batch.mask.any(axis=1).all()
+assert ended > 0, "400 random decisions in 8 games and no round ended"
+env.record(0)
+print("UnoVectorEnv ok", f"{time.perf_counter() - t0:.0f} s", flush=True)
+
+rules = RuleSet()
+for policy, fast_sample in ((1, True), (1, False), (2, True)):
+    bots = [ISMCTSBot(seed=i, iterations=8, policy=policy, compiled=True,
+                      fast_sample=fast_sample) for i in range(3)]
+    game = Game(rules, ["A", "B", "C"], seed=policy, events=False)
+    match = Match(game, bots, timing=Timing.instant())
+    while not any(b.rollouts for b in bots):
+        assert not game.round_over and match.bot_step()
+    print("ISMCTSBot policy", policy, "fast_sample", fast_sample, "ok",
+          f"{time.perf_counter() - t0:.0f} s", flush=True)
+"""
+
+NOTICE = "compiling the compiled engine for this machine"  # compiled.NOTICE's words
+SIM = ("sim", "--engine", "compiled", "--games", "3000", "--players", "4", "--rounds-only",
+       "--check", "1000", "--workers", "2", "--quiet")  # fmt: skip
+
+
+def checkout_cache() -> list[Path]:
+    """Where numba keeps the checkout's kernels: ``NUMBA_CACHE_DIR`` if set, else the
+    ``__pycache__`` beside each compiled source."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return [Path(os.environ["NUMBA_CACHE_DIR"])]
+    return sorted({p.parent / "__pycache__" for p in COMPILED_SOURCES})
+
+
+def _run(args: list[str], cache: Path | None, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    if cache is not None:
+        env["NUMBA_CACHE_DIR"] = str(cache)
+    return subprocess.run(
+        [sys.executable, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=900
+    )
+
+
+@pytest.mark.numba
+@pytest.mark.slow
+@pytest.mark.xdist_group("numba")
+def test_every_entry_point_compiles_on_an_empty_cache(tmp_path: Path) -> None:
+    pytest.importorskip("numba")
+    if any(next(d.rglob("*.nbi"), None) for d in checkout_cache() if d.is_dir()):
+        cache: Path | None = tmp_path / "numba-cache"  # warm already: an empty one of ours
+        cache.mkdir()
+    else:
+        cache = None  # the checkout's own, empty: what compiles here serves the group
+    cold = _run(["-c", EVERY_ENTRY_POINT], cache, tmp_path)
+    print(cold.stdout)  # the seconds each step took (pytest -s, or on a failure)
+    assert cold.returncode == 0, cold.stdout + cold.stderr
+    for line in ("UnoVectorGymEnv random ok", "UnoVectorGymEnv heuristic ok",
+                 "UnoVectorEnv ok", "ISMCTSBot policy 2 fast_sample True ok"):  # fmt: skip
+        assert line in cold.stdout
+    assert cold.stderr.count(NOTICE) == 1, cold.stderr  # the environments say it
+
+    # the simulator's entry points (run_games, play_game_entry) are its own: cold here
+    first = _run(["-m", "unokit", *SIM, "--json", "first.json"], cache, tmp_path)
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert first.stderr.count(NOTICE) == 1, first.stderr
+    timing = json.loads((tmp_path / "first.json").read_text())["runs"][0]["timing"]
+    print("cold sim", timing)
+    assert timing["compile_seconds"] > 1.0, timing
+    # the games' CPU time (3,000 games take about 0.03 s) leaves the compilation out:
+    # the workers loaded the engine from the cache the parent wrote, outside their chunks
+    assert timing["cpu_seconds"] < min(2.0, timing["compile_seconds"] / 2), timing
+
+    again = _run(["-m", "unokit", *SIM, "--json", "again.json"], cache, tmp_path)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "compil" not in again.stderr, again.stderr
+    timing = json.loads((tmp_path / "again.json").read_text())["runs"][0]["timing"]
+    assert timing["compile_seconds"] == 0.0, timing

@@ -42,6 +42,9 @@ IMG = Path(os.environ.get("UNOKIT_SHOTS") or ROOT / "build" / "screenshots")
 OPENED: list[Player] = []
 
 
+SERVER_START_BOUND = 180.0  # seconds: a last resort (a loaded 2-core start takes a few)
+
+
 def free_port() -> int:
     """A free port below Linux's ephemeral range (where other programs' bind(0) land)."""
     for _ in range(100):
@@ -68,25 +71,35 @@ def _start(
         env=env, stdout=log, stderr=subprocess.STDOUT, cwd=str(ROOT),
     )  # fmt: skip
     url = f"http://127.0.0.1:{port}"
-    t0 = time.monotonic()
-    while proc.poll() is None and time.monotonic() < t0 + 20:
-        try:
-            with urllib.request.urlopen(url + "/healthz", timeout=1) as r:
-                if r.status == 200:
-                    break
-        except OSError:
-            pass
-        time.sleep(0.1)
-    # Another program may have taken the port between free_port() and the bind, and
-    # answered. Ours then exits with "address already in use" once it tries to bind,
-    # which is after it prints its address: so the port is ours only if our server has
-    # printed its address and is still running a moment later. (Timing the answer
-    # instead failed on an idle machine, where ours is up in half a second.)
-    printed = f"the table is at {url} "
-    while proc.poll() is None and time.monotonic() < t0 + 20:
-        if printed.encode() in Path(log.name).read_bytes()[start_of_this_run:]:
-            break
-        time.sleep(0.05)
+    # Ready means: our server printed its address, /healthz answers, and ours still runs
+    # a moment later.  Another program may have taken the port between free_port() and
+    # the bind, and answered: ours then exits with "address already in use" once it
+    # tries to bind, which is after it prints its address, and the caller tries another
+    # port.  (Timing the answer instead failed on an idle machine, where ours is up in
+    # half a second; going on after a fixed 20 s without an answer failed on a loaded
+    # one, where the pages then met a refused connection.)  The bound is a last resort,
+    # far above a loaded start, and says what did not happen.
+    printed = f"the table is at {url} ".encode()
+    deadline = time.monotonic() + SERVER_START_BOUND
+    answered = False
+    while proc.poll() is None and not answered:
+        if time.monotonic() > deadline:
+            proc.kill()
+            proc.wait()
+            log.flush()
+            tail = Path(log.name).read_text(errors="replace")[-2000:]
+            raise RuntimeError(
+                f"unokit serve on {url} did not answer /healthz within "
+                f"{SERVER_START_BOUND:.0f} s; its log ends:\n{tail}"
+            )
+        if printed in Path(log.name).read_bytes()[start_of_this_run:]:
+            try:
+                with urllib.request.urlopen(url + "/healthz", timeout=5) as r:
+                    answered = r.status == 200
+            except OSError:
+                pass
+        if not answered:
+            time.sleep(0.05)
     time.sleep(0.5)
     return proc, url, log
 
