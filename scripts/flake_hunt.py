@@ -34,6 +34,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+# what a make that started the hunt hands down to the make the hunt starts
+MAKE_VARIABLES = ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES", "MAKE_TERMOUT",
+                  "MAKE_TERMERR")  # fmt: skip
 
 
 def burn(stop_at: float, parent: int) -> None:
@@ -69,18 +72,23 @@ def failures(xml_path: Path) -> list[dict[str, str]]:
 
 
 def _bounded(
-    cmd: list[str], env: dict[str, str], timeout: float, what: str
+    cmd: list[str], env: dict[str, str], timeout: float, what: str, log: Path | None = None
 ) -> tuple[int, list[str]]:
     """Run ``cmd`` in its own process group, bounded: at the bound, or if the hunt itself
     stops (Ctrl-C, SIGTERM), the whole group goes (xdist workers, the servers and
-    databases the tests started, make's children), not the first process alone."""
+    databases the tests started, make's children), not the first process alone.  Its
+    whole output goes to ``log`` when given; the lines that say why come back."""
     proc = subprocess.Popen(
         cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         start_new_session=True,
     )  # fmt: skip
     try:
         out, _ = proc.communicate(timeout=timeout)
-        return proc.returncode, (out.strip().splitlines()[-1:] if out else [])
+        if log is not None:
+            log.write_text(out or "")
+        lines = (out or "").strip().splitlines()
+        why = [ln for ln in lines if ln.startswith(("make", "E ", "FAILED", "ERROR", "error"))]
+        return proc.returncode, (why[-6:] if proc.returncode and why else lines[-1:])
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.communicate()
@@ -111,12 +119,16 @@ def one_run(
             f"UNIT_ARGS=-p no:cacheprovider --junitxml={xmls['unit']}",
             f"E2E_ARGS=-p no:cacheprovider --junitxml={xmls['e2e']}",
         ]  # fmt: skip
+        # a clean make: `make flake-hunt ARGS=...` hands its MAKEFLAGS (ARGS included)
+        # down through the environment, and the suite's pytest then got the hunt's ARGS
+        clean = {k: v for k, v in env.items() if k not in MAKE_VARIABLES}
         t0 = time.monotonic()
-        rc, tail = _bounded(cmd, env, timeout, "make test")
+        rc, tail = _bounded(cmd, clean, timeout, "make test", folder / f"run{n:02d}-make.log")
         result["seconds"] = time.monotonic() - t0
         found = [f for name, xml in xmls.items() if xml.exists() for f in failures(xml)]
         if rc != 0 and not found:  # lint, types, the page's tests, or a crash
-            found = [{"test": "(make test)", "kind": "exit", "why": f"exit {rc}: {' '.join(tail)}"}]
+            why = f"exit {rc}: {' | '.join(tail)} (run{n:02d}-make.log)"
+            found = [{"test": "(make test)", "kind": "exit", "why": why}]
         for f in found:
             f["suite"] = "make"
         result["failures"] = found

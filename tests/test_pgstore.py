@@ -766,3 +766,44 @@ def test_shared_store_refuses_at_once_in_an_outage_and_recovers_at_once_after_it
         assert [e["t"] for e in store.log("ABCD", 1)] == ["x", "x"]
     finally:
         store.close()
+
+
+def test_a_session_paused_inside_a_commit_holds_another_servers_commit_for_seconds_only(
+    pg_url: str,
+) -> None:
+    """Issue 48, D1: a process paused between a group commit's INSERT and its COMMIT
+    (SIGSTOP, a frozen VM) kept the row locked for as long as the pause lasted, and
+    another server needing the same log position waited as long.  PostgreSQL now ends
+    a session of ours idle inside a transaction (``idle_in_transaction``, 5 s by
+    default, 1 s here): the other server's commit goes through, and the paused one
+    finds its session gone when it wakes."""
+    a = PostgresStore(pg_url, shared=True, idle_in_transaction=1.0)
+    b = PostgresStore(pg_url, shared=True, idle_in_transaction=1.0)
+    # the paused process: a session of A's, inside a transaction that holds index 0
+    paused = psycopg.connect(pg_url, **a._options())
+    done = threading.Event()
+    stored: list[bool] = []
+    try:
+        paused.execute("BEGIN")
+        paused.execute(
+            "INSERT INTO log (code, game, idx, entry) VALUES ('AAAAAA', 1, 0, '{\"by\": \"A\"}')"
+        )
+
+        def other_server() -> None:
+            stored.extend(b.append_at([("AAAAAA", 1, 0, {"by": "B"})]))
+            done.set()
+
+        threading.Thread(target=other_server, daemon=True).start()
+        assert done.wait(30.0), (
+            "B's commit waited more than 30 s on a row held by a session idle in its "
+            "transaction: idle_in_transaction_session_timeout is not in effect"
+        )
+        assert stored == [True]  # A's INSERT was rolled back with its session
+        with pytest.raises(psycopg.Error):  # A wakes: its session is gone
+            paused.execute("COMMIT")
+        assert _by(pg_url) == [(0, "B")]
+    finally:
+        paused.close()  # (without the setting, this is what lets B go on)
+        done.wait(30.0)
+        a.close()
+        b.close()

@@ -99,6 +99,16 @@ UNREACHABLE_WAIT = 1.0
 POOL_SIZE = 4  # connections at most: a commit, a room's load, the leases, one spare
 LOCK_WAIT = 3.0  # seconds to wait at start for a previous server's session to end
 LOCK_CHECK = 1.0  # alone: how often (at most) to ask that the lock's session still holds it
+# PostgreSQL ends a session of ours that sits inside a transaction for this long.  A
+# process paused between a group commit's INSERT and its COMMIT (SIGSTOP, a frozen VM,
+# a swap storm) kept the rows locked for as long as the pause lasted, and another
+# process of the cluster that needed the same log position waited as long, and every
+# other room's move in its group commit with it (issue 48, D1: 0 entries stored for
+# about 8 s during a 12 s pause).  Our transactions are a few statements sent back to
+# back, so a live process is never idle in one for a second; the paused one finds its
+# session gone when it wakes, its commit in doubt, which the doubt path settles.  No
+# statement_timeout: a long read (a big game's log) is no fault.
+IDLE_IN_TRANSACTION = 5.0  # seconds
 
 
 def redact(url: str) -> str:
@@ -131,7 +141,11 @@ class PostgresStore:
     sync = "full"
 
     def __init__(
-        self, url: str, connect_timeout: float = CONNECT_TIMEOUT, shared: bool = False
+        self,
+        url: str,
+        connect_timeout: float = CONNECT_TIMEOUT,
+        shared: bool = False,
+        idle_in_transaction: float = IDLE_IN_TRANSACTION,
     ) -> None:
         if not url.startswith(("postgresql://", "postgres://")):
             raise StoreOpenError(
@@ -147,6 +161,7 @@ class PostgresStore:
         self.shared = shared
         self.where = redact(url)
         self.connect_timeout = connect_timeout
+        self.idle_in_transaction = idle_in_transaction
         self._guard = threading.Lock()  # the doubt, the holder, closing
         self._appending = threading.Lock()  # ``append_many`` and its index cache
         self._leasing = threading.Lock()  # take and release leases one at a time
@@ -208,6 +223,9 @@ class PostgresStore:
             "keepalives_interval": 2,
             "keepalives_count": 3,
             "tcp_user_timeout": int(self.connect_timeout * 2000),
+            # a session paused inside a transaction must not hold its locks for ever
+            "options": "-c idle_in_transaction_session_timeout="
+            f"{max(1, round(self.idle_in_transaction * 1000))}",
         }
 
     def _connect(self) -> psycopg.Connection[tuple[Any, ...]]:
