@@ -36,7 +36,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 # what a make that started the hunt hands down to the make the hunt starts
 MAKE_VARIABLES = ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES", "MAKE_TERMOUT",
-                  "MAKE_TERMERR")  # fmt: skip
+                  "MAKE_TERMERR", "ARGS", "UNIT_ARGS", "E2E_ARGS")  # fmt: skip
 
 
 def burn(stop_at: float, parent: int) -> None:
@@ -115,12 +115,12 @@ def one_run(
         for xml in xmls.values():
             xml.unlink(missing_ok=True)  # a run that writes none must not read an old one
         cmd = [
-            "make", "--no-print-directory", "test",
+            "make", "--no-print-directory", "test", "ARGS=",
             f"UNIT_ARGS=-p no:cacheprovider --junitxml={xmls['unit']}",
             f"E2E_ARGS=-p no:cacheprovider --junitxml={xmls['e2e']}",
         ]  # fmt: skip
-        # a clean make: `make flake-hunt ARGS=...` hands its MAKEFLAGS (ARGS included)
-        # down through the environment, and the suite's pytest then got the hunt's ARGS
+        # a clean make: `make flake-hunt ARGS=...` hands ARGS down through the environment
+        # (and MAKEFLAGS), and the suite's pytest then got the hunt's own arguments
         clean = {k: v for k, v in env.items() if k not in MAKE_VARIABLES}
         t0 = time.monotonic()
         rc, tail = _bounded(cmd, clean, timeout, "make test", folder / f"run{n:02d}-make.log")
