@@ -84,17 +84,20 @@ chromium: machine
 # Two workers, a file each at a time (module fixtures hold a server and its pages).
 E2E_WORKERS ?= 2
 e2e: $(STAMP) machine
-	UNOKIT_CHROMIUM=$(CHROMIUM) $(BIN)/pytest -n $(E2E_WORKERS) --dist loadfile tests/e2e $(ARGS) $(E2E_ARGS)
+	UNOKIT_CHROMIUM=$(CHROMIUM) $(BIN)/pytest -n $(E2E_WORKERS) --dist loadfile -o cache_dir=.pytest_cache/e2e tests/e2e $(ARGS) $(E2E_ARGS)
 
 # The browser tests again, writing their screenshots over the docs' (docs/img).
 screenshots: $(STAMP) machine
 	UNOKIT_SHOTS=docs/img UNOKIT_CHROMIUM=$(CHROMIUM) $(BIN)/pytest -n $(E2E_WORKERS) --dist loadfile tests/e2e $(ARGS)
 
-# Everything at once: the unit tests keep both cores busy, and the browser tests (mostly
-# waiting on pages and servers) fill their gaps; each part's output comes when it ends.
-test: $(STAMP) $(TORCH) machine
-	@echo "make test: lint, types, the page's tests, the unit tests and the browser tests at once; each one's output comes when it ends"
-	@$(MAKE) --no-print-directory -j5 --output-sync=target lint typecheck js unit e2e
+# The machine first (scripts/machine.sh installs python3-venv where python3 lacks it,
+# so it must run before .venv is made), then everything at once: the unit tests keep
+# both cores busy, and the browser tests (mostly waiting on pages and servers) fill
+# their gaps.  Lines interleave whole (--output-sync=line: a hung run still shows how
+# far each part got), and -k lets every part finish and report even when one fails.
+test: machine $(STAMP) $(TORCH)
+	@echo "make test: lint, types, the page's tests, the unit tests and the browser tests at once (their lines interleave; each ends with its summary)"
+	@$(MAKE) --no-print-directory -k -j5 --output-sync=line lint typecheck js unit e2e
 
 # Tests that fail by chance (issue 51): the unit tests again and again, serial and
 # parallel in turn, beside two CPU burners; which failed and why in flake-hunt/report.md.

@@ -189,10 +189,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--burners", type=int, default=2, help="busy processes beside the tests")
     ap.add_argument("--workers", type=int, default=4, help="xdist workers in parallel mode")
     ap.add_argument("--e2e", action="store_true", help="the browser tests too")
-    ap.add_argument("--timeout", type=float, default=1800.0, help="seconds a suite may take")
+    ap.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        help="seconds a suite may take (1800; 3600 for a whole make test)",
+    )
     ap.add_argument("--out", type=Path, default=ROOT / "flake-hunt" / "report.md")
     a = ap.parse_args(argv)
     modes = [m.strip() for m in a.modes.split(",") if m.strip()]
+    if a.timeout is None:  # a whole make test beside two burners: about 20 minutes
+        a.timeout = 3600.0 if "make" in modes else 1800.0
+    a.commit = commit()  # what the hunt runs, read once: the checkout may move meanwhile
     if not modes or any(m not in ("serial", "parallel", "make") for m in modes) or a.runs < 1:
         print(
             "flake-hunt: --modes takes serial, parallel and/or make, --runs at least 1",
@@ -257,7 +265,7 @@ def write(a: argparse.Namespace, runs: list[dict[str, Any]]) -> None:
     lines = [
         "# Flake hunt",
         "",
-        f"At {commit()}.",
+        f"At {a.commit}.",
         "",
         f"{len(runs)} runs, {a.burners} CPU burners beside them on {os.cpu_count()} cores, "
         f"xdist workers in parallel mode: {a.workers}; browser tests: "

@@ -151,17 +151,33 @@ SIM = ("sim", "--engine", "compiled", "--games", "3000", "--players", "4", "--ro
 
 
 def checkout_cache() -> list[Path]:
-    """Where numba keeps the checkout's kernels: ``NUMBA_CACHE_DIR`` if set, else the
-    ``__pycache__`` beside each compiled source."""
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        return [Path(os.environ["NUMBA_CACHE_DIR"])]
-    return sorted({p.parent / "__pycache__" for p in COMPILED_SOURCES})
+    """Where numba keeps the checkout's kernels, as numba itself says (``__pycache__``
+    beside each source, ``NUMBA_CACHE_DIR``, or its user-wide folder when the sources'
+    folder cannot be written), as absolute paths."""
+    from unokit.compiled import kernel, search
+    from unokit.rl import vector_kernel
+
+    kernels = (kernel.run_games, search.deal_world, vector_kernel.sa_step)
+    return sorted({Path(f._cache._cache_path).resolve() for f in kernels})
+
+
+def _shares_the_group_cache(config: pytest.Config) -> bool:
+    """Whether this test may compile into the checkout's cache for the numba group:
+    only where the group runs after it, alone, in this process's order (no xdist, or
+    ``--dist loadgroup``).  Under another distribution the group's tests run on other
+    workers at the same time, and would both warm this test's cache and write the
+    same index files at once."""
+    return not os.environ.get("PYTEST_XDIST_WORKER") or bool(
+        getattr(config.option, "loadgroup", False)
+    )
 
 
 def _run(args: list[str], cache: Path | None, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     if cache is not None:
         env["NUMBA_CACHE_DIR"] = str(cache)
+    elif env.get("NUMBA_CACHE_DIR"):  # the same folder, whatever the working directory
+        env["NUMBA_CACHE_DIR"] = str(Path(env["NUMBA_CACHE_DIR"]).resolve())
     return subprocess.run(
         [sys.executable, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=900
     )
@@ -170,10 +186,13 @@ def _run(args: list[str], cache: Path | None, cwd: Path) -> subprocess.Completed
 @pytest.mark.numba
 @pytest.mark.slow
 @pytest.mark.xdist_group("numba")
-def test_every_entry_point_compiles_on_an_empty_cache(tmp_path: Path) -> None:
+def test_every_entry_point_compiles_on_an_empty_cache(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
     pytest.importorskip("numba")
-    if any(next(d.rglob("*.nbi"), None) for d in checkout_cache() if d.is_dir()):
-        cache: Path | None = tmp_path / "numba-cache"  # warm already: an empty one of ours
+    warm = any(next(d.glob("*.nbi"), None) for d in checkout_cache() if d.is_dir())
+    if warm or not _shares_the_group_cache(request.config):
+        cache: Path | None = tmp_path / "numba-cache"  # an empty one of our own
         cache.mkdir()
     else:
         cache = None  # the checkout's own, empty: what compiles here serves the group

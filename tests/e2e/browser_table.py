@@ -36,7 +36,7 @@ CHROMIUM_ARGS = [
 ]
 # where the tests' screenshots go: a folder of their own, so that make test leaves the
 # checkout as it found it; make screenshots writes them over docs/img for the docs
-IMG = Path(os.environ.get("UNOKIT_SHOTS") or ROOT / "build" / "screenshots")
+IMG = ROOT / (os.environ.get("UNOKIT_SHOTS") or "build/screenshots")  # from the checkout
 # every Player opened in this process: conftest's autouse fixture checks after each test
 # that none of their pages logged a console error or threw while the test ran
 OPENED: list[Player] = []
