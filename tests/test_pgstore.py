@@ -807,3 +807,35 @@ def test_a_session_paused_inside_a_commit_holds_another_servers_commit_for_secon
         done.wait(30.0)
         a.close()
         b.close()
+
+
+def test_a_released_lease_passes_on_with_a_higher_fencing_token(pg_url: str) -> None:
+    """Issue 48, D4: a lease given up (a graceful shutdown, or a room handed to the
+    server its players moved to) was deleted, so the next holder started again at
+    token 1 and the fencing token went down.  It lapses instead: the next holder takes
+    it at once, with the token raised, and the room counts as an orphan meanwhile."""
+    a = PostgresStore(pg_url, shared=True)
+    b = PostgresStore(pg_url, shared=True)
+
+    def lease() -> tuple[str, int]:
+        with psycopg.connect(pg_url) as conn:
+            row = conn.execute("SELECT holder, token FROM leases WHERE code = 'AAAAAA'").fetchone()
+        assert row is not None
+        return str(row[0]), int(row[1])
+
+    try:
+        assert a.take_leases("A", ["AAAAAA"], 30.0) == {"AAAAAA"}
+        assert b.take_leases("B", ["AAAAAA"], 30.0) == set()  # A's, and not lapsed
+        assert lease() == ("A", 1)
+        a.release_leases("A", ["AAAAAA"])
+        assert b.soonest_lapse("B") is None  # nothing left to wait for
+        assert b.take_leases("B", ["AAAAAA"], 30.0) == {"AAAAAA"}  # at once
+        assert lease() == ("B", 2)
+        b.release_leases("B", ["AAAAAA"])
+        assert a.take_leases("A", ["AAAAAA"], 30.0) == {"AAAAAA"}
+        assert lease() == ("A", 3)  # never down
+        a.release_leases("B", ["AAAAAA"])  # not B's to give: nothing happens
+        assert b.take_leases("B", ["AAAAAA"], 30.0) == set()
+    finally:
+        a.close()
+        b.close()
