@@ -281,7 +281,13 @@ class Player:
                   : e.closest('.reveal') ? 'reveal' : e.closest('#summary') ? 'summary'
                   : e.closest('.prompt') ? 'prompt' : e.closest('.opponents') ? 'opponents'
                   : 'elsewhere';
-                return [e.dataset.card, where];
+                if (where !== 'elsewhere') return [e.dataset.card, where];
+                // where exactly, for the failure's message
+                const path = [];
+                for (let n = e.parentElement; n && n !== document.body; n = n.parentElement)
+                  path.push(n.tagName.toLowerCase() + (n.id ? '#' + n.id : '')
+                            + (n.className ? '.' + String(n.className).split(' ').join('.') : ''));
+                return [e.dataset.card, 'elsewhere (' + path.join(' < ') + ')'];
             })""",
         )
 
