@@ -146,6 +146,9 @@ for policy, fast_sample in ((1, True), (1, False), (2, True)):
 """
 
 NOTICE = "compiling the compiled engine for this machine"  # compiled.NOTICE's words
+# a last resort against a hang: about 200 s of CPU, which took 494 s beside the rest of
+# make test and passed 900 s once with the machine four times oversubscribed
+COMPILE_BOUND = 1800
 SIM = ("sim", "--engine", "compiled", "--games", "3000", "--players", "4", "--rounds-only",
        "--check", "1000", "--workers", "2", "--quiet")  # fmt: skip
 
@@ -179,7 +182,12 @@ def _run(args: list[str], cache: Path | None, cwd: Path) -> subprocess.Completed
     elif env.get("NUMBA_CACHE_DIR"):  # the same folder, whatever the working directory
         env["NUMBA_CACHE_DIR"] = str(Path(env["NUMBA_CACHE_DIR"]).resolve())
     return subprocess.run(
-        [sys.executable, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=900
+        [sys.executable, *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=COMPILE_BOUND,
     )
 
 

@@ -70,7 +70,9 @@ NOT_COPIED = shutil.ignore_patterns(
 )
 INSTALL_TIMEOUT = 600  # a cold pip cache downloads numpy, matplotlib, numba, ...
 RUN_TIMEOUT = 120
-COMPILE_TIMEOUT = 600  # numba on an empty cache: about a minute a kernel on 2 cores
+# numba on an empty cache: about a minute a kernel on 2 cores; a last resort against a
+# hang (600 s was passed once with the machine four times oversubscribed)
+COMPILE_TIMEOUT = 1800
 
 
 @dataclass(frozen=True)
