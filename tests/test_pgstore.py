@@ -851,3 +851,179 @@ def test_a_released_lease_passes_on_with_a_higher_fencing_token(pg_url: str) -> 
     finally:
         a.close()
         b.close()
+
+
+def _lock_waiters(url: str, n: int, what: str) -> None:
+    """Return once ``n`` sessions of this test's database wait for a row lock: a
+    readiness check on PostgreSQL's own view, not a pause that hopes."""
+    deadline = time.monotonic() + 30.0
+    with psycopg.connect(url, autocommit=True) as conn:
+        while True:
+            row = conn.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                "AND wait_event_type = 'Lock'"
+            ).fetchone()
+            if row is not None and row[0] >= n:
+                return
+            assert time.monotonic() < deadline, f"{what} never waited for the locked row"
+            time.sleep(0.01)
+
+
+def test_two_servers_taking_the_same_leases_in_opposite_orders_never_deadlock(
+    pg_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 48, D5: two processes' lease upserts deadlocked at game start; PostgreSQL
+    ended one (the servers logged nothing).  Provoked here: a third session holds room
+    AAAAAA's lease row; A asks for AAAAAA then BBBBBB, B for BBBBBB then AAAAAA.  Taken
+    in the order asked, B holds BBBBBB while it waits for AAAAAA, and A, once it has
+    AAAAAA, waits for BBBBBB: a deadlock.  Every lease write takes its rows in the
+    codes' order: both wait at AAAAAA, the first takes both, the other neither."""
+    a = PostgresStore(pg_url, shared=True)
+    b = PostgresStore(pg_url, shared=True)
+    got: dict[str, set[str] | BaseException] = {}
+
+    def take(store: PostgresStore, holder: str, codes: list[str]) -> None:
+        try:
+            got[holder] = store.take_leases(holder, codes, 30.0)
+        except BaseException as e:
+            got[holder] = e
+
+    try:
+        assert a.take_leases("C", ["AAAAAA", "BBBBBB"], 30.0) == {"AAAAAA", "BBBBBB"}
+        a.release_leases("C", ["AAAAAA", "BBBBBB"])  # lapsed: free for A and B
+        with psycopg.connect(pg_url) as third:
+            third.execute("SELECT 1 FROM leases WHERE code = 'AAAAAA' FOR UPDATE")
+            ta = threading.Thread(target=take, args=(a, "A", ["AAAAAA", "BBBBBB"]))
+            ta.start()
+            _lock_waiters(pg_url, 1, "A's take")
+            tb = threading.Thread(target=take, args=(b, "B", ["BBBBBB", "AAAAAA"]))
+            tb.start()
+            _lock_waiters(pg_url, 2, "B's take")
+        # the third session's transaction ends here: A and B go on
+        ta.join(30.0)
+        tb.join(30.0)
+        assert not ta.is_alive() and not tb.is_alive(), "a lease take never returned"
+        assert not any(isinstance(v, BaseException) for v in got.values()), got
+        assert sorted([got["A"], got["B"]], key=len) == [set(), {"AAAAAA", "BBBBBB"}]
+        assert "deadlock" not in caplog.text
+    finally:
+        a.close()
+        b.close()
+
+
+def test_a_deadlock_postgresql_breaks_is_logged_and_refused_in_one_line(
+    pg_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """D5's second half: should a deadlock happen anyway (here a session outside
+    unokit locks the rows in the other order), the store's call is refused with a
+    ``StoreError`` and the server's log says a deadlock was broken."""
+    a = PostgresStore(pg_url, shared=True)
+    err: list[BaseException] = []
+    try:
+        assert a.take_leases("A", ["AAAAAA", "BBBBBB"], 30.0) == {"AAAAAA", "BBBBBB"}
+        with psycopg.connect(pg_url) as other:
+            other.execute("SELECT 1 FROM leases WHERE code = 'BBBBBB' FOR UPDATE")
+
+            def renew() -> None:
+                try:
+                    a.take_leases("A", ["AAAAAA", "BBBBBB"], 30.0)
+                except BaseException as e:
+                    err.append(e)
+
+            t = threading.Thread(target=renew)
+            t.start()
+            _lock_waiters(pg_url, 1, "A's renewal")  # A holds AAAAAA, waits for BBBBBB
+            with contextlib.suppress(psycopg.errors.DeadlockDetected):
+                other.execute("SELECT 1 FROM leases WHERE code = 'AAAAAA' FOR UPDATE")
+            other.rollback()
+            t.join(30.0)
+        assert not t.is_alive()
+        # PostgreSQL ends one of the two: the outside session, or A's renewal, which is
+        # then refused in one line and logged
+        if err:
+            assert isinstance(err[0], StoreError) and "deadlock" in str(err[0])
+            assert "broke a deadlock" in caplog.text
+        else:
+            assert a.take_leases("A", ["AAAAAA"], 30.0) == {"AAAAAA"}
+    finally:
+        a.close()
+
+
+def _lease_lapsed(url: str, code: str) -> None:
+    deadline = time.monotonic() + 30.0
+    with psycopg.connect(url, autocommit=True) as conn:
+        while True:
+            row = conn.execute(
+                "SELECT expires < now() FROM leases WHERE code = %s", (code,)
+            ).fetchone()
+            if row is not None and row[0]:
+                return
+            assert time.monotonic() < deadline, f"the lease of {code} never lapsed"
+            time.sleep(0.02)
+
+
+def test_a_driver_write_is_stored_only_under_its_servers_lease(pg_url: str) -> None:
+    """Issue 48, D2: a process that woke from a pause longer than its lease wrote bot
+    moves for rooms another process held (the log's unique key refused most; one was
+    stored 3 ms after its writer had released the lease).  A driver's write names its
+    lease holder and is stored only while that lease runs, checked in the same
+    transaction: A's lapsed lease refuses A's bot move (None), B's lease stores B's, and
+    a person's move through A (no lease needed) is stored as before."""
+    a = PostgresStore(pg_url, shared=True)
+    b = PostgresStore(pg_url, shared=True)
+    try:
+        assert a.take_leases("A", ["AAAAAA"], 0.2) == {"AAAAAA"}
+        row0 = ("AAAAAA", 1, 0, {"t": "act", "by": "A"})
+        assert a.append_at([row0], ["A"]) == [True]  # A's lease runs: stored
+        _lease_lapsed(pg_url, "AAAAAA")  # A paused longer than its lease
+        stale = ("AAAAAA", 1, 1, {"t": "act", "by": "A"})
+        assert a.append_at([stale], ["A"]) == [None]  # lapsed: not stored
+        assert b.take_leases("B", ["AAAAAA"], 30.0) == {"AAAAAA"}
+        assert a.append_at([stale], ["A"]) == [None]  # another's now
+        other = ("BBBBBB", 1, 0, {"t": "act", "by": "A"})
+        # one group commit: a person's move of another room (no lease) goes through
+        assert a.append_at([stale, other], ["A", None]) == [None, True]
+        assert b.append_at([("AAAAAA", 1, 1, {"t": "act", "by": "B"})], ["B"]) == [True]
+        assert _by(pg_url) == [(0, "A"), (0, "A"), (1, "B")]
+    finally:
+        a.close()
+        b.close()
+
+
+def test_a_lease_taken_over_waits_for_the_old_holders_commit_under_way(pg_url: str) -> None:
+    """The check and the write are one transaction with the lease row locked: A's
+    commit checked its lease and then waits (another session holds the log position);
+    meanwhile A's lease lapses and B asks for it.  B's take waits until A's commit is
+    over, so no write of A's lands after B took the room; then B has it, token raised."""
+    a = PostgresStore(pg_url, shared=True)
+    b = PostgresStore(pg_url, shared=True)
+    stored: list[bool | None] = []
+    took: list[set[str]] = []
+    try:
+        assert a.take_leases("A", ["AAAAAA"], 1.0) == {"AAAAAA"}
+        with psycopg.connect(pg_url) as blocker:
+            blocker.execute(
+                "INSERT INTO log (code, game, idx, entry) "
+                "VALUES ('AAAAAA', 1, 0, '{\"by\": \"C\"}')"
+            )  # uncommitted: A's insert at index 0 waits for it
+            ta = threading.Thread(
+                target=lambda: stored.extend(a.append_at([("AAAAAA", 1, 0, {"by": "A"})], ["A"]))
+            )
+            ta.start()
+            _lock_waiters(pg_url, 1, "A's commit")
+            _lease_lapsed(pg_url, "AAAAAA")
+            tb = threading.Thread(target=lambda: took.append(b.take_leases("B", ["AAAAAA"], 30.0)))
+            tb.start()
+            _lock_waiters(pg_url, 2, "B's take (the lease row is not locked by A's commit)")
+            assert not took
+            blocker.rollback()  # A's insert goes on, A commits, then B's take
+        ta.join(30.0)
+        tb.join(30.0)
+        assert stored == [True] and took == [{"AAAAAA"}]
+        with psycopg.connect(pg_url) as conn:
+            row = conn.execute("SELECT holder, token FROM leases").fetchone()
+        assert row == ("B", 2)
+        assert _by(pg_url) == [(0, "A")]
+    finally:
+        a.close()
+        b.close()

@@ -662,13 +662,15 @@ class _RecordingStore(SQLiteStore):
         self.batches: list[int] = []
         self.fail = False
 
-    def append_at(self, rows: list[tuple[str, int, int, dict[str, Any]]]) -> list[bool]:
+    def append_at(
+        self, rows: list[tuple[str, int, int, dict[str, Any]]], holders: Any = ()
+    ) -> list[bool | None]:
         from unokit.server.store import StoreError
 
         if self.fail:
             raise StoreError("storage failed: database or disk is full")
         self.batches.append(len(rows))
-        return super().append_at(rows)
+        return super().append_at(rows, holders)
 
 
 @pytest.mark.parametrize("threaded", [True, False])
@@ -1009,9 +1011,9 @@ async def test_the_reapers_and_a_single_commits_store_calls_leave_the_loop_free(
                 where["expire"] = threading.get_ident() == main
             return bool(super().put_room(row, expect))
 
-        def append_at(self, rows: Any) -> Any:
+        def append_at(self, rows: Any, holders: Any = ()) -> Any:
             where["append"] = threading.get_ident() == main
-            return super().append_at(rows)
+            return super().append_at(rows, holders)
 
     store = Waits()
     server = Server(store, None, Limits(room_idle_seconds=1), "each")

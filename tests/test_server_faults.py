@@ -1113,10 +1113,10 @@ def test_a_move_stored_then_not_applied_while_the_store_goes_away_is_not_refused
                 raise StoreError("storage failed: connection lost")
             return super().load_room(code)
 
-        def append_at(self, rows: Any) -> Any:
+        def append_at(self, rows: Any, holders: Any = ()) -> Any:
             if self.down:
                 raise StoreError("storage failed: connection lost")
-            return super().append_at(rows)
+            return super().append_at(rows, holders)
 
     async def run() -> None:
         store = GoesAway()
@@ -1181,11 +1181,11 @@ def test_a_rematch_whose_start_failed_leaves_the_room_as_stored_and_the_host_sta
     class DealFailsOnce(MemoryStore):
         armed = False
 
-        def append_at(self, rows: Any) -> Any:
+        def append_at(self, rows: Any, holders: Any = ()) -> Any:
             if self.armed and any(r[3].get("t") == "round" for r in rows):
                 self.armed = False
                 raise StoreError("storage failed: connection lost")
-            return super().append_at(rows)
+            return super().append_at(rows, holders)
 
     async def run() -> None:
         store = DealFailsOnce()

@@ -341,6 +341,13 @@ class Applied(Exception):
         self.cause = cause
 
 
+class LeaseLost(RoomChanged):
+    """A driver's write (a bot move, the turn timer, the next round) was refused: this
+    server's lease of the room ran out before it reached the store (it was paused for
+    longer than the lease, or its renewals failed) and the room may be another
+    server's to drive now (issue 48, D2).  Nothing was stored."""
+
+
 class GroupCommit:
     """The log entries of every room, committed together: a group commit.
 
@@ -359,7 +366,9 @@ class GroupCommit:
     def __init__(self, store: Store, threaded: bool = True) -> None:
         self.store = store
         self.threaded = threaded
-        self.pending: list[tuple[str, int, int, dict[str, Any], Then, asyncio.Future[None]]] = []
+        self.pending: list[
+            tuple[str, int, int, dict[str, Any], str | None, Then, asyncio.Future[None]]
+        ] = []
         self.wake = asyncio.Event()
         self.commits = 0  # transactions
         self.entries = 0  # entries committed
@@ -370,17 +379,24 @@ class GroupCommit:
         self.task = asyncio.get_running_loop().create_task(self.run())
 
     async def append(
-        self, code: str, game: int, idx: int, entry: dict[str, Any], then: Then
+        self,
+        code: str,
+        game: int,
+        idx: int,
+        entry: dict[str, Any],
+        then: Then,
+        holder: str | None = None,
     ) -> None:
         """Return once ``entry`` is durable at index ``idx`` of the game's log and
         ``then`` has run; ``StoreError`` if the store refused it, ``RoomChanged`` if
-        another server stored an entry at that index first (then nothing ran).  Call it
-        with the room's lock held: the entry was checked against the room as it is, and
-        must be applied to it."""
+        another server stored an entry at that index first, ``LeaseLost`` if it needs
+        ``holder``'s lease of the room and that lease no longer runs (then nothing
+        ran).  Call it with the room's lock held: the entry was checked against the room
+        as it is, and must be applied to it."""
         if self.task is None or self.task.done():
             raise StoreError("the store's committer is not running")
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.pending.append((code, game, idx, entry, then, fut))
+        self.pending.append((code, game, idx, entry, holder, then, fut))
         self.wake.set()
         try:
             await asyncio.shield(fut)
@@ -398,12 +414,14 @@ class GroupCommit:
             batch, self.pending = self.pending, []
             if not batch:
                 continue
-            rows = [(code, game, idx, entry) for code, game, idx, entry, _, _ in batch]
+            rows = [(code, game, idx, entry) for code, game, idx, entry, *_ in batch]
+            holders = [h for *_, h, _, _ in batch]
+            args: tuple[Any, ...] = (rows, holders) if any(holders) else (rows,)
             try:
                 if self.threaded:
-                    stored = await asyncio.to_thread(self.store.append_at, rows)
+                    stored = await asyncio.to_thread(self.store.append_at, *args)
                 else:
-                    stored = self.store.append_at(rows)
+                    stored = self.store.append_at(*args)
             except asyncio.CancelledError:
                 for *_, fut in batch:
                     fut.cancel()
@@ -419,8 +437,8 @@ class GroupCommit:
             self.largest = max(self.largest, len(batch))
             for ok, (*_, then, fut) in zip(stored, batch, strict=True):
                 if not ok:  # another server has this index: the room must catch up
-                    if not fut.done():
-                        fut.set_exception(RoomChanged())
+                    if not fut.done():  # (None: the lease it needed is gone)
+                        fut.set_exception(RoomChanged() if ok is False else LeaseLost())
                     continue
                 try:
                     then()
@@ -448,6 +466,9 @@ LEASE_MARGIN = 1.0  # seconds: a lease is given up this long before it could lap
 ORPHANS_A_TICK = 20  # rooms a lease loop's turn reads from the store to take them over
 PRESENCE_EVERY = 5.0  # seconds between a server's reports of who is connected to it
 WATCHERS_LISTED = 50  # spectators named in the list (the count counts them all)
+# While the bus is down, how often a server reads the rooms its clients are in from the
+# store (``read_while_deaf``): the pace of play across servers during an outage
+DEAF_READ_EVERY = 0.5  # seconds
 PRESENCE_TTL = 12.0  # a server not heard from for this long has no one connected
 
 # How actions' log entries are committed: "group" (the default: ``GroupCommit``, in a
@@ -496,6 +517,8 @@ class Server:
         self.watching: dict[str, dict[str, tuple[float, list[str], int]]] = defaultdict(dict)
         self.refreshes = 0  # rooms read again from the store (a cluster)
         self.conflicts = 0  # writes another server got to first
+        self.fenced = 0  # driver writes refused: the lease had run out (``LeaseLost``)
+        self.deaf_reads = 0  # turns of ``read_while_deaf`` (the bus was down)
         self._cluster_tasks: list[asyncio.Task[None]] = []
         # actions' entries: group-committed (the default), or one commit each
         if commit == "group":  # a worker thread only when commits wait for the disk
@@ -806,6 +829,34 @@ class Server:
                 c.closed = True
                 with contextlib.suppress(asyncio.QueueFull):
                     c.queue.put_nowait(None)
+
+    async def read_while_deaf(self) -> None:
+        """While the bus is down (Redis away) no server hears of another's changes, so a
+        room whose players sit on different servers stood still for the whole outage:
+        each player's server waited for news of the other's move (issue 48, D3: 13-14 of
+        36 rooms in the history checker's runs).  Meanwhile every server reads the rooms
+        its clients are in from the store every ``DEAF_READ_EVERY`` seconds (the new log
+        entries; the room again only if its row moved), so play goes on at that pace;
+        it stops when the bus is back (``on_bus_back`` reads everything once more)."""
+        while True:
+            await asyncio.sleep(DEAF_READ_EVERY)
+            if self.bus.healthy() or self.stopping:
+                continue
+            self.deaf_reads += 1
+            for code in list(self.rooms):
+                room = self.rooms.get(code)
+                lock = self.locks.get(code)
+                if room is None or lock is None or lock.locked() or not self.conns.get(code):
+                    continue  # busy: whoever holds the lock brings it up to date
+                try:
+                    async with lock:
+                        if self.rooms.get(code) is room and not room.broken:
+                            await self.refresh(room)
+                except StoreError:
+                    break  # the store is away too: nothing to read until the next turn
+                except Exception:
+                    self.errors += 1
+                    log.exception("room %s: reading it while the bus is down failed", code)
 
     async def on_bus_back(self) -> None:
         """The bus is back after an outage: messages sent meanwhile are lost, so every
@@ -1214,10 +1265,10 @@ class Server:
                     elif what == "timer":
                         decided = room.autopilot_decide(seat)
                         if decided is not None:
-                            await self.commit(room, seat, decided, None)
+                            await self.commit(room, seat, decided, None, driven=True)
                         acted = decided is not None
                     else:
-                        await self.next_round(room, room.host)
+                        await self.next_round(room, room.host, driven=True)
                         acted = True
                     if acted:
                         self.accepted += what != "autopilot"
@@ -1227,6 +1278,14 @@ class Server:
                             self.broadcast(room)
             except asyncio.CancelledError:
                 raise
+            except LeaseLost:  # the lease ran out before the write: drive no more for now
+                self.fenced += 1
+                self.held.discard(code)  # the lease loop takes it again if it is free
+                log.warning("room %s: a %s was not stored: this server's lease of the room "
+                            "ran out first", code, what)  # fmt: skip
+                with contextlib.suppress(StoreError):
+                    async with self.locks[code]:
+                        await self.refresh(room)
             except RoomChanged:  # another server got there first: catch up, decide again
                 self.conflicts += 1
                 with contextlib.suppress(StoreError):
@@ -1313,41 +1372,56 @@ class Server:
             await self.reload(room)
             raise RoomChanged()
 
-    async def next_round(self, room: Room, by: int | None) -> None:
+    async def next_round(self, room: Room, by: int | None, driven: bool = False) -> None:
         entry, then = room.next_round_entry(by)
-        await self.append(room, entry, then)
+        await self.append(room, entry, then, driven)
 
     async def commit(
-        self, room: Room, seat: int, action: Action, version: int | None, person: bool = False
+        self,
+        room: Room,
+        seat: int,
+        action: Action,
+        version: int | None,
+        person: bool = False,
+        driven: bool = False,
     ) -> None:
         """Log ``action`` (checked by the room), then apply it: the way a person's or
-        a bot's action reaches a game on the server."""
+        a bot's action reaches a game on the server.  ``driven``: the room's driver
+        decided it (a bot, the turn timer), so it needs this server's lease."""
         entry = act_entry(seat, action, room.match.game if room.match else None)
 
         def then() -> None:
             room.stored_entry(entry)
             room.commit(seat, action, version, person)
 
-        await self.append(room, entry, then)
+        await self.append(room, entry, then, driven)
 
-    async def append(self, room: Room, entry: dict[str, Any], then: Then) -> None:
+    async def append(
+        self, room: Room, entry: dict[str, Any], then: Then, driven: bool = False
+    ) -> None:
         """Store ``entry`` at the room's next log index, then run ``then`` (which applies
         it): in the group commit, or alone (``--commit each``).  A game the entry ended
-        is saved next (its record and row), off the loop."""
+        is saved next (its record and row), off the loop.  In a cluster, an entry the
+        room's driver decided is stored only under this server's lease (``LeaseLost``:
+        it was not), checked in the store's transaction: the driver's own check
+        (``due``) comes before a pause that may outlast the lease (issue 48, D2)."""
         await self.mend(room)
         idx = room.log_len
+        holder = self.origin if driven and self.cluster else None
         try:
             if self.group is None:  # off the loop when the store waits (its lock held)
                 row = (room.code, room.game_no, idx, entry)
-                if not (await self.io(self.store.append_at, [row]))[0]:
-                    raise RoomChanged()
+                args: tuple[Any, ...] = ([row], [holder]) if holder else ([row],)
+                ok = (await self.io(self.store.append_at, *args))[0]
+                if not ok:
+                    raise RoomChanged() if ok is False else LeaseLost()
                 try:
                     then()
                 except Exception as e:
                     raise Applied(e) from e
                 return
             began = time.perf_counter()
-            await self.group.append(room.code, room.game_no, idx, entry, then)
+            await self.group.append(room.code, room.game_no, idx, entry, then, holder)
             ops.COMMIT_SECONDS.observe(time.perf_counter() - began)
         except Applied as e:
             # the entry is stored, so the action is made: acknowledged, never refused
@@ -1390,7 +1464,7 @@ class Server:
         if isinstance(decided, bool):
             return decided
         seat, action = decided
-        await self.commit(room, seat, action, None)
+        await self.commit(room, seat, action, None, driven=True)
         return True
 
     async def reap(self) -> None:
@@ -1628,6 +1702,7 @@ def create_app(
             server._cluster_tasks = [
                 loop.create_task(server.leases()),
                 loop.create_task(server.heartbeat()),
+                loop.create_task(server.read_while_deaf()),
             ]
         if full_collection_seconds:
             server._collector = loop.create_task(server.collect_every(full_collection_seconds))

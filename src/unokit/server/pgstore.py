@@ -19,7 +19,9 @@ does SQLite, so the pool is psycopg's threaded one):
   ``unokit serve`` on the same database stops with one line, as with SQLite's lock
   file.  Shared, every write that orders a room is conditional (``append_at``: one
   entry per index; ``put_room``: the room's ``rev`` unchanged) and leases say which
-  server drives a room's bots and clocks (``take_leases``).
+  server drives a room's bots and clocks (``take_leases``); a driver's write is stored
+  only under its lease, checked in the write's transaction (``append_at``'s holders).
+  Rows are locked in one order (codes sorted) by every writer, so no two deadlock.
 * **Failures**: every psycopg error becomes a ``StoreError`` (the server answers
   ``storage_unavailable``, nothing applied); a connection that broke is dropped (the
   pool checks the others) and the pool connects again, so play resumes by itself once
@@ -38,12 +40,13 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any, LiteralString
 
 import orjson
 import psycopg
 from psycopg import conninfo, sql
+from psycopg.errors import DeadlockDetected
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from unokit.server.store import RoomRow, StoreError, StoreLocked, StoreOpenError
@@ -385,6 +388,11 @@ class PostgresStore:
                     with contextlib.suppress(Exception):
                         holder.close()
         self._next.clear()
+        if isinstance(e, DeadlockDetected):
+            # every write locks its rows in one order, so this should not happen: when
+            # it does, it is said (the servers logged nothing of D5's deadlock)
+            log.warning("storage: PostgreSQL broke a deadlock by ending this transaction "
+                        "(refused, nothing stored): %s", _one_line(e))  # fmt: skip
         return StoreError(f"storage failed: {_one_line(e)}")
 
     def _run(self, query: LiteralString, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -466,31 +474,57 @@ class PostgresStore:
                 raise
         return out
 
-    def append_at(self, rows: list[tuple[str, int, int, dict[str, Any]]]) -> list[bool]:
+    def append_at(
+        self, rows: list[tuple[str, int, int, dict[str, Any]]], holders: Sequence[str | None] = ()
+    ) -> list[bool | None]:
         """Commit several entries at their indexes in one transaction (a group commit);
-        an index already taken is skipped (False), the others are stored."""
-        out: list[bool] = []
+        an index already taken is skipped (False), the others are stored.
+
+        A row with a holder is stored only while that holder's lease of its room runs,
+        checked in this transaction with the lease rows locked (``FOR SHARE``): another
+        server's take waits for this commit, so no write of the old holder lands after
+        the new one took over (issue 48, D2).  Rows, and the leases before them, are
+        locked in one order (room, game, index), the order every server uses, so two
+        servers' commits over the same rooms wait for each other and never deadlock."""
+        want = [holders[k] if holders else None for k in range(len(rows))]
+        out: list[bool | None] = [None] * len(rows)
         data = [(c, g, i, orjson.dumps(e).decode()) for c, g, i, e in rows]
+        order = sorted(range(len(rows)), key=lambda k: data[k][:3])
+        stored: list[int] = []
         try:
             with self._use() as conn:
                 committing = False
                 try:
                     with conn.transaction(), conn.cursor() as cur:
-                        cur.executemany(
-                            "INSERT INTO log (code, game, idx, entry) VALUES "
-                            "(%s, %s, %s, %s::jsonb) ON CONFLICT DO NOTHING RETURNING 1",
-                            data,
-                            returning=True,
-                        )
-                        while True:
-                            out.append(cur.fetchone() is not None)
-                            if not cur.nextset():
-                                break
+                        leased: set[tuple[str, str]] = set()
+                        for holder in sorted({h for h in want if h is not None}):
+                            codes = sorted({rows[k][0] for k in order if want[k] == holder})
+                            cur.execute(
+                                "SELECT code FROM leases WHERE holder = %s "
+                                "AND code = ANY(%s::text[]) AND expires > now() "
+                                "ORDER BY code FOR SHARE",
+                                (holder, codes),
+                            )
+                            leased |= {(holder, str(r[0])) for r in cur.fetchall()}
+                        go = [k for k in order
+                              if want[k] is None or (want[k], rows[k][0]) in leased]  # fmt: skip
+                        if go:
+                            cur.executemany(
+                                "INSERT INTO log (code, game, idx, entry) VALUES "
+                                "(%s, %s, %s, %s::jsonb) ON CONFLICT DO NOTHING RETURNING 1",
+                                [data[k] for k in go],
+                                returning=True,
+                            )
+                            for n, k in enumerate(go):
+                                if n:
+                                    cur.nextset()
+                                out[k] = cur.fetchone() is not None
+                                if out[k]:
+                                    stored.append(k)
                         committing = True  # leaving the block commits
                 except psycopg.Error:
                     if committing and (conn.closed or conn.broken):
-                        mine = zip(data, out, strict=True)  # only indexes it stored
-                        self._unconfirmed([(c, g, i) for (c, g, i, _), ok in mine if ok])
+                        self._unconfirmed([data[k][:3] for k in stored])  # only its own
                     raise
         finally:
             self._next.clear()  # append() recounts from the table
@@ -536,15 +570,18 @@ class PostgresStore:
             return self._take_leases(holder, codes, seconds)
 
     def _take_leases(self, holder: str, codes: list[str], seconds: float) -> set[str]:
+        # the rows in one order for every server (the codes sorted): two servers taking
+        # the same rooms in different orders deadlocked once at game start (issue 48, D5)
         rows = self._run(
             "INSERT INTO leases AS l (code, holder, expires) "
             "SELECT c, %s, now() + make_interval(secs => %s) FROM unnest(%s::text[]) AS c "
+            "ORDER BY c "
             "ON CONFLICT (code) DO UPDATE SET holder = excluded.holder, "
             "expires = excluded.expires, "
             "token = l.token + (l.holder <> excluded.holder)::int "
             "WHERE l.holder = excluded.holder OR l.expires < now() "
             "RETURNING code",
-            (holder, seconds, codes),
+            (holder, seconds, sorted(set(codes))),
         )
         return {r[0] for r in rows}
 
@@ -555,9 +592,10 @@ class PostgresStore:
         36 times in one run); kept, the next holder's take raises it."""
         if codes:
             with self._leasing:
-                self._run(
+                self._run(  # locked in the codes' order, as every lease write (D5)
                     "UPDATE leases SET expires = now() - interval '1 millisecond' "
-                    "WHERE holder = %s AND code = ANY(%s::text[])",
+                    "WHERE code IN (SELECT code FROM leases WHERE holder = %s "
+                    "AND code = ANY(%s::text[]) ORDER BY code FOR UPDATE)",
                     (holder, codes),
                 )
 

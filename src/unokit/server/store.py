@@ -34,6 +34,7 @@ import sqlite3
 import sys
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -87,10 +88,19 @@ class Store(Protocol):
         or none is (it raises ``StoreError``).  Returns their indexes."""
         ...
 
-    def append_at(self, rows: list[tuple[str, int, int, dict[str, Any]]]) -> list[bool]:
+    def append_at(
+        self, rows: list[tuple[str, int, int, dict[str, Any]]], holders: Sequence[str | None] = ()
+    ) -> list[bool | None]:
         """Store each entry at its given index, in one transaction: True where it was
         stored, False where that index was taken already (another server got there
-        first: the room's order has one entry per index).  ``StoreError``: none was."""
+        first: the room's order has one entry per index).  ``StoreError``: none was.
+
+        ``holders`` (one per row, or empty): the lease a row's write needs, checked in
+        the same transaction as the write: a room's bots, turn timer and next round
+        move only under their server's lease, and a server that woke from a pause
+        longer than its lease must not write for a room another server drives now
+        (issue 48, D2).  None in the result: not stored, the lease is not that
+        holder's (lapsed, or taken by another).  A person's action needs none."""
         ...
 
     def log(self, code: str, game: int) -> list[dict[str, Any]]: ...
@@ -156,6 +166,13 @@ class _Leases:
         ends = [until for who, until in self._leases.values() if who != holder and until > now]
         return min(ends) - now if ends else None
 
+    def _leased(self, code: str, holder: str | None) -> bool:
+        """``holder``'s lease of ``code`` runs now (None: no lease needed)."""
+        if holder is None:
+            return True
+        who, until = self._leases.get(code, ("", 0.0))
+        return who == holder and until > time.monotonic()
+
     def _lapsed(self, codes: list[str], limit: int) -> list[str]:
         now = time.monotonic()
         return [c for c in codes if self._leases.get(c, ("", 0.0))[1] < now][:limit]
@@ -191,9 +208,14 @@ class MemoryStore(_Leases):
         log.append(json.loads(json.dumps(entry)))
         return len(log) - 1
 
-    def append_at(self, rows: list[tuple[str, int, int, dict[str, Any]]]) -> list[bool]:
-        out = []
-        for code, game, idx, entry in rows:
+    def append_at(
+        self, rows: list[tuple[str, int, int, dict[str, Any]]], holders: Sequence[str | None] = ()
+    ) -> list[bool | None]:
+        out: list[bool | None] = []
+        for i, (code, game, idx, entry) in enumerate(rows):
+            if not self._leased(code, holders[i] if holders else None):
+                out.append(None)
+                continue
             log = self.logs.setdefault((code, game), [])
             out.append(idx == len(log))
             if out[-1]:
@@ -523,14 +545,19 @@ class SQLiteStore(_Leases):
             self._same_files()  # committed, but to the files a restart reads?
         return out
 
-    def append_at(self, rows: list[tuple[str, int, int, dict[str, Any]]]) -> list[bool]:
+    def append_at(
+        self, rows: list[tuple[str, int, int, dict[str, Any]]], holders: Sequence[str | None] = ()
+    ) -> list[bool | None]:
         """Commit several entries at their indexes in one transaction (a group commit)."""
-        out: list[bool] = []
+        out: list[bool | None] = []
         with self._lock:
             self._usable()
             try:
                 self._db.execute("BEGIN")
-                for code, game, idx, entry in rows:
+                for i, (code, game, idx, entry) in enumerate(rows):
+                    if not self._leased(code, holders[i] if holders else None):
+                        out.append(None)
+                        continue
                     cur = self._db.execute(
                         "INSERT OR IGNORE INTO log (code, game, idx, entry) VALUES (?, ?, ?, ?)",
                         (code, game, idx, orjson.dumps(entry).decode()),
