@@ -78,9 +78,16 @@ def serve(args: argparse.Namespace) -> None:
     import uvicorn
 
     from unokit.match import Timing
-    from unokit.server import app as server_app
-    from unokit.server.app import UVICORN_OPTIONS, Limits, create_app
+    from unokit.server.app import create_app
     from unokit.server.store import SQLiteStore, Store
+
+    try:
+        from unokit.server import runtime as server_app
+        from unokit.server.limits import Limits
+    except ImportError:  # a checkout from before the server's split (old against new)
+        from unokit.server import app as server_app  # type: ignore[no-redef]
+        from unokit.server.app import Limits  # type: ignore[no-redef,attr-defined]
+    UVICORN_OPTIONS = server_app.UVICORN_OPTIONS
 
     # the server's own warnings (store, bus, leases) with their level, in its log
     logging.basicConfig(
@@ -89,10 +96,10 @@ def serve(args: argparse.Namespace) -> None:
     timing = Timing.instant() if args.timing == "instant" else None
     full_every = None
     if args.gc == "serve":  # as ``unokit serve`` runs: fewer cyclic collections
-        from unokit.server.app import FULL_COLLECTION_SECONDS, tune_gc
-
-        tune_gc()
-        full_every = args.full_every if args.full_every is not None else FULL_COLLECTION_SECONDS
+        server_app.tune_gc()
+        full_every = (
+            args.full_every if args.full_every is not None else server_app.FULL_COLLECTION_SECONDS
+        )
     if args.gc == "off":  # an experiment: are the latency tails the cyclic GC's pauses?
         import gc
 

@@ -24,7 +24,9 @@ import uvicorn
 import websockets
 
 from unokit.match import Timing
-from unokit.server.app import UVICORN_OPTIONS, Limits, create_app
+from unokit.server.app import create_app
+from unokit.server.limits import Limits
+from unokit.server.runtime import UVICORN_OPTIONS
 from unokit.server.store import MemoryStore, Store
 
 FAST = Timing(

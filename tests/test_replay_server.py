@@ -14,7 +14,7 @@ from server_helpers import running
 from unokit.engine import Game
 from unokit.record import RecordError, dumps
 from unokit.rules import from_preset
-from unokit.server.app import Limits
+from unokit.server.limits import Limits
 from unokit.server.replay import frames_of
 
 pytestmark = pytest.mark.asyncio

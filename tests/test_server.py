@@ -506,7 +506,8 @@ async def test_the_timed_full_collection_frees_cycles_the_tuned_thresholds_keep(
     import gc
     import weakref
 
-    from unokit.server.app import GC_THRESHOLDS, create_app
+    from unokit.server.app import create_app
+    from unokit.server.runtime import GC_THRESHOLDS
     from unokit.server.store import MemoryStore
 
     class Node:
@@ -602,7 +603,7 @@ async def test_closed_connections_are_freed_without_the_cyclic_collector() -> No
     import gc
     import weakref
 
-    from unokit.server.app import release_closed_transports
+    from unokit.server.runtime import release_closed_transports
 
     release_closed_transports()
     made: list[weakref.ref[Any]] = []
@@ -681,7 +682,7 @@ async def test_group_commit_shares_one_transaction_and_applies_only_what_it_stor
     transaction, and each is applied (``then``) only after it is in the file; when
     the store fails, every waiting room gets the error and nothing is applied; an
     entry whose index another server took is refused to its room alone."""
-    from unokit.server.app import GroupCommit
+    from unokit.server.commit import GroupCommit
     from unokit.server.room import RoomChanged
     from unokit.server.store import StoreError
 
@@ -763,7 +764,8 @@ async def test_the_default_group_commit_uses_a_thread_only_when_commits_wait_for
 ) -> None:
     """With ``--sync full`` a commit waits for an fsync, so it runs in a worker thread
     while the loop goes on; without, handing it to a thread costs more than it saves."""
-    from unokit.server.app import Limits, Server
+    from unokit.server.app import Server
+    from unokit.server.limits import Limits
 
     normal = Server(SQLiteStore(tmp_path / "n.sqlite3"), None, Limits())
     full = Server(SQLiteStore(tmp_path / "f.sqlite3", sync="full"), None, Limits())
@@ -779,7 +781,8 @@ async def test_an_idle_room_the_store_cannot_expire_stays_and_is_tried_again() -
     """A failing store while an idle room is expired: the room stays in memory, nothing
     is lost, and the next try (the reaper's next minute) expires it (found by review:
     the reaper's task died on the first StoreError)."""
-    from unokit.server.app import Limits, Server
+    from unokit.server.app import Server
+    from unokit.server.limits import Limits
     from unokit.server.room import Room
     from unokit.server.store import MemoryStore, StoreError
 
@@ -955,7 +958,8 @@ async def test_the_reaper_lets_the_loop_serve_between_idle_rooms() -> None:
     """Rooms idle long enough leave memory, stored as expired; the reaper stores one at
     a time and lets the event loop run between them, so many rooms idle at once do not
     stall every other room for the whole sweep."""
-    from unokit.server.app import Limits, Server
+    from unokit.server.app import Server
+    from unokit.server.limits import Limits
     from unokit.server.room import Room
     from unokit.server.store import MemoryStore
 
@@ -996,7 +1000,8 @@ async def test_the_reapers_and_a_single_commits_store_calls_leave_the_loop_free(
     round trip)."""
     import threading
 
-    from unokit.server.app import Limits, Server
+    from unokit.server.app import Server
+    from unokit.server.limits import Limits
     from unokit.server.room import Room
     from unokit.server.store import MemoryStore
 
@@ -1033,7 +1038,8 @@ async def test_the_reaper_does_not_expire_a_room_that_moved_while_it_waited() ->
     """The reaper found a room idle, then waited for its lock (a join, a move heard from
     another server): what happened meanwhile keeps the room (review of the reaper's
     lock: a player was given a seat in a room then stored as expired)."""
-    from unokit.server.app import Limits, Server
+    from unokit.server.app import Server
+    from unokit.server.limits import Limits
     from unokit.server.room import Room
     from unokit.server.store import MemoryStore
 
@@ -1057,7 +1063,8 @@ async def test_the_reaper_stops_at_the_first_store_failure() -> None:
     """A store that fails (PostgreSQL unreachable: each call waits for a connection)
     is tried once a sweep, not once a room: the other idle rooms stay in memory until a
     later sweep, and moves are refused at once meanwhile, as after any failed write."""
-    from unokit.server.app import Limits, Server
+    from unokit.server.app import Server
+    from unokit.server.limits import Limits
     from unokit.server.room import Room
     from unokit.server.store import MemoryStore, StoreError
 

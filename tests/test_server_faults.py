@@ -36,7 +36,7 @@ from websockets.sync.client import ClientConnection, connect
 import server_helpers
 from server_helpers import free_port, wait_port
 from unokit.match import Timing
-from unokit.server.app import Limits
+from unokit.server.limits import Limits
 from unokit.server.store import MemoryStore, RoomRow, SQLiteStore, StoreError
 
 SRC = Path(__file__).resolve().parent.parent / "src"
@@ -52,7 +52,9 @@ FAST = Timing(bot_delay=0.002, catch_window=0.002, autopilot_after=600.0, next_r
 SERVER = """
 import sys, uvicorn
 from unokit.match import Timing
-from unokit.server.app import UVICORN_OPTIONS, Limits, create_app
+from unokit.server.app import create_app
+from unokit.server.limits import Limits
+from unokit.server.runtime import UVICORN_OPTIONS
 from unokit.server.store import SQLiteStore
 db, port = sys.argv[1], int(sys.argv[2])
 timing = Timing(bot_delay=0.002, catch_window=0.002, autopilot_after=600.0, next_round=0.02)

@@ -32,7 +32,8 @@ from starlette.testclient import TestClient
 from test_pgstore import pg, pg_url  # noqa: F401  (the throwaway PostgreSQL's fixtures)
 from unokit.match import Timing
 from unokit.record import dumps
-from unokit.server.app import Limits, create_app
+from unokit.server.app import create_app
+from unokit.server.limits import Limits
 from unokit.server.store import MemoryStore
 
 TYPES = ["hello", "act", "chat", "start", "add_bot", "kick", "end", "next_round", "rematch"]

@@ -25,7 +25,8 @@ import websockets
 
 from server_helpers import Client, Harness, free_port, running
 from unokit.cli import main as cli_main
-from unokit.server.app import Limits, serve_options
+from unokit.server.limits import Limits
+from unokit.server.runtime import serve_options
 from unokit.server.store import SQLiteStore
 
 
@@ -405,9 +406,9 @@ def test_serving_every_address_allows_the_printed_address_as_an_origin() -> None
     """``serve --host 0.0.0.0`` prints http://0.0.0.0:PORT; a browser here may open it
     as it is, and its websocket must not be refused as foreign (found by review)."""
     from unokit.cli import serve_origins
-    from unokit.server.app import _origin_ok
+    from unokit.server.session import origin_allowed
 
     origins = frozenset(serve_origins([], "0.0.0.0", 8123))
-    assert _origin_ok("http://0.0.0.0:8123", ("127.0.0.1", 8123), origins)
-    assert not _origin_ok("http://evil.example:8123", ("127.0.0.1", 8123), origins)
+    assert origin_allowed("http://0.0.0.0:8123", ("127.0.0.1", 8123), origins)
+    assert not origin_allowed("http://evil.example:8123", ("127.0.0.1", 8123), origins)
     assert serve_origins([], "127.0.0.1", 8123) == ()

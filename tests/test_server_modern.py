@@ -15,7 +15,7 @@ from server_helpers import Client, running
 from test_modern_properties import _flip_hidden_dealt_again
 from unokit.engine import FlipGame
 from unokit.engine.errors import ActionParseError
-from unokit.server.app import rules_json
+from unokit.server.options import rules_json
 from unokit.server.room import Room, action_from_wire
 from unokit.server.store import MemoryStore
 

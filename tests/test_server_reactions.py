@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from server_helpers import Client, running
-from unokit.server.app import Limits
+from unokit.server.limits import Limits
 
 pytestmark = pytest.mark.asyncio
 

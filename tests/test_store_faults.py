@@ -35,7 +35,7 @@ from websockets.sync.client import ClientConnection, connect
 import server_helpers
 from server_helpers import Subprocess, free_port
 from unokit.match import Timing
-from unokit.server.app import Limits
+from unokit.server.limits import Limits
 from unokit.server.store import SQLiteStore, StoreError, StoreLocked, StoreOpenError
 
 SRC = Path(__file__).resolve().parent.parent / "src"

@@ -523,10 +523,10 @@ def serve_origins(values: list[str], host: str, port: int) -> tuple[str, ...]:
 
 
 def _origins(values: list[str]) -> tuple[str, ...]:
-    from unokit.server.app import _origin
+    from unokit.server.session import normal_origin
 
     for value in values:
-        if _origin(value) is None:
+        if normal_origin(value) is None:
             raise RulesError(f"--origin {value!r} is not an origin such as https://uno.example.org")
     return tuple(values)
 
@@ -537,14 +537,9 @@ def default_db() -> Path:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from unokit.server.app import (
-        FULL_COLLECTION_SECONDS,
-        Limits,
-        create_app,
-        serve,
-        serve_options,
-        tune_gc,
-    )
+    from unokit.server.app import create_app
+    from unokit.server.limits import Limits
+    from unokit.server.runtime import FULL_COLLECTION_SECONDS, serve, serve_options, tune_gc
     from unokit.server.store import SQLiteStore, Store
 
     if args.bus is not None and args.store is None:

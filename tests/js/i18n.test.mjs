@@ -187,7 +187,7 @@ test("the Python registries' codes (unokit.errors, unokit.server.codes) all have
 test("every preset, option and choice of /api/rules has its text in English", (ctx) => {
   const py = python();
   if (!py) return ctx.skip("no Python with unokit here (set UNOKIT_PYTHON)");
-  const out = execFileSync(py, ["-c", "import json; from unokit.server.app import rules_json; print(json.dumps(rules_json()))"], { cwd: ROOT, encoding: "utf8" });
+  const out = execFileSync(py, ["-c", "import json; from unokit.server.options import rules_json; print(json.dumps(rules_json()))"], { cwd: ROOT, encoding: "utf8" });
   const rules = JSON.parse(out);
   const missing = [];
   for (const p of rules.presets) for (const k of [`preset.${p.name}`, `preset.${p.name}.desc`]) if (en[k] === undefined) missing.push(k);

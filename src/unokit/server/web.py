@@ -1,0 +1,305 @@
+"""The HTTP side of the table: the pages, the room API (create, look up, join), game
+records and the replay viewer, with their errors as ``{"code", "message"}`` JSON."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import logging
+import time
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+from fastapi import FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
+
+from unokit.errors import UnoError
+from unokit.record import RecordError
+from unokit.server import messages as m
+from unokit.server import ops
+from unokit.server.conns import STORE_DOWN
+from unokit.server.limits import Window
+from unokit.server.options import check_room_options, rules_json
+from unokit.server.replay import frames_of
+from unokit.server.room import CODE_ALPHABET, CODE_LENGTH, Room, RoomChanged, RoomError, new_code
+from unokit.server.store import StoreError
+
+if TYPE_CHECKING:
+    from unokit.server.app import Server
+
+log = logging.getLogger("unokit.server")
+
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
+        "form-action 'self'; frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
+}
+
+
+def web_dir() -> Path:
+    return Path(str(resources.files("unokit") / "web"))
+
+
+def address(client: Any) -> str:
+    return str(client.host) if client is not None else "unknown"
+
+
+def error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"code": code, "message": message}, status_code=status)
+
+
+def room_code(code: str) -> str:
+    code = code.upper()
+    if len(code) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in code):
+        raise RoomError(f"{code[:10]!r} is not a room code", code="no_room")
+    return code
+
+
+def replay_body(text: str, view: str | None) -> bytes:
+    return json.dumps(frames_of(text, view).to_json(), separators=(",", ":")).encode()
+
+
+class Headers(BaseHTTPMiddleware):
+    async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
+        response = await call_next(request)
+        for k, v in SECURITY_HEADERS.items():
+            response.headers.setdefault(k, v)
+        return response
+
+
+class HttpRoutes:
+    """The HTTP routes of one server (``install`` adds them to its app)."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        # the replay viewer (issue 36 item 13): a record as the table's state messages
+        self.replay_window = Window(server.limits.replays_per_address_per_minute, 60)
+
+    def install(self, app: FastAPI) -> None:
+        app.add_middleware(Headers)
+        app.add_exception_handler(RequestValidationError, self.bad_request)
+        app.add_exception_handler(UnoError, self.refused)
+        app.add_exception_handler(StoreError, self.store_failed)
+        app.add_exception_handler(Exception, self.internal)
+        app.add_api_route("/", self.index, methods=["GET"], include_in_schema=False)
+        app.add_api_route("/r/{code}", self.room_page, methods=["GET"], include_in_schema=False)
+        app.add_api_route("/replay", self.replay_page, methods=["GET"], include_in_schema=False)
+        app.add_api_route("/healthz", self.health, methods=["GET"])
+        # /metrics and /readyz (the store and the bus answer); /healthz is liveness
+        app.include_router(
+            ops.ops_router(ops.readiness(store=self.store_probe, bus=self.bus_probe))
+        )
+        app.add_api_route("/api/rules", self.rules, methods=["GET"])
+        app.add_api_route("/api/rooms", self.create_room, methods=["POST"])
+        app.add_api_route("/api/rooms/{code}", self.room_info, methods=["GET"])
+        app.add_api_route("/api/rooms/{code}/join", self.join, methods=["POST"])
+        app.add_api_route("/api/rooms/{code}/record", self.record, methods=["GET"])
+        app.add_api_route("/api/replay", self.replay_record, methods=["POST"])
+        app.add_api_route("/api/rooms/{code}/replay", self.replay_room_game, methods=["GET"])
+        static = web_dir()
+        if static.is_dir():
+            app.mount("/static", StaticFiles(directory=str(static)), name="static")
+
+    async def bad_request(self, request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, RequestValidationError)  # registered for it
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(x) for x in first.get("loc", ()) if x != "body")
+        return error(400, "bad_request", f"{where}: {first.get('msg', 'invalid')}".strip(": "))
+
+    async def refused(self, request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, UnoError)  # registered for it
+        ops.refused(exc.code)
+        status = {"no_room": 404, "rate_limited": 429}.get(exc.code, 400)
+        return error(status, exc.code, exc.message)
+
+    async def store_failed(self, request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, StoreError)  # registered for it
+        if time.monotonic() >= self.server.store_down_until:
+            self.server.store_failed(exc)
+        return error(503, "storage_unavailable", STORE_DOWN)
+
+    async def internal(self, request: Request, exc: Exception) -> JSONResponse:
+        self.server.errors += 1
+        log.exception("unexpected error")
+        return error(500, "internal", "something went wrong on the server")
+
+    # ------------------------------------------------------------------ HTTP -------
+    async def index(self) -> FileResponse:
+        return FileResponse(web_dir() / "index.html")
+
+    async def room_page(self, code: str) -> FileResponse:
+        return FileResponse(web_dir() / "index.html")
+
+    async def replay_page(self) -> FileResponse:
+        return FileResponse(web_dir() / "index.html")
+
+    async def health(self) -> dict[str, Any]:
+        return {"ok": True, "rooms": len(self.server.rooms)}
+
+    async def store_probe(self) -> object:
+        return await self.server.io(self.server.store.load_room, "-")
+
+    async def bus_probe(self) -> bool:
+        return self.server.bus.healthy()
+
+    async def rules(self) -> dict[str, Any]:
+        return rules_json()
+
+    async def create_room(self, body: m.CreateRoom, request: Request) -> dict[str, Any]:
+        refusal = m.name_refusal(body.name, [])
+        if refusal is not None:
+            raise RoomError(refusal[1], code=refusal[0])
+        check_room_options(body.preset, body.options)
+        self.server.check_store()
+        addr = address(request.client)
+        if not self.server.room_window.allow(addr):
+            return error(429, "rate_limited", "too many rooms from here; wait a while")  # type: ignore[return-value]
+        for _ in range(5):  # a code taken (in memory or in the store): astronomically rare
+            code = new_code()
+            if code in self.server.rooms:
+                continue
+            try:
+                room, token = await self.server.io(
+                    lambda c=code: Room.create(
+                        self.server.store,
+                        body.name,
+                        body.preset,
+                        body.options,
+                        body.seats,
+                        list(body.bots),
+                        body.timer,
+                        self.server.timing,
+                        code=c,
+                    )
+                )
+            except RoomChanged:
+                continue
+            break
+        else:
+            raise RoomError("no free room code; try again", code="room_changed")
+        await self.server.bus.watch(room.code)  # no other server has it yet: nothing missed
+        self.server.add(room)
+        return {"code": room.code, "seat": 0, "token": token, "link": f"/r/{room.code}"}
+
+    def probing(self, addr: str) -> None:
+        """Refuse every look-up from an address that looked up too many codes that do
+        not exist (guessing codes), whether the code exists or not."""
+        if self.server.lookup_window.full(addr):
+            raise RoomError("too many rooms not found; wait a minute", code="rate_limited")
+
+    async def look_up(self, code: str, addr: str) -> Room:
+        """The room of ``code``; a code that does not exist counts for its address."""
+        self.probing(addr)
+        try:
+            room = await self.server.find(room_code(code))
+        except RoomError:
+            room = None
+        if room is None:
+            self.server.lookup_window.allow(addr)
+            raise RoomError(f"there is no room {code.upper()[:10]}", code="no_room")
+        return room
+
+    async def room_info(self, code: str, request: Request) -> dict[str, Any]:
+        return (await self.look_up(code, address(request.client))).public(None)
+
+    async def join(self, code: str, body: m.JoinRoom, request: Request) -> dict[str, Any]:
+        addr = address(request.client)
+        if not self.server.join_window.allow(addr):
+            return error(429, "rate_limited", "too many attempts; wait a minute")  # type: ignore[return-value]
+        room = await self.look_up(code, addr)
+        self.server.check_store()
+        async with self.server.locks[room.code]:
+            for attempt in range(3):  # another server seated someone meanwhile: again
+                room = self.server.rooms.get(room.code, room)
+                names = [s.name for s in room.seats if s is not None]
+                refusal = m.name_refusal(body.name, names)
+                if refusal is not None:
+                    raise RoomError(refusal[1], code=refusal[0])
+                try:
+                    seat, token = await self.server.change(room, functools.partial(Room.join,
+                                                              name=body.name))  # fmt: skip
+                    break
+                except RoomChanged:
+                    self.server.conflicts += 1
+                    room = await self.server.refresh(room)
+                    if attempt == 2:
+                        raise
+        self.server.broadcast(room)
+        return {"code": room.code, "seat": seat, "token": token, "link": f"/r/{room.code}"}
+
+    async def record(
+        self, code: str, request: Request, game: Annotated[int | None, Query(ge=0, le=10**9)] = None
+    ) -> Response:
+        addr = address(request.client)
+        self.probing(addr)
+        code = room_code(code)
+        room = self.server.rooms.get(code)
+        if game is None:
+            game = room.game_no if room is not None else 1
+        text = await self.server.io(self.server.store.record, code, game)  # off the loop
+        if text is None:
+            if room is not None and room.status == "playing" and game == room.game_no:
+                return error(409, "game_in_progress", "the record is ready when the game ends")
+            if room is None:
+                self.server.lookup_window.allow(addr)
+            return error(404, "no_record", "no such game in this room")
+        return PlainTextResponse(
+            text,
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="uno-{code}-{game}.json"'},
+        )
+
+    async def replayed(self, text: str, view: str | None, addr: str) -> Response:
+        if not self.replay_window.allow(addr):
+            raise RoomError("too many replays from here; wait a minute", code="rate_limited")
+        # the replay and its encoding (tens of MB for a long game with every hand open)
+        # both run in a worker thread: the loop goes on serving the rooms meanwhile
+        body = await asyncio.to_thread(replay_body, text, view)
+        return Response(body, media_type="application/json")
+
+    async def replay_record(
+        self, request: Request, view: Annotated[str | None, Query(max_length=12)] = None
+    ) -> Response:
+        """A record sent by the page (a downloaded game, a file dropped on it)."""
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > self.server.limits.record_bytes:
+                return error(413, "too_big", "the record is too big to replay here")
+        try:
+            text = body.decode("utf-8")
+        except UnicodeDecodeError:
+            raise RecordError("the record is not UTF-8 text") from None
+        return await self.replayed(text, view, address(request.client))
+
+    async def replay_room_game(
+        self,
+        code: str,
+        request: Request,
+        game: Annotated[int, Query(ge=0, le=10**9)] = 1,
+        view: Annotated[str | None, Query(max_length=12)] = None,
+    ) -> Response:
+        """A finished game of a room, by its link (``/replay?room=CODE&game=N``)."""
+        addr = address(request.client)
+        self.probing(addr)
+        code = room_code(code)
+        text = await self.server.io(self.server.store.record, code, game)  # off the loop
+        if text is None:
+            room = self.server.rooms.get(code)
+            if room is not None and room.status == "playing" and game == room.game_no:
+                return error(409, "game_in_progress", "the replay is ready when the game ends")
+            if room is None:
+                self.server.lookup_window.allow(addr)
+            return error(404, "no_record", "no such game in this room")
+        return await self.replayed(text, view, addr)
