@@ -1026,7 +1026,7 @@ async def test_the_reapers_and_a_single_commits_store_calls_leave_the_loop_free(
     server.add(room)
     await server.change(room, lambda r: r.start(0))
     now = server.rooms[room.code]
-    if not await server.bot_step(now):  # Ana's turn, not the bot's
+    if not await server.driver.bot_step(now):  # Ana's turn, not the bot's
         await server.commit(now, 0, now.match.view(0).legal[0], None)
     await server.reap_once(time.monotonic() + 10)
     assert where == {"append": False, "expire": False}  # neither on the loop's thread

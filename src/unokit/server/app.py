@@ -19,7 +19,6 @@ import asyncio
 import contextlib
 import gc
 import logging
-import math
 import time
 from collections import defaultdict
 from collections.abc import AsyncIterator, Callable
@@ -39,7 +38,10 @@ from unokit.server.conns import (
     encode,
     err,
 )
+from unokit.server.driver import Driver
+from unokit.server.leases import LEASE_SECONDS, Leases
 from unokit.server.limits import Limits, Window
+from unokit.server.peers import Peers
 from unokit.server.room import (
     Room,
     RoomChanged,
@@ -51,32 +53,6 @@ from unokit.server.store import MemoryStore, RoomRow, SQLiteStore, Store, StoreE
 from unokit.server.web import HttpRoutes
 
 log = logging.getLogger("unokit.server")
-
-
-def news(room: Room, entries: list[dict[str, Any]]) -> dict[str, Any]:
-    """A bus message: ``room``'s latest ``entries`` (its log's last ones) and where it
-    stands (``rev``, game, log length), so a server can apply them or read the rest."""
-    return {
-        "code": room.code,
-        "rev": room.rev,
-        "game": room.game_no,
-        "start": room.log_len - len(entries),
-        "entries": entries,
-    }
-
-
-# A cluster's leases: a room's bots and clocks move again at most this long (plus a
-# third of it, the renewal period) after their server died.
-LEASE_SECONDS = 5.0
-PATIENCE = 1.5  # an unheld room with no player here waits this long for its players' server
-LEASE_MARGIN = 1.0  # seconds: a lease is given up this long before it could lapse
-ORPHANS_A_TICK = 20  # rooms a lease loop's turn reads from the store to take them over
-PRESENCE_EVERY = 5.0  # seconds between a server's reports of who is connected to it
-WATCHERS_LISTED = 50  # spectators named in the list (the count counts them all)
-# While the bus is down, how often a server reads the rooms its clients are in from the
-# store (``read_while_deaf``): the pace of play across servers during an outage
-DEAF_READ_EVERY = 0.5  # seconds
-PRESENCE_TTL = 12.0  # a server not heard from for this long has no one connected
 
 
 class Server:
@@ -100,25 +76,14 @@ class Server:
         self.bus: Bus = bus if bus is not None else LocalBus()
         self.cluster = self.bus.cluster
         self.origin = self.bus.origin
-        self.lease_seconds = lease_seconds
-        self.held: set[str] = set()  # rooms whose lease this server holds (a cluster)
+        self.leases = Leases(self, lease_seconds)
+        self.peers = Peers(self)
+        self.driver = Driver(self)
         self.stopping = False  # ``farewell`` said: leases handed over, clients told
-        self.lease_kick = asyncio.Event()  # run the lease loop now (``want_lease``)
-        self.lease_asked: set[str] = set()  # rooms that woke it this tick
-        self._lease_calls: set[asyncio.Future[Any]] = set()  # in their threads now
         self._repairs: dict[str, asyncio.Task[None]] = {}  # broken rooms read again
-        # the leases in ``held`` run at least until then (from before the renewal's
-        # request went out, less a margin): past it, drive nothing until renewed
-        self.held_until = -math.inf
-        # code -> other server -> (when heard, seat -> open connections there)
-        self.presence: dict[str, dict[str, tuple[float, dict[int, int]]]] = defaultdict(dict)
-        # the spectators of a room on the cluster's other servers: origin -> (when
-        # heard, their names, how many), from the same presence messages
-        self.watching: dict[str, dict[str, tuple[float, list[str], int]]] = defaultdict(dict)
         self.refreshes = 0  # rooms read again from the store (a cluster)
         self.conflicts = 0  # writes another server got to first
         self.fenced = 0  # driver writes refused: the lease had run out (``LeaseLost``)
-        self.deaf_reads = 0  # turns of ``read_while_deaf`` (the bus was down)
         self._cluster_tasks: list[asyncio.Task[None]] = []
         # actions' entries: group-committed (the default), or one commit each
         if commit == "group":  # a worker thread only when commits wait for the disk
@@ -201,7 +166,7 @@ class Server:
 
         room.on_change = changed
         self.wake[code] = asyncio.Event()
-        self.drivers[code] = asyncio.get_running_loop().create_task(self.drive(room))
+        self.drivers[code] = asyncio.get_running_loop().create_task(self.driver.drive(room))
 
     def room(self, code: str) -> Room:
         code = code.upper()
@@ -261,83 +226,6 @@ class Server:
         self.meta[code] += 1
         self.add(new)
 
-    # ------------------------------------------------------------------ cluster ---
-    def announce(self, room: Room) -> None:
-        """Tell the cluster's other servers what this one just stored for ``room``: the
-        new entries (they apply them) and the room's ``rev`` (if it moved, they read
-        the room again)."""
-        if not self.cluster:
-            room.unsent.clear()
-            return
-        entries, room.unsent = room.unsent, []
-        self.bus.publish(news(room, entries))
-
-    def on_bus(self, msg: dict[str, Any]) -> None:
-        """A message from another server (``RedisBus``'s listener calls this)."""
-        code = msg.get("code")
-        if not isinstance(code, str):
-            return
-        if code not in self.rooms:
-            lock = self.locks.get(code)
-            if msg.get("t") is None and lock is not None and lock.locked():
-                # being read from the store (``find``): applied once it is in memory,
-                # where a change the holder made after that read is caught up
-                asyncio.get_running_loop().create_task(self.remote(code, msg))
-            return
-        if msg.get("t") == "presence":
-            self.heard_presence(code, msg)
-            return
-        if msg.get("t") == "watch":  # another server holds it now: what this one has
-            room = self.rooms[code]
-            self.bus.publish(news(room, []))  # its tip: a server behind reads the rest
-            self.my_presence(room)
-            return
-        if msg.get("t") == "lease":  # its driver let it go: the server of its players
-            self.want_lease(self.rooms[code])  # takes it now
-            return
-        if msg.get("t") == "chat":
-            line = msg.get("line")
-            if isinstance(line, dict) and line.get("type") in ("chat", "react"):
-                self.chat(code, line)
-            return
-        asyncio.get_running_loop().create_task(self.remote(code, msg))
-
-    async def remote(self, code: str, msg: dict[str, Any]) -> None:
-        try:
-            async with self.locks[code]:
-                room = self.rooms.get(code)
-                if room is None:
-                    return
-                rev, game = msg.get("rev"), msg.get("game")
-                start, entries = msg.get("start"), msg.get("entries")
-                if (
-                    rev == room.rev
-                    and game == room.game_no
-                    and isinstance(start, int)
-                    and isinstance(entries, list)
-                ):
-                    end = start + len(entries)
-                    if end <= room.log_len:
-                        return  # nothing new (this server's own, or seen)
-                    if start <= room.log_len:
-                        try:
-                            room.catch_up(entries[room.log_len - start :])
-                            room.changed_unseen = False  # heard as it was made
-                        except Exception:
-                            log.warning("room %s: entries from the bus did not apply", code)
-                            await self.refresh(room)
-                        self.broadcast(self.rooms.get(code, room), local=False)
-                        return
-                old = isinstance(rev, int) and isinstance(game, int)
-                if old and (game, rev) < (room.game_no, room.rev):
-                    return  # an old message
-                await self.refresh(room)
-        except StoreError as e:
-            log.warning("room %s: cannot read it again: %s", code, e)
-        except Exception:
-            self.errors += 1
-            log.exception("room %s: a bus message failed", code)
-
     async def refresh(self, room: Room) -> Room:
         """Bring ``room`` to what the store has (with its lock held): the new entries of
         its game, or, if its metadata or game changed, the room read again."""
@@ -358,7 +246,7 @@ class Server:
                 room.catch_up(entries)
                 room.changed_unseen = True  # read from the store, made some time ago
                 self.broadcast(room, local=False)
-                self.announce(room)  # others who missed the same news catch up too
+                self.peers.announce(room)  # others who missed the same news catch up too
                 return room
             except Exception:
                 log.warning("room %s: its stored entries did not apply; reading it again", code)
@@ -380,7 +268,7 @@ class Server:
         self.broadcast(new, local=False)
         # a server that died between its commit and its message left every other server
         # behind; whoever finds out tells them (each reads the store once, then ignores)
-        self.announce(new)
+        self.peers.announce(new)
         return new
 
     def drop(self, room: Room) -> None:
@@ -399,190 +287,6 @@ class Server:
         for c in list(self.conns.get(code, ())):
             c.send(line)
 
-    def local_watchers(self, code: str) -> tuple[list[str], int]:
-        watching = [c for c in self.conns.get(code, ()) if c.seat is None and not c.closed]
-        names = sorted({c.name for c in watching if c.name}, key=str.lower)
-        return names[:WATCHERS_LISTED], len(watching)
-
-    def watchers(self, code: str) -> None:
-        """Tell the room's connections here who watches it (issue 36 item 16): the names
-        spectators gave, and how many watch in all, on every server of the cluster
-        (the others' from their presence messages, forgotten after ``PRESENCE_TTL``)."""
-        names, count = self.local_watchers(code)
-        now = time.monotonic()
-        others = self.watching.get(code, {})
-        for origin in [o for o, (t, _, _) in others.items() if now - t > PRESENCE_TTL]:
-            del others[origin]
-        everyone = set(names)
-        for _, their_names, n in others.values():
-            everyone.update(their_names)
-            count += n
-        names = sorted(everyone, key=str.lower)
-        self.chat(code, {"type": "watchers", "names": names, "count": count})
-
-    def evict(self, room: Room) -> None:
-        """Close the connections of seats another server gave to a bot (a kick)."""
-        for c in list(self.conns.get(room.code, ())):
-            s = room.seats[c.seat] if c.seat is not None else None
-            if s is not None and s.kind == "bot" and not s.token_hash:
-                c.send(err("kicked", "the host gave your seat to a bot"))
-                c.closed = True
-                with contextlib.suppress(asyncio.QueueFull):
-                    c.queue.put_nowait(None)
-
-    async def read_while_deaf(self) -> None:
-        """While the bus is down (Redis away) no server hears of another's changes, so a
-        room whose players sit on different servers stood still for the whole outage:
-        each player's server waited for news of the other's move (issue 48, D3: 13-14 of
-        36 rooms in the history checker's runs).  Meanwhile every server reads the rooms
-        its clients are in from the store every ``DEAF_READ_EVERY`` seconds (the new log
-        entries; the room again only if its row moved), so play goes on at that pace;
-        it stops when the bus is back (``on_bus_back`` reads everything once more)."""
-        while True:
-            await asyncio.sleep(DEAF_READ_EVERY)
-            if self.bus.healthy() or self.stopping:
-                continue
-            self.deaf_reads += 1
-            for code in list(self.rooms):
-                room = self.rooms.get(code)
-                lock = self.locks.get(code)
-                if room is None or lock is None or lock.locked() or not self.conns.get(code):
-                    continue  # busy: whoever holds the lock brings it up to date
-                try:
-                    async with lock:
-                        if self.rooms.get(code) is room and not room.broken:
-                            await self.refresh(room)
-                except StoreError:
-                    break  # the store is away too: nothing to read until the next turn
-                except Exception:
-                    self.errors += 1
-                    log.exception("room %s: reading it while the bus is down failed", code)
-
-    async def on_bus_back(self) -> None:
-        """The bus is back after an outage: messages sent meanwhile are lost, so every
-        room here is read again from the store."""
-        for code in list(self.rooms):
-            room = self.rooms.get(code)
-            if room is None:
-                continue
-            try:
-                async with self.locks[code]:
-                    room = await self.refresh(self.rooms.get(code, room))
-                    self.my_presence(room)
-                    self.announce(room)  # others who missed this server's news catch up
-            except StoreError as e:
-                log.warning("room %s: cannot read it again: %s", code, e)
-            except Exception:  # one room's fault does not stop the others' reading
-                self.errors += 1
-                log.exception("room %s: reading it again failed", code)
-
-    def my_presence(self, room: Room) -> None:
-        if self.cluster:
-            seats = {str(i): s.connected for i, s in enumerate(room.seats) if s and s.connected}
-            names, count = self.local_watchers(room.code)
-            self.bus.publish(
-                {
-                    "t": "presence",
-                    "code": room.code,
-                    "seats": seats,
-                    "watching": {"names": names, "count": count},
-                }
-            )
-
-    def heard_presence(self, code: str, msg: dict[str, Any]) -> None:
-        seats = msg.get("seats")
-        origin = msg.get("origin")
-        if not isinstance(seats, dict) or not isinstance(origin, str):
-            return
-        try:
-            counts = {int(k): int(v) for k, v in seats.items()}
-        except (TypeError, ValueError):
-            return
-        self.presence[code][origin] = (time.monotonic(), counts)
-        self.count_presence(code)
-        w = msg.get("watching")  # (absent from a server of an older version)
-        if isinstance(w, dict) and isinstance(w.get("count"), int):
-            raw = w.get("names")
-            raw = raw if isinstance(raw, list) else []
-            names = [n[:40] for n in raw if isinstance(n, str)][:WATCHERS_LISTED]
-            before = self.watching[code].get(origin)
-            self.watching[code][origin] = (time.monotonic(), names, max(0, w["count"]))
-            if before is None or before[1:] != (names, max(0, w["count"])):
-                self.watchers(code)
-
-    def count_presence(self, code: str) -> None:
-        """Sum the other servers' connections per seat (forgetting servers not heard
-        from for ``PRESENCE_TTL``) and act on seats that came or went."""
-        room = self.rooms.get(code)
-        if room is None:
-            self.presence.pop(code, None)
-            self.watching.pop(code, None)
-            return
-        now = time.monotonic()
-        heard = self.presence.get(code, {})
-        for origin in [o for o, (t, _) in heard.items() if now - t > PRESENCE_TTL]:
-            del heard[origin]
-        total: dict[int, int] = defaultdict(int)
-        for _, counts in heard.values():
-            for seat, n in counts.items():
-                if n > 0 and 0 <= seat < len(room.seats):
-                    total[seat] += n
-        if dict(total) == room.elsewhere:
-            return
-        before, room.elsewhere = room.elsewhere, dict(total)
-        for i, s in enumerate(room.seats):
-            if s is None or s.kind != "person" or s.connected:
-                continue
-            if i in room.elsewhere and i not in before:
-                s.away_since = None
-                room.set_autopilot(i, False)
-            elif i in before and i not in room.elsewhere:
-                s.away_since = now
-        room.touch()
-        self.broadcast(room, local=False)
-
-    async def heartbeat(self) -> None:
-        """Tell the cluster who is connected here, now and then (a server that dies
-        stops, and its players count as away once ``PRESENCE_TTL`` passes)."""
-        while True:
-            await asyncio.sleep(PRESENCE_EVERY)
-            for code in list(self.rooms):
-                room = self.rooms.get(code)
-                if room is None:
-                    continue
-                if self.conns.get(code):
-                    self.my_presence(room)
-                if self.presence.get(code):
-                    self.count_presence(code)
-                now = time.monotonic()
-                if any(now - t > PRESENCE_TTL for t, _, _ in self.watching.get(code, {}).values()):
-                    self.watchers(code)  # a server gone quiet: its spectators leave the list
-
-    def want_lease(self, room: Room) -> None:
-        """Ask the lease loop to run now for a room in play here that no one here drives:
-        it just started here, a player of it sat down here, or its driver let it go
-        (never on every change: a room whose lease another server holds would keep the
-        loop asking the store).  So the server of the room's players drives it, not
-        whoever looked first."""
-        code = room.code
-        if (
-            self.cluster
-            and room.status == "playing"
-            and code not in self.held
-            and code not in self.lease_asked
-        ):
-            self.lease_asked.add(code)
-            self.lease_kick.set()
-
-    async def lease_io(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """A lease call in its worker thread, which ``farewell`` waits for: cancelling
-        the lease loop leaves the thread running, and a renewal landing after the
-        farewell's release would take the rooms back."""
-        task = asyncio.ensure_future(self.io(fn, *args))
-        self._lease_calls.add(task)
-        task.add_done_callback(self._lease_calls.discard)
-        return await asyncio.shield(task)
-
     async def save_finished_games(self) -> None:
         """Save the finished games whose record or row could not be saved when they
         ended (``Room.finish_pending``); one that lost a race to another server is read
@@ -599,147 +303,6 @@ class Server:
                         await self.refresh(self.rooms.get(code, room))
             except StoreError:
                 return  # the store is still away: next turn
-
-    def players_away(self, room: Room) -> bool:
-        """No player of ``room`` is connected here, and one is on another server."""
-        here = any(s is not None and s.connected for s in room.seats)
-        return not here and any(n > 0 for n in room.elsewhere.values())
-
-    async def leases(self) -> None:
-        """Take or renew the lease of every room in play here, and pick up rooms whose
-        server died (their lease lapsed): only the holder runs a room's bots, autopilot,
-        turn timer and next round.  A server that cannot reach the store holds none.
-
-        Which server takes a room: the one its players are connected to, at once (a room
-        that starts here, or whose player reconnects here, wakes this loop); a room with
-        no player here only when it is still unheld a moment later (``PATIENCE``), so
-        leases follow the players instead of piling onto whichever server looks first.
-        The loop wakes when another server's lease lapses, so a dead server's rooms move
-        again within about the lease time of its last renewal."""
-        patient: dict[str, float] = {}  # orphan -> when first seen without players here
-        asked = time.monotonic()
-        refused: dict[str, float] = {}  # orphan this server failed to read -> retry after
-        while True:
-            self.lease_asked.clear()
-            now = time.monotonic()
-            more = False  # orphans left to read
-            want = [
-                c
-                for c, r in self.rooms.items()
-                if r.status == "playing" and (c in self.held or self.conns.get(c))
-            ]
-            # a room driven here whose players are all on other servers now (they came
-            # back through the proxy elsewhere): handed to them, so leases do not pile
-            # up on the servers that outlived the others
-            away = [c for c in want if c in self.held and self.players_away(self.rooms[c])]
-            want = [c for c in want if c not in away]
-            lapse: float | None = None
-            try:
-                if away:
-                    await self.lease_io(self.store.release_leases, self.origin, away)
-                    for code in away:
-                        self.held.discard(code)
-                        self.bus.publish({"t": "lease", "code": code})
-                # when the next lease of another server lapses, asked before taking any:
-                # a lease that lapses between the two is taken now (asked after, it
-                # missed the wake-up, and was taken 5/3 s late, when a player's
-                # reconnect woke this loop a moment before the lapse)
-                asked = time.monotonic()
-                lapse = await self.io(self.store.soonest_lapse, self.origin)
-                # its own rooms first: taking over others' must not let these lapse
-                held = await self.lease_io(self.store.take_leases, self.origin, want,
-                                     self.lease_seconds)  # fmt: skip
-                orphans = await self.io(self.store.orphans, 200)
-                late = []
-                for code in orphans:
-                    if code in want or refused.get(code, 0.0) > now:
-                        continue
-                    if self.conns.get(code) or now - patient.setdefault(code, now) >= PATIENCE:
-                        late.append(code)
-                for code in [c for c in patient if c not in orphans]:
-                    del patient[code]  # someone took it
-                for code in [c for c, until in refused.items() if until <= now]:
-                    del refused[code]
-                loaded = []
-                reads = 0
-                for code in late:
-                    if code not in self.rooms:  # read from the store: a few a turn
-                        if reads >= ORPHANS_A_TICK:
-                            more = True  # the next turn comes at once
-                            continue
-                        reads += 1
-                        try:
-                            room = await self.find(code)
-                        except StoreError:
-                            raise
-                        except Exception:  # one room this server cannot read stops no other
-                            self.errors += 1
-                            refused[code] = now + 30.0
-                            log.exception("room %s: cannot be read to take it over", code)
-                            continue
-                        if room is None:
-                            continue
-                    loaded.append(code)
-                if loaded:
-                    held |= await self.lease_io(self.store.take_leases, self.origin, loaded,
-                                          self.lease_seconds)  # fmt: skip
-                for code in held:
-                    patient.pop(code, None)
-            except StoreError as e:
-                # the leases taken at the last renewal run until then (counted from
-                # before that request was sent, so never past the store's own expiry;
-                # ``due`` stops driving at ``held_until`` even while a call hangs):
-                # one failed turn does not give them up and read every room again
-                if time.monotonic() < self.held_until:
-                    held = set(self.held)
-                else:
-                    if self.held:
-                        log.warning("leases: cannot reach the store, holding none: %s", e)
-                    held = set()
-            except Exception:
-                self.errors += 1
-                log.exception("leases failed")
-                held = set()
-            else:
-                margin = min(LEASE_MARGIN, self.lease_seconds / 4)
-                if time.monotonic() > self.held_until:
-                    # the drivers stopped at ``held_until`` (renewals failed) and wait
-                    # for a change: the rooms kept are driven again now
-                    for code in held & self.held:
-                        ev = self.wake.get(code)
-                        if ev is not None:
-                            ev.set()
-                self.held_until = now + self.lease_seconds - margin
-            gained = held - self.held
-            self.held = held
-            for code in gained:
-                room = self.rooms.get(code)
-                if room is None:
-                    continue
-                try:
-                    async with self.locks[code]:
-                        room = await self.refresh(self.rooms.get(code, room))
-                        # a bot's pause counts from its turn's start, not from now
-                        room.pause_passed()
-                except StoreError:
-                    self.held.discard(code)
-                    continue
-                ev = self.wake.get(code)
-                if ev is not None:
-                    ev.set()
-            await self.save_finished_games()
-            wait = self.lease_seconds / 3
-            if lapse is not None:  # be there when another server's lease lapses
-                # (``lapse`` counts from when it was asked: a wake-up a moment early finds
-                # it not lapsed yet, and asks again first)
-                wait = min(wait, max(0.01, lapse + 0.01 - (time.monotonic() - asked)))
-            if more:
-                wait = 0.0
-            if patient:
-                wait = min(wait, PATIENCE)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.lease_kick.wait(), wait)
-            self.lease_kick.clear()
 
     # ------------------------------------------------------------------ storage ---
     def store_failed(self, e: StoreError) -> None:
@@ -766,9 +329,9 @@ class Server:
             return
         code = room.code
         if local:
-            self.announce(room)
+            self.peers.announce(room)
         elif self.cluster:
-            self.evict(room)
+            self.peers.evict(room)
         conns = list(self.conns.get(code, ()))
         sent_at = self.public_meta.get(code)
         if meta and self.meta[code] != sent_at:
@@ -794,110 +357,6 @@ class Server:
             conn.seq = room.history_start()
         msg, conn.seq = room.state_for(conn.seat, conn.seq)
         conn.send(msg)
-
-    # ------------------------------------------------------------------ driving ---
-    def due(self, room: Room) -> tuple[float | None, str, int]:
-        """When the room must act by itself next, and what: (delay or None, what, seat)."""
-        match = room.match
-        if room.status != "playing" or match is None:
-            return None, "", -1
-        if self.cluster and (room.code not in self.held or time.monotonic() > self.held_until):
-            return None, "", -1  # another server drives it, or may since the last renewal
-        now = time.monotonic()
-        game = match.game
-        if game.round_over:
-            anyone = any(s is not None and s.kind == "person" and s.connected for s in room.seats)
-            wait = room.timing.next_round if anyone else 1.0
-            return max(0.0, room.changed_at + wait - now), "next_round", -1
-        seat = match.next_to_ask()
-        if seat is None:
-            return None, "", -1
-        if match.bots[seat] is not None:
-            return max(0.0, room.changed_at + match.delay() - now), "bot", seat
-        s = room.seats[seat]
-        waits: list[tuple[float, str]] = []
-        if s is not None and s.away_since is not None and seat not in room.elsewhere:
-            waits.append((s.away_since + room.timing.autopilot_after - now, "autopilot"))
-        if room.timing.turn_timer:
-            waits.append((room.turn_at + room.timing.turn_timer - now, "timer"))
-        if not waits:
-            return None, "", -1
-        delay, what = min(waits)
-        return max(0.0, delay), what, seat
-
-    async def drive(self, room: Room) -> None:
-        """The room's own clock: bots, the autopilot, the turn timer, the next round."""
-        code = room.code
-        wake = self.wake[code]
-        while self.rooms.get(code) is room:
-            try:
-                delay, what, seat = self.due(room)
-                if delay is None:
-                    await wake.wait()
-                    wake.clear()
-                    continue
-                if delay > 0:
-                    wake.clear()
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(wake.wait(), timeout=delay)
-                        wake.clear()
-                        continue  # something changed: decide again
-                if time.monotonic() < self.store_down_until:
-                    await asyncio.sleep(self.store_down_until - time.monotonic())
-                    continue
-                lock = self.locks[code]
-                busy = lock.locked()  # a free asyncio lock is taken without yielding
-                async with lock:
-                    if self.rooms.get(code) is not room:
-                        break  # read again from the store meanwhile: its new driver runs
-                    if room.broken:  # half-applied (``append``): decide on the store's
-                        await self.reload(room)
-                        break
-                    if busy:  # others ran while this waited: is it still due?
-                        again, what2, seat2 = self.due(room)
-                        if again is None or again > 0.001 or (what2, seat2) != (what, seat):
-                            continue
-                    if what == "bot":
-                        acted = await self.bot_step(room)
-                    elif what == "autopilot":
-                        room.set_autopilot(seat, True)
-                        acted = True
-                    elif what == "timer":
-                        decided = room.autopilot_decide(seat)
-                        if decided is not None:
-                            await self.commit(room, seat, decided, None, driven=True)
-                        acted = decided is not None
-                    else:
-                        await self.next_round(room, room.host, driven=True)
-                        acted = True
-                    if acted:
-                        self.accepted += what != "autopilot"
-                        if what != "autopilot":
-                            ops.ACTIONS.inc()
-                        if self.rooms.get(code) is room:  # else read again and sent
-                            self.broadcast(room)
-            except asyncio.CancelledError:
-                raise
-            except LeaseLost:  # the lease ran out before the write: drive no more for now
-                self.fenced += 1
-                self.held.discard(code)  # the lease loop takes it again if it is free
-                log.warning("room %s: a %s was not stored: this server's lease of the room "
-                            "ran out first", code, what)  # fmt: skip
-                with contextlib.suppress(StoreError):
-                    async with self.locks[code]:
-                        await self.refresh(room)
-            except RoomChanged:  # another server got there first: catch up, decide again
-                self.conflicts += 1
-                with contextlib.suppress(StoreError):
-                    async with self.locks[code]:
-                        await self.refresh(room)
-            except StoreError as e:  # nothing was told; try again a little later
-                self.store_failed(e)
-                await asyncio.sleep(self.limits.store_retry)
-            except Exception:
-                self.errors += 1
-                log.exception("room %s: the driver failed", code)
-                await asyncio.sleep(1.0)
 
     async def change(self, room: Room, op: Callable[[Room], Any]) -> Any:
         """Run ``op`` (a change of the room that the store keeps: a join, the start, a
@@ -1059,14 +518,6 @@ class Server:
         except StoreError as e:
             log.warning("room %s: the finished game could not be saved yet: %s", room.code, e)
 
-    async def bot_step(self, room: Room) -> bool:
-        decided = room.bot_decide()
-        if isinstance(decided, bool):
-            return decided
-        seat, action = decided
-        await self.commit(room, seat, action, None, driven=True)
-        return True
-
     async def reap(self) -> None:
         """Rooms with nobody connected and no change for a long time leave memory."""
         while True:
@@ -1151,8 +602,8 @@ class Server:
         self.public_meta.pop(code, None)
         self.wake.pop(code, None)
         self.meta.pop(code, None)
-        self.presence.pop(code, None)
-        self.watching.pop(code, None)
+        self.peers.presence.pop(code, None)
+        self.peers.watching.pop(code, None)
         if not self.conns.get(code):
             self.conns.pop(code, None)
         lock = self.locks.get(code)
@@ -1173,13 +624,13 @@ class Server:
         for task in tasks:
             with contextlib.suppress(BaseException):
                 await task
-        await asyncio.gather(*self._lease_calls, return_exceptions=True)
+        await asyncio.gather(*self.leases.calls, return_exceptions=True)
         playing = {c for c, r in self.rooms.items() if r.status == "playing"}
-        if self.cluster and (self.held or playing):
+        if self.cluster and (self.leases.held or playing):
             # every room in play here: a lease the cancelled loop had just taken is not
             # in ``held`` yet (a release deletes only this server's own leases)
-            released = sorted(self.held | playing)
-            self.held.clear()
+            released = sorted(self.leases.held | playing)
+            self.leases.held.clear()
             with contextlib.suppress(Exception):
                 await self.io(self.store.release_leases, self.origin, released)
             for code in released:  # their players' servers take them now
@@ -1252,11 +703,11 @@ def create_app(
         loop = asyncio.get_running_loop()
         server._reaper = loop.create_task(server.reap())
         if server.cluster:
-            await server.bus.start(server.on_bus, server.on_bus_back)
+            await server.bus.start(server.peers.on_bus, server.peers.on_bus_back)
             server._cluster_tasks = [
-                loop.create_task(server.leases()),
-                loop.create_task(server.heartbeat()),
-                loop.create_task(server.read_while_deaf()),
+                loop.create_task(server.leases.run()),
+                loop.create_task(server.peers.heartbeat()),
+                loop.create_task(server.peers.read_while_deaf()),
             ]
         if full_collection_seconds:
             server._collector = loop.create_task(server.collect_every(full_collection_seconds))

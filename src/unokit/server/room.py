@@ -1073,7 +1073,7 @@ class Room:
     def clock(self) -> dict[str, Any] | None:
         """The turn timer of the decision the room waits for, if a person (not a bot,
         not the autopilot) makes it: ``{"seat", "left"}``, seconds left as the server's
-        driver counts them (``Server.due``: from when that seat was asked)."""
+        driver counts them (``Driver.due``: from when that seat was asked)."""
         match = self.match
         timer = self.timing.turn_timer
         if not timer or match is None or self.status != "playing" or match.game.round_over:
@@ -1085,7 +1085,7 @@ class Room:
         return {"seat": seat, "left": round(left, 1)}
 
     def next_round_in(self) -> float:
-        """Seconds before a finished round's next one starts by itself (``Server.due``:
+        """Seconds before a finished round's next one starts by itself (``Driver.due``:
         ``timing.next_round`` while a person is connected, else 1 s)."""
         anyone = any(s is not None and s.kind == "person" and s.connected for s in self.seats)
         wait = self.timing.next_round if anyone else 1.0

@@ -211,20 +211,20 @@ class Sessions:
             conn.send({"type": "welcome", "seat": seat, "code": room.code, "protocol": 1})
             if seat is not None:
                 room.connected(seat, +1)
-                self.server.my_presence(room)
-                self.server.want_lease(room)  # a player's server drives the room, if free
+                self.server.peers.my_presence(room)
+                self.server.leases.want(room)  # a player's server drives the room, if free
             self.server.broadcast(room)
             if seat is None:
-                self.server.watchers(room.code)
-                self.server.my_presence(room)  # the cluster's other servers list them too
+                self.server.peers.watchers(room.code)
+                self.server.peers.my_presence(room)  # the cluster's other servers list them too
                 if hello.name and not conn.name:
                     conn.send(err("name_taken", "that name is taken here; you watch unnamed"))
             await self.serve(conn)
         finally:
             self.server.conns[room.code].discard(conn)
             if seat is None:
-                self.server.watchers(conn.room.code)
-                self.server.my_presence(conn.room)
+                self.server.peers.watchers(conn.room.code)
+                self.server.peers.my_presence(conn.room)
             ops.CONNECTIONS.dec()
             conn.closed = True
             with contextlib.suppress(asyncio.QueueFull):
@@ -232,7 +232,7 @@ class Sessions:
             room = conn.room  # the room read again from the store, in a cluster
             if seat is not None and room.seats[seat] is not None:
                 room.connected(seat, -1)
-                self.server.my_presence(room)
+                self.server.peers.my_presence(room)
                 if self.server.rooms.get(room.code) is room:
                     self.server.broadcast(room)
             sender.cancel()
@@ -347,7 +347,7 @@ class Sessions:
             try:
                 await self.change(conn, room, seat, msg)
                 if isinstance(msg, (m.Start, m.Rematch)):
-                    self.server.want_lease(room)  # this server drives the game it started
+                    self.server.leases.want(room)  # this server drives the game it started
             except RoomChanged:  # another server stored a change first
                 self.server.conflicts += 1
                 room = await self.server.refresh(room)
