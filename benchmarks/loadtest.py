@@ -172,7 +172,8 @@ def serve(args: argparse.Namespace) -> None:
 
 def collection_stats(server: Any) -> dict[str, Any]:
     """The server's timed full collections: how many, their mean and longest pause."""
-    n = server.full_collections
+    upkeep = getattr(server, "upkeep", server)  # a checkout from before the split: Server's
+    n = upkeep.full_collections
     group = server.group
     return {
         "commit_mode": server.commit_mode,
@@ -180,8 +181,8 @@ def collection_stats(server: Any) -> dict[str, Any]:
         "committed_entries": group.entries if group is not None else None,
         "largest_commit": group.largest if group is not None else None,
         "full_collections": n,
-        "full_collection_mean_ms": round(1000 * server.full_collection_total / n, 1) if n else None,
-        "full_collection_max_ms": round(1000 * server.full_collection_max, 1),
+        "full_collection_mean_ms": round(1000 * upkeep.full_collection_total / n, 1) if n else None,
+        "full_collection_max_ms": round(1000 * upkeep.full_collection_max, 1),
         # a cluster's: actions this server committed, rooms read again from the store,
         # writes another server got to first, leases held, bus messages
         "server_accepted": getattr(server, "accepted", None),
@@ -189,7 +190,7 @@ def collection_stats(server: Any) -> dict[str, Any]:
         "rooms_in_memory": len(getattr(server, "rooms", ())),
         "refreshes": getattr(server, "refreshes", None),
         "conflicts": getattr(server, "conflicts", None),
-        "leases_held": len(getattr(server, "held", ())),
+        "leases_held": len(getattr(server.leases, "held", None) or getattr(server, "held", ())),
         "bus_published": getattr(getattr(server, "bus", None), "published", None),
         "bus_skipped": getattr(getattr(server, "bus", None), "skipped", None),
         "bus_received": getattr(getattr(server, "bus", None), "received", None),

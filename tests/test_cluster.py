@@ -115,8 +115,8 @@ async def test_two_servers_racing_for_one_move_one_wins_the_other_resyncs() -> N
         ra.prepare(seat, first, version_a)
         rb.prepare(seat, second, version_b)
         results = await asyncio.gather(
-            a.server.commit(ra, seat, first, version_a, person=True),
-            b.server.commit(rb, seat, second, version_b, person=True),
+            a.server.commits.commit(ra, seat, first, version_a, person=True),
+            b.server.commits.commit(rb, seat, second, version_b, person=True),
             return_exceptions=True,
         )
         assert sum(r is None for r in results) == 1

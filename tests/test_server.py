@@ -525,14 +525,14 @@ async def test_the_timed_full_collection_frees_cycles_the_tuned_thresholds_keep(
         del node
         async with app.router.lifespan_context(app):
             await asyncio.sleep(0.1)
-            assert gone() is not None and server.full_collections == 0
+            assert gone() is not None and server.upkeep.full_collections == 0
             for _ in range(50):
                 if gone() is None:
                     break
                 await asyncio.sleep(0.05)
             assert gone() is None
-            assert server.full_collections >= 1 and server.full_collection_max > 0
-        assert server._collector.done()  # stopped with the server
+            assert server.upkeep.full_collections >= 1 and server.upkeep.full_collection_max > 0
+        assert server.upkeep.collector.done()  # stopped with the server
     finally:
         gc.set_threshold(*before)
 
@@ -801,10 +801,10 @@ async def test_an_idle_room_the_store_cannot_expire_stays_and_is_tried_again() -
     server.rooms[room.code] = room
     store.broken = True
     with pytest.raises(StoreError):
-        server.expire(room)
+        server.upkeep.expire(room)
     assert room.code in server.rooms
     store.broken = False
-    server.expire(room)
+    server.upkeep.expire(room)
     assert room.code not in server.rooms
     assert [r.data["status"] for r in store.load_rooms()] == ["expired"]
 
@@ -986,7 +986,7 @@ async def test_the_reaper_lets_the_loop_serve_between_idle_rooms() -> None:
 
     task = asyncio.get_running_loop().create_task(other_rooms())
     await asyncio.sleep(0)
-    await server.reap_once(time.monotonic() + 10)
+    await server.upkeep.reap_once(time.monotonic() + 10)
     task.cancel()
     assert not server.rooms
     assert len(seen) == 3 and seen[0] < seen[1] < seen[2]  # the loop ran in between
@@ -1024,11 +1024,11 @@ async def test_the_reapers_and_a_single_commits_store_calls_leave_the_loop_free(
     server = Server(store, None, Limits(room_idle_seconds=1), "each")
     room, _ = Room.create(store, "Ana", "classic", {}, 2, ["normal"], 0)
     server.add(room)
-    await server.change(room, lambda r: r.start(0))
+    await server.commits.change(room, lambda r: r.start(0))
     now = server.rooms[room.code]
     if not await server.driver.bot_step(now):  # Ana's turn, not the bot's
-        await server.commit(now, 0, now.match.view(0).legal[0], None)
-    await server.reap_once(time.monotonic() + 10)
+        await server.commits.commit(now, 0, now.match.view(0).legal[0], None)
+    await server.upkeep.reap_once(time.monotonic() + 10)
     assert where == {"append": False, "expire": False}  # neither on the loop's thread
     assert not server.rooms
     assert [r.data["status"] for r in store.load_rooms()] == ["expired"]
@@ -1049,7 +1049,7 @@ async def test_the_reaper_does_not_expire_a_room_that_moved_while_it_waited() ->
     server.rooms[room.code] = room
     lock = server.locks[room.code]
     await lock.acquire()  # a join under way
-    sweep = asyncio.get_running_loop().create_task(server.reap_once(time.monotonic() + 10))
+    sweep = asyncio.get_running_loop().create_task(server.upkeep.reap_once(time.monotonic() + 10))
     await asyncio.sleep(0.05)
     room.join("Ben")
     room.touch()
@@ -1086,9 +1086,9 @@ async def test_the_reaper_stops_at_the_first_store_failure() -> None:
         room, _ = Room.create(store, "Ana", "classic", {}, 2, ["normal"], 0)
         server.rooms[room.code] = room
     store.broken = True
-    await server.reap_once(time.monotonic() + 10)
+    await server.upkeep.reap_once(time.monotonic() + 10)
     assert calls == 1 and len(server.rooms) == 3
     with pytest.raises(StoreError):
         server.check_store()
-    await server.reap_once(time.monotonic() + 10)
+    await server.upkeep.reap_once(time.monotonic() + 10)
     assert calls == 1  # still within the retry pause: not tried again

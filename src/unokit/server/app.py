@@ -1,12 +1,19 @@
 """The web server: HTTP for rooms and records, one websocket per client for play.
 
-The master pipeline for every websocket message, in order (boardgame.io's master is
-the model): size limit and parse (pydantic, unknown fields refused), the connection's
-seat (authenticated once by its token in ``hello``), the room exists and its game is
-not over, the seat may act now, the version matches, the action checked, its log entry
-committed (with other rooms' entries: ``GroupCommit``), the action applied, and only
-then each connection is sent its own view and events.  Errors go
-back to the sender only, with a stable code; a refused message changes nothing.
+This module is the assembly: ``Server`` holds the rooms in memory, their connections
+and locks, and the store; ``create_app`` puts it together with the jobs, one module
+each (docs/architecture.md, "The server"):
+
+* ``session.Sessions``: a websocket from its hello to its last message; every message
+  is read within its limits (``limits``, ``conns``) and handed on, refusals go back to
+  the sender only, with a stable code; a refused message changes nothing.
+* ``web.HttpRoutes``: the pages, the room API, records and replays.
+* ``committer.Committer``: every change's entry stored first (``commit.GroupCommit``),
+  then applied, then sent (``Server.broadcast``: each connection its own view).
+* ``driver.Driver``: a room's own clock (bots, the turn timer, autopilot, next round).
+* ``leases.Leases`` and ``peers.Peers``: a cluster's leases, bus news and presence.
+* ``upkeep.Upkeep``: idle rooms leave memory; the timed full collection.
+* ``runtime``: uvicorn, the graceful stop, the collector's thresholds.
 
 Everything runs on one asyncio event loop, so a room's handlers never interleave
 between the check and the apply; a per-room lock makes that explicit for the few
@@ -17,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 import time
 from collections import defaultdict
@@ -28,11 +34,11 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from unokit.engine.actions import Action
 from unokit.match import Timing
 from unokit.server import ops
 from unokit.server.bus import Bus, LocalBus
-from unokit.server.commit import COMMITS, Applied, GroupCommit, LeaseLost, Then
+from unokit.server.commit import COMMITS, GroupCommit
+from unokit.server.committer import Committer
 from unokit.server.conns import (
     Conn,
     encode,
@@ -44,12 +50,11 @@ from unokit.server.limits import Limits, Window
 from unokit.server.peers import Peers
 from unokit.server.room import (
     Room,
-    RoomChanged,
     RoomError,
-    act_entry,
 )
 from unokit.server.session import Sessions
 from unokit.server.store import MemoryStore, RoomRow, SQLiteStore, Store, StoreError
+from unokit.server.upkeep import Upkeep
 from unokit.server.web import HttpRoutes
 
 log = logging.getLogger("unokit.server")
@@ -79,8 +84,9 @@ class Server:
         self.leases = Leases(self, lease_seconds)
         self.peers = Peers(self)
         self.driver = Driver(self)
+        self.commits = Committer(self)
+        self.upkeep = Upkeep(self)
         self.stopping = False  # ``farewell`` said: leases handed over, clients told
-        self._repairs: dict[str, asyncio.Task[None]] = {}  # broken rooms read again
         self.refreshes = 0  # rooms read again from the store (a cluster)
         self.conflicts = 0  # writes another server got to first
         self.fenced = 0  # driver writes refused: the lease had run out (``LeaseLost``)
@@ -112,29 +118,6 @@ class Server:
         self.accepted = 0
         self.store_failures = 0
         self.store_down_until = 0.0  # monotonic: refuse moves until then
-        self._reaper: asyncio.Task[None] | None = None
-        self._collector: asyncio.Task[None] | None = None
-        self.full_collections = 0  # timed full collections (``collect_every``)
-        self.full_collection_max = 0.0  # the longest one, seconds
-        self.full_collection_total = 0.0  # all of them, seconds
-
-    async def collect_every(self, seconds: float) -> None:
-        """A full cyclic collection every ``seconds``, under the tuned thresholds.
-
-        The tuned thresholds collect the oldest generation so rarely that any reference
-        cycle reaching it stays for hours (closed connections' transports did, until
-        ``release_closed_transports``; the server grew by ~0.3 MB a minute).  One timed
-        full collection bounds such garbage to what ``seconds`` make, at the cost of
-        one pause per period (its length is kept in ``full_collection_max``).
-        """
-        while True:
-            await asyncio.sleep(seconds)
-            t = time.perf_counter()
-            gc.collect()
-            took = time.perf_counter() - t
-            self.full_collections += 1
-            self.full_collection_total += took
-            self.full_collection_max = max(self.full_collection_max, took)
 
     # ------------------------------------------------------------------ rooms -----
     def restore(self) -> None:
@@ -287,23 +270,6 @@ class Server:
         for c in list(self.conns.get(code, ())):
             c.send(line)
 
-    async def save_finished_games(self) -> None:
-        """Save the finished games whose record or row could not be saved when they
-        ended (``Room.finish_pending``); one that lost a race to another server is read
-        again (its log's end finishes it there)."""
-        for code, room in list(self.rooms.items()):
-            if not room.finish_pending or room.broken:
-                continue
-            try:
-                async with self.locks[code]:
-                    await self.io(room.save_finished)
-            except RoomChanged:
-                with contextlib.suppress(StoreError):
-                    async with self.locks[code]:
-                        await self.refresh(self.rooms.get(code, room))
-            except StoreError:
-                return  # the store is still away: next turn
-
     # ------------------------------------------------------------------ storage ---
     def store_failed(self, e: StoreError) -> None:
         """The store refused a write (disk full, database locked...): for a moment every
@@ -357,229 +323,6 @@ class Server:
             conn.seq = room.history_start()
         msg, conn.seq = room.state_for(conn.seat, conn.seq)
         conn.send(msg)
-
-    async def change(self, room: Room, op: Callable[[Room], Any]) -> Any:
-        """Run ``op`` (a change of the room that the store keeps: a join, the start, a
-        kick...) on a private twin of ``room``, in a worker thread when the store's calls
-        wait (PostgreSQL), then publish the twin in ``room`` on the loop: the change is
-        seen only once it is stored, by the readers that do not take the room's lock
-        too (a websocket's hello, the lobby), and a change the store refused or failed
-        is never seen.  Returns what ``op`` returns.  Call it with the room's lock held."""
-        await self.mend(room)
-        twin = room.twin()
-        try:
-            result = await self.io(op, twin)
-        except BaseException as e:
-            if twin.rev != room.rev and twin.status == room.status:
-                # the change undid itself in the store too (a start whose deal could not
-                # be logged saves the lobby again): the row is the room as it was
-                room.rev, room.stored = twin.rev, twin.stored
-            elif twin.rev != room.rev and isinstance(e, Exception):
-                # part of it was stored and this copy no longer matches the row (a
-                # rematch saved the finished game, then its start failed): read it again
-                # now, so the next try does not cross this server's own row
-                try:
-                    await self.reload(room)
-                except Exception as again:  # the original error is the one raised
-                    if not isinstance(again, StoreError):
-                        self.errors += 1
-                        log.exception("room %s: reading it again failed", room.code)
-                    self.mark_broken(room)  # read again before anything is decided on it
-            raise
-        room.publish(twin)
-        room.touch()
-        return result
-
-    def mark_broken(self, room: Room) -> None:
-        """``room``'s copy is half-applied and could not be read again: nobody is shown
-        it and nothing is decided on it (``mend``), and it is read again every
-        ``store_retry`` seconds until that works (then everyone is sent the store's
-        room), so a room nobody acts in is not left blank for those who come."""
-        room.broken = True
-        code = room.code
-        if self.stopping or code in self._repairs:
-            return  # shutting down (the next start reads it), or already being repaired
-
-        async def repair() -> None:
-            wait = self.limits.store_retry
-            while self.rooms.get(code) is room and room.broken:
-                await asyncio.sleep(wait)
-                wait = min(wait * 2, 60.0)  # a room that never reads back is not spun on
-                if self.rooms.get(code) is not room:
-                    break
-                try:
-                    async with self.locks[code]:
-                        if self.rooms.get(code) is room and room.broken:
-                            await self.reload(room)
-                except StoreError:
-                    continue
-                except Exception:
-                    self.errors += 1
-                    log.exception("room %s: reading it again failed", code)
-
-        task = asyncio.get_running_loop().create_task(repair())
-        self._repairs[code] = task
-        task.add_done_callback(lambda _: self._repairs.pop(code, None))
-
-    async def mend(self, room: Room) -> None:
-        """A copy left half-applied (``Room.broken``: an entry stored, applying it failed
-        and reading the room again failed too) decides nothing: it is read again first,
-        and the request is answered as one that crossed another server's change
-        (``RoomChanged``: a fresh view follows); while the store is still away, the
-        ``StoreError`` refuses it with nothing stored."""
-        if room.broken:
-            await self.reload(room)
-            raise RoomChanged()
-
-    async def next_round(self, room: Room, by: int | None, driven: bool = False) -> None:
-        entry, then = room.next_round_entry(by)
-        await self.append(room, entry, then, driven)
-
-    async def commit(
-        self,
-        room: Room,
-        seat: int,
-        action: Action,
-        version: int | None,
-        person: bool = False,
-        driven: bool = False,
-    ) -> None:
-        """Log ``action`` (checked by the room), then apply it: the way a person's or
-        a bot's action reaches a game on the server.  ``driven``: the room's driver
-        decided it (a bot, the turn timer), so it needs this server's lease."""
-        entry = act_entry(seat, action, room.match.game if room.match else None)
-
-        def then() -> None:
-            room.stored_entry(entry)
-            room.commit(seat, action, version, person)
-
-        await self.append(room, entry, then, driven)
-
-    async def append(
-        self, room: Room, entry: dict[str, Any], then: Then, driven: bool = False
-    ) -> None:
-        """Store ``entry`` at the room's next log index, then run ``then`` (which applies
-        it): in the group commit, or alone (``--commit each``).  A game the entry ended
-        is saved next (its record and row), off the loop.  In a cluster, an entry the
-        room's driver decided is stored only under this server's lease (``LeaseLost``:
-        it was not), checked in the store's transaction: the driver's own check
-        (``due``) comes before a pause that may outlast the lease (issue 48, D2)."""
-        await self.mend(room)
-        idx = room.log_len
-        holder = self.origin if driven and self.cluster else None
-        try:
-            if self.group is None:  # off the loop when the store waits (its lock held)
-                row = (room.code, room.game_no, idx, entry)
-                args: tuple[Any, ...] = ([row], [holder]) if holder else ([row],)
-                ok = (await self.io(self.store.append_at, *args))[0]
-                if not ok:
-                    raise RoomChanged() if ok is False else LeaseLost()
-                try:
-                    then()
-                except Exception as e:
-                    raise Applied(e) from e
-                return
-            began = time.perf_counter()
-            await self.group.append(room.code, room.game_no, idx, entry, then, holder)
-            ops.COMMIT_SECONDS.observe(time.perf_counter() - began)
-        except Applied as e:
-            # the entry is stored, so the action is made: acknowledged, never refused
-            # (its player would be told it was not, then shown it made); this copy of
-            # the room is read again from the store and everyone is sent it
-            if not isinstance(e.cause, RoomChanged):
-                self.errors += 1
-            log.warning("room %s: an entry stored, then not applied here; reading the room "
-                        "again: %r", room.code, e.cause)  # fmt: skip
-            try:
-                await self.reload(room)
-            except Exception as again:
-                # still made (it is in the log): not refused; the next action on this
-                # copy reads the room first (and is refused while the store is away)
-                self.mark_broken(room)
-                if isinstance(again, StoreError):
-                    self.store_failed(again)
-                else:
-                    self.errors += 1
-                    log.exception("room %s: reading it again failed", room.code)
-            return
-        if room.finish_pending and room.status == "over":
-            await self.save_finished(room)
-
-    async def save_finished(self, room: Room) -> None:
-        """Save a finished game's record and row (``Room.save_finished``) off the loop; if
-        it fails it stays pending (the lease loop, the room's next save or its next
-        reading from the store saves it), and a lost race reads the room again."""
-        try:
-            await self.io(room.save_finished)
-        except RoomChanged:
-            self.conflicts += 1
-            with contextlib.suppress(StoreError, RoomChanged):
-                await self.reload(room)
-        except StoreError as e:
-            log.warning("room %s: the finished game could not be saved yet: %s", room.code, e)
-
-    async def reap(self) -> None:
-        """Rooms with nobody connected and no change for a long time leave memory."""
-        while True:
-            await asyncio.sleep(60)
-            try:
-                await self.reap_once(time.monotonic())
-            except Exception:  # the next sweep tries again: reaping never stops
-                self.errors += 1
-                log.exception("the idle-room sweep failed")
-
-    async def reap_once(self, now: float) -> None:
-        for code, room in list(self.rooms.items()):
-            if self.conns.get(code) or self.rooms.get(code) is not room:
-                continue
-            if time.monotonic() < self.store_down_until:
-                return  # the store is failing: every call would wait; next minute
-            if now - room.last_active > self.limits.room_idle_seconds and not room.broken:
-                seen = (room.last_active, room.rev, room.game_no, room.log_len)
-                try:
-                    # its store calls off the loop when they wait (PostgreSQL), with
-                    # its lock held: no move or bus message changes it meanwhile
-                    async with self.locks[code]:
-                        if (
-                            self.rooms.get(code) is not room
-                            or self.conns.get(code)
-                            or (room.last_active, room.rev, room.game_no, room.log_len) != seen
-                        ):
-                            continue  # changed, or someone came, while this waited
-                        changed = await self.io(self.expire_stored, room)
-                except StoreError as e:  # kept in memory; tried again next minute
-                    log.warning("room %s could not be expired: %s", code, e)
-                    self.store_failed(e)  # the rest wait: each call would wait too
-                    return
-                if not self.conns.get(code):
-                    self.unload(room, changed)
-                elif not changed:  # came during the store's calls: it is gone
-                    self.drop(room)
-                # (else another server changed it and someone came here: it stays)
-                # one room's store calls at a time: the loop serves the others between
-                # them (a thousand rooms idle at once stalled it for all of them)
-                await asyncio.sleep(0)
-
-    def expire(self, room: Room) -> None:
-        """Store an idle room as expired, then let it leave memory (``StoreError``: the
-        store failed and the room stays as it was)."""
-        self.unload(room, self.expire_stored(room))
-
-    def expire_stored(self, room: Room) -> bool:
-        """The store's part of ``expire``; True when another server changed the room
-        (then only this server's copy leaves)."""
-        code = room.code
-        row = room.to_row()
-        if self.cluster and self.store.log_since(code, room.game_no, room.log_len):
-            changed = True  # played elsewhere: only this server's copy is idle
-        else:
-            if room.status == "playing" and room.match is not None:
-                # an abandoned game: keep its record downloadable
-                self.store.save_record(code, room.game_no, _dump(room))
-            row.data["status"] = "expired"
-            row.data["rev"] = room.rev + 1
-            changed = not self.store.put_room(row, room.rev if room.stored else None)
-        return changed
 
     def unload(self, room: Room, changed: bool) -> None:
         code = room.code
@@ -652,8 +395,8 @@ class Server:
                 conn.closed = True
                 with contextlib.suppress(asyncio.QueueFull):
                     conn.queue.put_nowait(None)
-        own = [t for t in (self._reaper, self._collector) if t is not None]
-        own += self._repairs.values()
+        own = [t for t in (self.upkeep.reaper, self.upkeep.collector) if t is not None]
+        own += self.commits.repairs.values()
         for task in [*self.drivers.values(), *own]:
             task.cancel()
         for task in [*self.drivers.values(), *own]:
@@ -663,13 +406,6 @@ class Server:
         if self.group is not None:  # a driver cancelled mid-commit waited for it
             await self.group.close()
         await self.bus.close()  # last: it sends what the others must still hear
-
-
-def _dump(room: Room) -> str:
-    from unokit.record import dumps
-
-    assert room.match is not None
-    return dumps(room.match.game)
 
 
 def web_dir() -> Path:
@@ -690,7 +426,7 @@ def create_app(
     """The app; ``store`` defaults to memory (``unokit serve`` passes SQLite).
 
     ``full_collection_seconds``: run a full cyclic collection that often (``unokit
-    serve`` does, with ``tune_gc()``'s thresholds; see ``Server.collect_every``).
+    serve`` does, with ``tune_gc()``'s thresholds; see ``Upkeep.collect_every``).
     ``commit``: how actions are committed (``COMMITS``)."""
     limits = limits or Limits()
     server = Server(store or MemoryStore(), timing, limits, commit, bus, lease_seconds)
@@ -701,7 +437,7 @@ def create_app(
         if server.group is not None:
             server.group.start()
         loop = asyncio.get_running_loop()
-        server._reaper = loop.create_task(server.reap())
+        server.upkeep.reaper = loop.create_task(server.upkeep.reap())
         if server.cluster:
             await server.bus.start(server.peers.on_bus, server.peers.on_bus_back)
             server._cluster_tasks = [
@@ -710,7 +446,9 @@ def create_app(
                 loop.create_task(server.peers.read_while_deaf()),
             ]
         if full_collection_seconds:
-            server._collector = loop.create_task(server.collect_every(full_collection_seconds))
+            server.upkeep.collector = loop.create_task(
+                server.upkeep.collect_every(full_collection_seconds)
+            )
         yield
         await server.close()
         server.store.close()

@@ -7,7 +7,7 @@ every other server holding that room applies the entries in it (or, if it missed
 something, reads the room again from the store) and tells its own connections, each
 its own seat's view.  The bus carries hints, never the truth: a lost message delays a
 view, it cannot make one wrong, because whatever arrives is checked against the
-store's order (``Server.on_bus``).
+store's order (``Peers.on_bus``).
 
 ``LocalBus`` is the one-process server's (nothing to tell).  ``RedisBus`` uses Redis
 pub/sub (``unokit serve --bus redis://...``) through the maintained ``redis`` library:
@@ -27,7 +27,7 @@ subscribers got the message: when that is only the server itself, the room is
 ``alone`` and its next changes are not sent (Redis would only hand them back to their
 sender).  A server that starts holding a room says so on its channel (``{"t":
 "watch"}``) once subscribed, before it reads the room; the holder then publishes
-again, starting with the room's tip (its version: ``Server.on_bus``), so a change it
+again, starting with the room's tip (its version: ``Peers.on_bus``), so a change it
 made unpublished between that read and the hello is fetched from the store.  A publish
 sent before the last hello was heard cannot mark the room alone (its count may predate
 the newcomer).

@@ -100,10 +100,10 @@ class Driver:
                     elif what == "timer":
                         decided = room.autopilot_decide(seat)
                         if decided is not None:
-                            await self.server.commit(room, seat, decided, None, driven=True)
+                            await self.server.commits.commit(room, seat, decided, None, driven=True)
                         acted = decided is not None
                     else:
-                        await self.server.next_round(room, room.host, driven=True)
+                        await self.server.commits.next_round(room, room.host, driven=True)
                         acted = True
                     if acted:
                         self.server.accepted += what != "autopilot"
@@ -139,5 +139,5 @@ class Driver:
         if isinstance(decided, bool):
             return decided
         seat, action = decided
-        await self.server.commit(room, seat, action, None, driven=True)
+        await self.server.commits.commit(room, seat, action, None, driven=True)
         return True

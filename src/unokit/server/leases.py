@@ -200,7 +200,7 @@ class Leases:
                 ev = self.server.wake.get(code)
                 if ev is not None:
                     ev.set()
-            await self.server.save_finished_games()
+            await self.server.commits.save_finished_games()
             wait = self.seconds / 3
             if lapse is not None:  # be there when another server's lease lapses
                 # (``lapse`` counts from when it was asked: a wake-up a moment early finds

@@ -185,7 +185,7 @@ class Room:
     stale: bool = False
     # an entry was stored and applying it here failed, and reading the room again
     # failed too (the store went away at that moment): this copy may be half-applied,
-    # so nothing is decided on it until it is read again (``Server.append``)
+    # so nothing is decided on it until it is read again (``Committer.append``)
     broken: bool = False
     # a finished game's record and row are saved by the server after the winning move
     # (off the event loop), not by ``_after_change`` inside the commit's callback
@@ -197,9 +197,9 @@ class Room:
     _base: tuple[set[int], list[Any], list[Any]] | None = field(
         default=None, repr=False, compare=False
     )
-    # entries stored since the cluster's other servers were last told (``Server.announce``)
+    # entries stored since the cluster's other servers were last told (``Peers.announce``)
     unsent: list[dict[str, Any]] = field(default_factory=list)
-    # open connections per seat on other servers of a cluster (``Server.presence``)
+    # open connections per seat on other servers of a cluster (``Peers.presence``)
     elsewhere: dict[int, int] = field(default_factory=dict)
     _bots: dict[int, Bot] = field(default_factory=dict)
     on_change: Callable[[bool], None] | None = None

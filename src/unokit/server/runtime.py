@@ -69,7 +69,7 @@ def serve_options(limits: Limits, forwarded_allow_ips: str | None = None) -> dic
 # these thresholds the same load gives p99 6 ms.  They leave the oldest generation
 # almost never collected, so what reaches it must not need the collector: closed
 # connections did (``release_closed_transports``).  A full collection every
-# FULL_COLLECTION_SECONDS (``Server.collect_every``) is the safety net for any other
+# FULL_COLLECTION_SECONDS (``Upkeep.collect_every``) is the safety net for any other
 # cycle; it costs about a quarter of a second of CPU with 1,000 rooms in memory
 # (docs/reliability.md).
 GC_THRESHOLDS = (100_000, 50, 100)

@@ -3,7 +3,7 @@ room, its seat's token, a resume point) to its last message; each message is rea
 within its limits and handed to the server, and refusals go back to the sender only.
 
 An action's way through: ``Sessions.serve`` (rate, size, parse) -> ``handle`` (the
-room, its lock) -> ``change`` -> ``Server.commit`` (store, then apply) -> ``broadcast``
+room, its lock) -> ``change`` -> ``Committer.commit`` (store, then apply) -> ``broadcast``
 (each connection its own view)."""
 
 from __future__ import annotations
@@ -362,11 +362,11 @@ class Sessions:
     async def change(self, conn: Conn, room: Room, seat: int | None, msg: Any) -> None:
         if isinstance(msg, m.Act):
             began = time.perf_counter()
-            await self.server.mend(room)  # not checked against a half-applied copy
+            await self.server.commits.mend(room)  # not checked against a half-applied copy
             action = action_from_wire(room.match.game if room.match else None, msg.action)
             room.prepare(seat, action, msg.version)
             assert seat is not None  # prepare refuses spectators
-            await self.server.commit(room, seat, action, msg.version, person=True)
+            await self.server.commits.commit(room, seat, action, msg.version, person=True)
             self.server.accepted += 1
             ops.ACTIONS.inc()
             if self.server.rooms.get(room.code) is room:  # else read again: everyone was sent it
@@ -374,11 +374,11 @@ class Sessions:
             ops.TURN_SECONDS.observe(time.perf_counter() - began)
             return
         elif isinstance(msg, m.Start):
-            await self.server.change(room, lambda r: r.start(seat))
+            await self.server.commits.change(room, lambda r: r.start(seat))
         elif isinstance(msg, m.AddBot):
-            await self.server.change(room, lambda r: r.add_bot(seat, msg.seat, msg.level))
+            await self.server.commits.change(room, lambda r: r.add_bot(seat, msg.seat, msg.level))
         elif isinstance(msg, m.Kick):
-            await self.server.change(room, lambda r: r.kick(seat, msg.seat))
+            await self.server.commits.change(room, lambda r: r.kick(seat, msg.seat))
             for c in list(self.server.conns.get(room.code, ())):
                 if c.seat == msg.seat:
                     c.send(err("kicked", "the host gave your seat to a bot"))
@@ -386,17 +386,17 @@ class Sessions:
                     with contextlib.suppress(asyncio.QueueFull):
                         c.queue.put_nowait(None)
         elif isinstance(msg, m.End):
-            await self.server.change(room, lambda r: r.end(seat))
+            await self.server.commits.change(room, lambda r: r.end(seat))
         elif isinstance(msg, m.NextRound):
-            await self.server.next_round(room, seat)
+            await self.server.commits.next_round(room, seat)
         elif isinstance(msg, m.Rematch):
-            await self.server.change(room, lambda r: r.rematch(seat))
+            await self.server.commits.change(room, lambda r: r.rematch(seat))
         elif isinstance(msg, m.SetRules):
             check_room_options(msg.preset, msg.options)
             rules = (msg.preset, msg.options, msg.timer)
-            await self.server.change(room, lambda r: r.set_rules(seat, *rules))
+            await self.server.commits.change(room, lambda r: r.set_rules(seat, *rules))
         elif isinstance(msg, m.WatchChat):
-            await self.server.change(room, lambda r: r.set_watch_chat(seat, msg.on))
+            await self.server.commits.change(room, lambda r: r.set_watch_chat(seat, msg.on))
         if room.stale:  # made, but another server changed the row first: read it again
             room.stale = False
             await self.server.reload(room)

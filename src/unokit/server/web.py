@@ -227,8 +227,8 @@ class HttpRoutes:
                 if refusal is not None:
                     raise RoomError(refusal[1], code=refusal[0])
                 try:
-                    seat, token = await self.server.change(room, functools.partial(Room.join,
-                                                              name=body.name))  # fmt: skip
+                    join = functools.partial(Room.join, name=body.name)
+                    seat, token = await self.server.commits.change(room, join)
                     break
                 except RoomChanged:
                     self.server.conflicts += 1
