@@ -23,11 +23,40 @@ import httpx
 import uvicorn
 import websockets
 
+from unokit.engine.actions import Action
 from unokit.match import Timing
-from unokit.server.app import create_app
+from unokit.server.app import Server, create_app
 from unokit.server.limits import Limits
+from unokit.server.room import Room
 from unokit.server.runtime import UVICORN_OPTIONS
 from unokit.server.store import MemoryStore, Store
+
+
+def bare_server(store: Store | None = None) -> Server:
+    """The server without a network: its one commit path (``Server.commits``) and its
+    driver's decisions (``Server.driver``), on an in-memory store, each commit on its
+    own (no group-commit task to run), for tests that play rooms move by move.  Rooms
+    are not added to it, so no driver task plays them meanwhile."""
+    return Server(store or MemoryStore(), None, Limits(), commit="each")
+
+
+async def self_step(server: Server, room: Room, by: int = 0) -> bool:
+    """One decision the room makes by itself, through the server: the next round (as
+    the host ``by`` asks it), or a bot's or the autopilot's move; False if none."""
+    assert room.match is not None
+    if room.match.game.round_over and room.status == "playing":
+        await server.commits.next_round(room, by)
+        return True
+    return await server.driver.bot_step(room)
+
+
+async def act(server: Server, room: Room, seat: int, action: Action) -> None:
+    """A person's move through the server: checked, stored, then applied."""
+    assert room.match is not None
+    version = room.match.version
+    room.prepare(seat, action, version)
+    await server.commits.commit(room, seat, action, version, person=True)
+
 
 FAST = Timing(
     bot_delay=0.0, catch_window=0.05, turn_timer=None, autopilot_after=30.0, next_round=0.05

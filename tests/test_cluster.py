@@ -325,7 +325,6 @@ async def test_a_bus_outage_delays_views_and_the_return_brings_them_up_to_date()
         await play_out([ana], lambda: len(store.log(code, 1)) > 8, limit=20)
         # deaf, B still reads the room from the store: the spectator sees the moves
         await watcher.wait(lambda: b.server.rooms[code].log_len == len(store.log(code, 1)), 5)
-        assert b.server.peers.deaf_reads > 0
         assert [f for f in watcher.frames[seen:] if f["type"] == "state"]
         versions = [f["version"] for f in watcher.frames if f["type"] == "state"]
         assert versions == sorted(versions)  # never back
@@ -823,8 +822,8 @@ async def test_players_on_two_servers_play_on_while_the_bus_is_down() -> None:
         before = len(store.log(code, 1))
         by = lambda: {e["a"]["seat"] for e in store.log(code, 1)[before:]}  # noqa: E731
         await play_out([ana, ben], lambda: by() == {0, 1} or game_of(a, code).round_over, 20)
-        assert a.server.peers.deaf_reads > 0 and b.server.peers.deaf_reads > 0
-        # both players' views are the store's game, whoever moved last
+        # both servers come up to the store's game, whoever moved last: with the bus down,
+        # only their own reads of the store can tell them
         await ana.wait(lambda: a.server.rooms[code].log_len == len(store.log(code, 1)), 5)
         await ben.wait(lambda: b.server.rooms[code].log_len == len(store.log(code, 1)), 5)
         for x in (ana, ben):

@@ -17,6 +17,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
+from server_helpers import bare_server, self_step
 from unokit.bots import BOTS, Bot
 from unokit.bots.base import RandomBot
 from unokit.bots.runner import play_round
@@ -140,13 +141,18 @@ def test_the_rl_environment_plays_what_the_runner_plays(preset: str) -> None:
     assert dumps(game) == expected
 
 
+@pytest.mark.asyncio
 @pytest.mark.parametrize("preset", sorted(PRESETS))
-def test_a_server_room_plays_what_the_runner_plays(preset: str) -> None:
+async def test_a_server_room_plays_what_the_runner_plays(preset: str) -> None:
     """A room of bots (the host's seat on the autopilot) against the runner on the
-    room's own seeds: the game seed, each round's seed and dealer."""
+    room's own seeds: the game seed, each round's seed and dealer.  Every move and
+    every next round goes through the server's one commit path (``Server.commits``:
+    stored, then applied), as the driver of a live room makes them."""
     n = players(preset)
     levels = ["hard", "normal", "easy", "hard", "normal"][: n - 1]
-    room, _ = Room.create(MemoryStore(), "Ana", preset, TARGET, n, list(levels), 0)
+    store = MemoryStore()
+    server = bare_server(store)
+    room, _ = Room.create(store, "Ana", preset, TARGET, n, list(levels), 0)
     room.start(0)
     room.set_autopilot(0, True)
     assert room.match is not None
@@ -154,10 +160,7 @@ def test_a_server_room_plays_what_the_runner_plays(preset: str) -> None:
     for _ in range(200_000):
         if room.status == "over":
             break
-        if game.round_over:
-            room.next_round(0)
-            continue
-        assert room.bot_step()
+        assert await self_step(server, room)
     assert game.game_over
     names = list(game.names)
     ref = Game(room.rules, names, seed=room.game_seed, events=True, start=False)
@@ -173,3 +176,4 @@ def test_a_server_room_plays_what_the_runner_plays(preset: str) -> None:
         m.start_round(rs.dealer, seed=rs.seed)
 
     assert dumps(game) == reference(ref, table, next_round)
+    assert len(store.log(room.code, room.game_no)) == room.log_len  # each move stored

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from server_helpers import Client, Harness, Subprocess, choose, running
+from server_helpers import Client, Harness, Subprocess, act, bare_server, choose, running, self_step
 from unokit.cards import CARD_CODE
 from unokit.engine.view import view_of
 from unokit.match import Timing
@@ -568,6 +568,7 @@ async def test_a_seats_messages_are_the_same_whatever_the_hidden_cards(preset: s
     room, _ = Room.create(MemoryStore(), "Ana", preset, {"target_score": 300}, 4,
                           ["hard", "normal", "easy"], 0)  # fmt: skip
     room.start(0)
+    server = bare_server(room.store)
     room.set_autopilot(0, True)  # the host's seat is played too
     assert room.match is not None
     checked = steps = 0
@@ -577,9 +578,9 @@ async def test_a_seats_messages_are_the_same_whatever_the_hidden_cards(preset: s
             room.set_autopilot(0, True)
         game = room.match.game
         if game.round_over:
-            room.next_round(0)
+            await self_step(server, room)
             continue
-        assert room.bot_step()
+        assert await self_step(server, room)
         steps += 1
         if steps % 3 or game.round_over:  # a finished round shows every hand (R-SCORE-1)
             continue
@@ -821,6 +822,7 @@ async def test_end_on_a_finished_game_goes_back_to_the_lobby_and_clocks_are_told
     room, _ = Room.create(MemoryStore(), "Ana", "classic", {}, 3, [None, "normal"], 30)
     assert room.join("Ben")[0] == 1
     room.start(0)
+    server = bare_server(room.store)
     room.kick(0, 1)  # Ben left for good: a bot plays his seat
     ana = room.seats[0]
     assert room.match is not None and ana is not None
@@ -837,7 +839,7 @@ async def test_end_on_a_finished_game_goes_back_to_the_lobby_and_clocks_are_told
             room.set_autopilot(0, True)  # from now on the autopilot decides for Ana
             continue
         assert "clock" not in msg, (seat, msg.get("clock"))  # a bot's decision
-        room.bot_step()
+        await self_step(server, room)
     assert told_clock
     msg = room.state_for(0, 0)[0]
     assert 29 <= msg["next_round_in"] <= 30
@@ -935,6 +937,7 @@ async def test_a_catch_by_another_seat_does_not_restart_the_turn_clock() -> None
     room.join("Ben")
     room.join("Cy")
     room.start(0)
+    server = bare_server(room.store)
     # seat 0 to play; seat 2 holds one card and did not call UNO: catchable
     g = position(hands=[["R1", "G2", "B3"], ["Y4", "Y5"], ["G9"]], discard=["R5"], vulnerable=2)
     room.match = Match(g, timing=room.match.timing if room.match else None)
@@ -943,12 +946,12 @@ async def test_a_catch_by_another_seat_does_not_restart_the_turn_clock() -> None
     before = room.clock()
     assert before is not None and before["seat"] == 0 and before["left"] <= 14.7
     catch = next(a for a in room.match.view(1).legal if a.kind == CATCH)
-    room.apply(1, catch, room.match.version)
+    await act(server, room, 1, catch)
     after = room.clock()
     assert after is not None and after["seat"] == 0
     assert after["left"] <= before["left"]  # the same clock, still running
     play = next(a for a in room.match.view(0).legal if a.kind == PLAY)
-    room.apply(0, play, room.match.version)
+    await act(server, room, 0, play)
     await asyncio.sleep(0)
     nxt = room.clock()
     assert nxt is not None and nxt["seat"] != 0 and nxt["left"] >= 14.9  # a new decision

@@ -34,7 +34,7 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 import server_helpers
-from server_helpers import free_port, wait_port
+from server_helpers import act, bare_server, free_port, wait_port
 from unokit.match import Timing
 from unokit.server.limits import Limits
 from unokit.server.store import MemoryStore, RoomRow, SQLiteStore, StoreError
@@ -865,10 +865,11 @@ def test_a_host_end_in_the_log_ends_the_game_when_read_again_and_when_caught_up(
     assert store.load_room(room.code).data["status"] == "playing"
     again = Room.restore(store.load_room(room.code), store)
     assert again.status == "over" and store.record(room.code, 1) is not None
-    again.autopilot_turn(0)  # the turn timer, say: nothing to play in a game over
-    assert again.bot_step() is False  # no bot is to act
+    assert again.autopilot_decide(0) is None  # the turn timer, say: nothing to play
+    server = bare_server(store)
+    assert asyncio.run(server.driver.bot_step(again)) is False  # no bot is to act
     with pytest.raises(RoomError):
-        again.apply(0, Action.from_wire({"draw": True}), again.match.version)
+        asyncio.run(act(server, again, 0, Action.from_wire({"draw": True})))
     assert [e["t"] for e in store.log(room.code, 1)][-1] == "end"
     other.catch_up(store.log_since(room.code, 1, other.log_len))
     assert other.status == "over" and other.log_len == len(store.log(room.code, 1))

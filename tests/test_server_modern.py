@@ -4,6 +4,7 @@ replays them, the lobby lists them, and a connection is told only its own seat's
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
 import random
@@ -11,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from server_helpers import Client, running
+from server_helpers import Client, bare_server, running, self_step
 from test_modern_properties import _flip_hidden_dealt_again
 from unokit.engine import FlipGame
 from unokit.engine.errors import ActionParseError
+from unokit.server.app import Server
 from unokit.server.options import rules_json
 from unokit.server.room import Room, action_from_wire
 from unokit.server.store import MemoryStore
@@ -30,14 +32,17 @@ def _room(preset: str, seats: int = 4) -> tuple[Room, MemoryStore]:
 
 
 def _play(room: Room, steps: int) -> None:
+    """``steps`` of the room's own decisions (bots, the autopilot, next rounds) through
+    the server's commit path, each stored before it is applied."""
+    assert room.store is not None
+    asyncio.run(_steps(bare_server(room.store), room, steps))
+
+
+async def _steps(server: Server, room: Room, steps: int) -> None:
     for _ in range(steps):
         if room.status == "over":
             return
-        assert room.match is not None
-        if room.match.game.round_over:
-            room.next_round(0)
-            continue
-        assert room.bot_step()
+        assert await self_step(server, room)
 
 
 @pytest.mark.parametrize("preset", ["flip", "no-mercy"])
@@ -102,9 +107,9 @@ def test_a_flip_connection_gets_the_same_bytes_whatever_it_cannot_see() -> None:
             room.set_autopilot(0, True)
         game = room.match.game
         if game.round_over:
-            room.next_round(0)
+            _play(room, 1)  # the next round
             continue
-        assert room.bot_step()
+        _play(room, 1)
         steps += 1
         if steps % 3 or game.round_over:  # a finished round shows every hand
             continue

@@ -202,6 +202,11 @@ def launch(pw: Any) -> Browser:
     return pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
 
 
+# the page asks something of its own before it sends anything (a wild's colour, a
+# target, which cards go together): only those prompts have a Cancel (``Player.settle``)
+LOCAL_PROMPTS = ("#prompt .btn.ghost",)
+
+
 @dataclass
 class Player:
     """One browser context (a person) and what its page received."""
@@ -264,6 +269,33 @@ class Player:
                 return False
             self.page.wait_for_timeout(50)
         return True
+
+    def drawn_version(self) -> int:
+        """The version of the state the page has drawn (``#main``'s ``data-version``)."""
+        return int(self.page.evaluate("() => Number(document.getElementById('main')"
+                                      "?.dataset.version ?? -1)"))  # fmt: skip
+
+    def settle(self, before: int, bound: float = 60.0) -> None:
+        """Wait for the page's answer to what was just clicked: it has drawn a state
+        after ``before`` (the server took it), or asks something of its own first (a
+        wild's colour, a target, which cards go together), or the server refused it
+        (an error frame).  Only then may the page be read again: a loop that went on
+        after a fixed wait clicked the old page's buttons while the new state was being
+        drawn (a flake hunt run beside CPU burners: the challenge's Accept detached
+        mid-click, and the click waited 30 s for a button that was gone).  ``bound`` is
+        a last resort, with a message naming what did not happen."""
+        errors = sum(1 for f in self.frames if f.get("type") == "error")
+        deadline = time.monotonic() + bound
+        while self.drawn_version() <= before:
+            if any(self.visible(s) for s in LOCAL_PROMPTS):
+                return
+            if sum(1 for f in self.frames if f.get("type") == "error") > errors:
+                return
+            assert time.monotonic() < deadline, (
+                f"{self.name}'s page drew no state after version {before} in {bound:.0f} s "
+                f"(frames received up to version {self.version})"
+            )
+            self.page.wait_for_timeout(30)
 
     def visible(self, selector: str) -> bool:
         loc = self.page.locator(selector)
@@ -355,7 +387,7 @@ def watch_room(p: Player, url: str, code: str) -> None:
 def turn(p: Player) -> bool:
     """If it is p's turn, draw (or keep, or accept) through the page; True if it acted."""
     page = p.page
-    before = p.version
+    before = p.drawn_version()
     if p.visible("#keep-btn"):
         page.click("#keep-btn")
     elif p.visible(".prompt .color-pick"):
@@ -366,7 +398,7 @@ def turn(p: Player) -> bool:
         page.keyboard.press("d")  # the keyboard shortcut
     else:
         return False
-    assert p.wait_version_above(before), f"{p.name}'s action was not taken"
+    p.settle(before)
     return True
 
 

@@ -143,10 +143,10 @@ def test_a_game_in_spanish_then_german_with_no_key_showing(browser: Any, tmp_pat
             for _ in range(200):
                 if moves >= 4 or page.locator("#summary").count():
                     break
-                version = ana.version
+                version = ana.drawn_version()
                 if my_move(ana):
                     moves += 1
-                    ana.wait_version_above(version)
+                    ana.settle(version)
                 else:
                     page.wait_for_timeout(100)
             assert moves >= 2, "Ana played through the page"

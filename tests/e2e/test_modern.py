@@ -57,7 +57,7 @@ def play_through(p: Player, limit: float = 240.0, prefer: str = "") -> dict[str,
     while not p.visible("#summary"):
         assert time.monotonic() < end, "the round did not end"
         assert not p.errors, p.errors
-        before = p.version
+        before = p.drawn_version()
         if p.visible(".prompt .color-pick"):
             page.locator(".prompt .color-pick .colorbtn").first.click()
             seen["color"] += 1
@@ -98,7 +98,7 @@ def play_through(p: Player, limit: float = 240.0, prefer: str = "") -> dict[str,
         else:
             page.wait_for_timeout(50)
             continue
-        p.wait_version_above(before, 3.0)
+        p.settle(before)
     return seen
 
 

@@ -130,7 +130,7 @@ def take_turn(p: Player) -> bool:
     page = p.page
     if page.locator("#summary").count() or not page.locator(".table-wrap.my-turn").count():
         return False
-    before = p.version
+    before = p.drawn_version()
     if p.visible(".prompt .color-pick"):
         page.click(".prompt .color-pick .cb-B")
     elif p.visible(".target-pick"):
@@ -152,7 +152,7 @@ def take_turn(p: Player) -> bool:
         page.click("#draw-btn")
     if p.visible(".prompt .color-pick"):
         page.click(".prompt .color-pick .cb-B")
-    p.wait_version_above(before, timeout=5)
+    p.settle(before)
     return True
 
 

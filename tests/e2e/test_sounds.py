@@ -26,7 +26,7 @@ def act(p: Player) -> None:
     page.wait_for_selector(".table-wrap.my-turn, #summary", timeout=20_000)
     if p.visible("#summary"):
         return
-    before = p.version
+    before = p.drawn_version()
     if p.visible("#keep-btn"):
         page.click("#keep-btn")
     elif page.locator(".hand .card.playable").count():
@@ -37,7 +37,7 @@ def act(p: Player) -> None:
         page.click("#accept-btn")
     else:
         page.click("#draw-btn")
-    p.wait_version_above(before, 5.0)
+    p.settle(before)
 
 
 def play_until_sound(p: Player, want: int, limit: float = 40.0) -> None:

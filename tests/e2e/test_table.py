@@ -233,10 +233,10 @@ def played(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[R
                     break
                 acted = False
                 for p in run.players:
-                    before = p.version
+                    before = p.drawn_version()
                     if driver.step(p):
                         acted = True
-                        p.wait_version_above(before, timeout=3.0)
+                        p.settle(before)
                         p.page.wait_for_timeout(60)
                         for q in [*run.players, spec]:
                             check_dom(run, q)

@@ -698,14 +698,9 @@ class Room:
         self.changed_unseen = False
         self.turn_moved(None)
 
-    def next_round(self, by: int | None) -> None:
-        entry, then = self.next_round_entry(by)
-        self._store_entry(entry)
-        then()
-
     def next_round_entry(self, by: int | None) -> tuple[dict[str, Any], Callable[[], None]]:
         """The next round's log entry, checked, and what starts the round once the entry
-        is stored (``next_round``, or the server's group commit)."""
+        is stored (``Committer.next_round``)."""
         if by is None:
             raise RoomError("spectators cannot start the next round", code="no_seat")
         game = self._game()
@@ -872,17 +867,11 @@ class Room:
         self.log_len += 1
         self.unsent.append(entry)
 
-    def apply(self, seat: int | None, action: Action, version: int) -> None:
-        """The master pipeline from "room exists" on; raises with nothing changed."""
-        entry = self.prepare(seat, action, version)
-        self._log(entry)  # durable before anyone is told
-        self.commit(seat, action, version, person=True)
-
     def prepare(self, seat: int | None, action: Action, version: int) -> dict[str, Any]:
         """Check ``seat``'s action and return its log entry; raises with nothing changed.
 
-        The first half of ``apply``: the server commits the entry (with other rooms'
-        entries, a group commit) and only then calls ``commit``.
+        The server stores the entry (``Committer.commit``: alone, or with other rooms'
+        entries in a group commit) and only then calls ``commit``.
         """
         self._game()
         if seat is None:
@@ -906,16 +895,6 @@ class Room:
         self.match.submit(seat, action, version, checked=True)
         self._after_change(seat)
 
-    def bot_step(self) -> bool:
-        """One bot (or autopilot) decision, logged like any action."""
-        decided = self.bot_decide()
-        if isinstance(decided, bool):
-            return decided
-        seat, action = decided
-        self._log(act_entry(seat, action, self.match.game if self.match else None))
-        self.commit(seat, action, None)
-        return True
-
     def bot_decide(self) -> tuple[int, Action] | bool:
         """The next bot decision to log and ``commit``, checked; or whether it passed.
 
@@ -929,15 +908,6 @@ class Room:
         if decided is True:  # a pass: maybe another seat is asked now
             self.turn_moved(-1)
         return decided
-
-    def autopilot_turn(self, seat: int) -> None:
-        """The turn timer ran out: the heuristic bot makes this one decision."""
-        action = self.autopilot_decide(seat)
-        if action is None:
-            return
-        assert self.match is not None
-        self._log(act_entry(seat, action, self.match.game))
-        self.commit(seat, action, None)
 
     def autopilot_decide(self, seat: int) -> Action | None:
         """The decision the heuristic bot makes for ``seat`` when its turn timer ran

@@ -329,6 +329,9 @@ function render(prev) {
     if (active && active !== document.activeElement && main.contains(active)) active.focus({ preventScroll: true });
   } else if (S.state) {
     withRowScroll(() => patch(main, tableView(context(prev), act)));
+    // the state drawn: scripts driving the page (the browser tests) wait for this, not
+    // for the websocket frame, which reaches them before or after the page redraws
+    main.dataset.version = String(S.state.version);
     afterTable(focusKey, active);
   } else {
     patch(main, h("p", { class: "panel loading", text: t("common.dealing") }));
