@@ -18,10 +18,10 @@ from typing import Any
 
 from unokit.engine.errors import IllegalAction, ShuffleError
 from unokit.engine.family import new_game
-from unokit.engine.game import Game
-from unokit.engine.view import shown_hands, view_of
+from unokit.engine.view import view_of
 from unokit.record import Record, RecordError, loads, start_recorded_round
 from unokit.rules import RulesError
+from unokit.server.statemsg import state_message
 
 MAX_FRAMES = 20_000  # a record longer than this is refused (a game has a few thousand)
 OPEN = "open"  # every hand face up
@@ -67,10 +67,6 @@ def frames_of(text: str, view: str | None) -> Replay:
     return _frames(record, parse_view(view, len(record.players)))
 
 
-def _codes(game: Game, cards: tuple[int, ...] | list[int]) -> list[str]:
-    return [game.face_code(f) for f in cards]
-
-
 def _frames(record: Record, view: int | str) -> Replay:
     try:
         game = new_game(record.rules, record.players, seed=0, start=False, events=True)
@@ -86,34 +82,12 @@ def _frames(record: Record, view: int | str) -> Replay:
         nonlocal told
         if len(frames) >= MAX_FRAMES:
             raise RecordError(f"the record is too long to replay here ({MAX_FRAMES} moves)")
-        events = game.events or []
-        out = []
-        for i in range(told, len(events)):
-            e = events[i]
-            if e.visible_to(seat):
-                ev = game.event_json(e)
-                ev["seq"] = i
-                out.append(ev)
-        told = len(events)
-        v = view_of(game, seat).to_json()
-        v["legal"] = []  # nobody acts in a replay
-        msg: dict[str, Any] = {
-            "type": "state",
-            "game": 1,
-            "version": len(frames),
-            "seq": told,
-            "view": v,
-            "events": out,
-            "round": ri,
-            "action": ai,
-        }
-        if game.round_over:
-            if len(totals) <= game.round_index:
-                totals.append(list(game.scores))
-            msg["hands"] = [_codes(game, h) for h in shown_hands(game)]
-            msg["points"] = [game.hand_points(s) for s in range(game.n)]
-            msg["totals"] = [list(t) for t in totals]
-        elif view == OPEN:  # every hand face up, as each holder sees it
+        if game.round_over and len(totals) <= game.round_index:
+            totals.append(list(game.scores))
+        msg, told = state_message(game, seat, told, 1, len(frames), totals)
+        msg["view"]["legal"] = []  # nobody acts in a replay
+        msg["round"], msg["action"] = ri, ai
+        if view == OPEN and not game.round_over:  # every hand face up, as each sees it
             msg["open"] = [
                 view_of(game, s).to_json()["hand"] if game.live[s] else [] for s in range(game.n)
             ]

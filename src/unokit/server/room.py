@@ -26,7 +26,7 @@ import os
 import random
 import secrets
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,11 +35,11 @@ from unokit.bots.roster import BOT_NAMES, make_bots
 from unokit.engine.actions import Action
 from unokit.engine.family import Game, new_game, plays
 from unokit.engine.state import check
-from unokit.engine.view import shown_hands, view_of
 from unokit.errors import UnoError
 from unokit.match import Match, SeatKind, Timing
 from unokit.record import dumps
 from unokit.rules import RuleSet, from_preset
+from unokit.server.statemsg import state_message
 from unokit.server.store import RoomRow, Store, StoreError
 
 log = logging.getLogger("unokit.server")
@@ -1002,43 +1002,23 @@ class Room:
         }
 
     def state_for(self, seat: int | None, since: int) -> tuple[dict[str, Any], int]:
-        """The state message for ``seat``: its view and its events from ``since`` on.
+        """The state message for ``seat``: its view and its events from ``since`` on
+        (``statemsg.state_message``, as the replay viewer's frames), what the game's
+        outcome is, and the clocks a live table shows.
 
         Returns the message and the sequence number to continue from.
         """
         match = self.match
         assert match is not None
         game = match.game
-        events = game.events or []
-        start = max(0, min(since, len(events)))
-        out = []
-        for i in range(start, len(events)):
-            e = events[i]
-            if e.visible_to(seat):
-                ev = game.event_json(e)
-                ev["seq"] = i
-                out.append(ev)
-        msg = {
-            "type": "state",
-            "game": self.game_no,
-            "version": match.version,
-            "seq": len(events),
-            "view": view_of(game, seat).to_json(),
-            "events": out,
-            "outcome": game.outcome().to_json(),
-        }
+        msg, seq = state_message(game, seat, since, self.game_no, match.version, self.totals)
+        msg["outcome"] = game.outcome().to_json()
         clock = self.clock()
         if clock is not None:
             msg["clock"] = clock
         if game.round_over and self.status == "playing":
             msg["next_round_in"] = self.next_round_in()
-        if game.round_over:
-            msg["hands"] = [
-                _codes(game, h) for h in shown_hands(game)
-            ]  # every hand is shown when the round ends (R-SCORE-1 counts them)
-            msg["points"] = [game.hand_points(s) for s in range(game.n)]
-            msg["totals"] = [list(t) for t in self.totals]
-        return msg, len(events)
+        return msg, seq
 
     def clock(self) -> dict[str, Any] | None:
         """The turn timer of the decision the room waits for, if a person (not a bot,
@@ -1080,11 +1060,6 @@ def action_from_wire(game: Game | None, obj: Any) -> Action:
     """A client's action object (no seat: the connection says it), read with the
     codes of the room's game; ActionParseError if malformed."""
     return Action.from_wire(obj) if game is None else game.action_from_wire(obj)
-
-
-def _codes(game: Game, cards: Sequence[int]) -> list[str]:
-    """Cards as the codes a client knows (a Flip game's cards as faces already)."""
-    return [game.face_code(f) for f in cards]
 
 
 def _bot_name(seats: list[Seat | None], seat: int) -> str:
