@@ -40,14 +40,13 @@ def bare_server(store: Store | None = None) -> Server:
     return Server(store or MemoryStore(), None, Limits(), commit="each")
 
 
-async def self_step(server: Server, room: Room, by: int = 0) -> bool:
-    """One decision the room makes by itself, through the server: the next round (as
-    the host ``by`` asks it), or a bot's or the autopilot's move; False if none."""
+async def self_step(server: Server, room: Room) -> bool:
+    """One decision the room makes by itself, through the master as its driver makes
+    them: the next round, or a bot's or the autopilot's move; False if none."""
     assert room.match is not None
     if room.match.game.round_over and room.status == "playing":
-        await server.commits.next_round(room, by)
-        return True
-    return await server.driver.bot_step(room)
+        return await server.master.due(room, "next_round", -1)
+    return await server.master.due(room, "bot", -1)
 
 
 async def act(server: Server, room: Room, seat: int, action: Action) -> None:

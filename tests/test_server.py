@@ -1029,7 +1029,7 @@ async def test_the_reapers_and_a_single_commits_store_calls_leave_the_loop_free(
     server.add(room)
     await server.commits.change(room, lambda r: r.start(0))
     now = server.rooms[room.code]
-    if not await server.driver.bot_step(now):  # Ana's turn, not the bot's
+    if not await server.master.due(now, "bot", -1):  # Ana's turn, not the bot's
         await server.commits.commit(now, 0, now.match.view(0).legal[0], None)
     await server.upkeep.reap_once(time.monotonic() + 10)
     assert where == {"append": False, "expire": False}  # neither on the loop's thread

@@ -867,7 +867,7 @@ def test_a_host_end_in_the_log_ends_the_game_when_read_again_and_when_caught_up(
     assert again.status == "over" and store.record(room.code, 1) is not None
     assert again.autopilot_decide(0) is None  # the turn timer, say: nothing to play
     server = bare_server(store)
-    assert asyncio.run(server.driver.bot_step(again)) is False  # no bot is to act
+    assert asyncio.run(server.master.due(again, "bot", -1)) is False  # no bot is to act
     with pytest.raises(RoomError):
         asyncio.run(act(server, again, 0, Action.from_wire({"draw": True})))
     assert [e["t"] for e in store.log(room.code, 1)][-1] == "end"

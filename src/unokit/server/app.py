@@ -8,6 +8,8 @@ each (docs/architecture.md, "The server"):
   is read within its limits (``limits``, ``conns``) and handed on, refusals go back to
   the sender only, with a stable code; a refused message changes nothing.
 * ``web.HttpRoutes``: the pages, the room API, records and replays.
+* ``master.Master``: every change of a room, a person's (``submit``) or the room's own
+  clock's (``due``), one way.
 * ``committer.Committer``: every change's entry stored first (``commit.GroupCommit``),
   then applied, then sent (``Server.broadcast``: each connection its own view).
 * ``driver.Driver``: a room's own clock (bots, the turn timer, autopilot, next round).
@@ -47,6 +49,7 @@ from unokit.server.conns import (
 from unokit.server.driver import Driver
 from unokit.server.leases import LEASE_SECONDS, Leases
 from unokit.server.limits import Limits, Window
+from unokit.server.master import Master
 from unokit.server.peers import Peers
 from unokit.server.room import (
     Room,
@@ -85,6 +88,7 @@ class Server:
         self.peers = Peers(self)
         self.driver = Driver(self)
         self.commits = Committer(self)
+        self.master = Master(self)
         self.upkeep = Upkeep(self)
         self.stopping = False  # ``farewell`` said: leases handed over, clients told
         self.refreshes = 0  # rooms read again from the store (a cluster)

@@ -32,6 +32,7 @@ class Conn:
     closed: bool = False
     bucket: Bucket = field(default_factory=lambda: Bucket(20.0))
     resynced: tuple[int, int] = (-1, -1)  # (game, version) of the last stale resync
+    rate_replied: int = 0  # rate_limited answers since the client was last within its rate
     name: str = ""  # a spectator's name, if they gave one (the spectator list, chat)
 
     def send(self, msg: dict[str, Any]) -> None:

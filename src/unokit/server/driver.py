@@ -9,7 +9,6 @@ import logging
 import time
 from typing import TYPE_CHECKING
 
-from unokit.server import ops
 from unokit.server.commit import LeaseLost
 from unokit.server.room import Room, RoomChanged
 from unokit.server.store import StoreError
@@ -92,25 +91,7 @@ class Driver:
                         again, what2, seat2 = self.due(room)
                         if again is None or again > 0.001 or (what2, seat2) != (what, seat):
                             continue
-                    if what == "bot":
-                        acted = await self.bot_step(room)
-                    elif what == "autopilot":
-                        room.set_autopilot(seat, True)
-                        acted = True
-                    elif what == "timer":
-                        decided = room.autopilot_decide(seat)
-                        if decided is not None:
-                            await self.server.commits.commit(room, seat, decided, None, driven=True)
-                        acted = decided is not None
-                    else:
-                        await self.server.commits.next_round(room, room.host, driven=True)
-                        acted = True
-                    if acted:
-                        self.server.accepted += what != "autopilot"
-                        if what != "autopilot":
-                            ops.ACTIONS.inc()
-                        if self.server.rooms.get(code) is room:  # else read again and sent
-                            self.server.broadcast(room)
+                    await self.server.master.due(room, what, seat)
             except asyncio.CancelledError:
                 raise
             except LeaseLost:  # the lease ran out before the write: drive no more for now
@@ -133,11 +114,3 @@ class Driver:
                 self.server.errors += 1
                 log.exception("room %s: the driver failed", code)
                 await asyncio.sleep(1.0)
-
-    async def bot_step(self, room: Room) -> bool:
-        decided = room.bot_decide()
-        if isinstance(decided, bool):
-            return decided
-        seat, action = decided
-        await self.server.commits.commit(room, seat, action, None, driven=True)
-        return True

@@ -2,9 +2,9 @@
 room, its seat's token, a resume point) to its last message; each message is read
 within its limits and handed to the server, and refusals go back to the sender only.
 
-An action's way through: ``Sessions.serve`` (rate, size, parse) -> ``handle`` (the
-room, its lock) -> ``change`` -> ``Committer.commit`` (store, then apply) -> ``broadcast``
-(each connection its own view)."""
+An action's way through: ``Sessions.serve`` (rate, size, parse) -> ``handle`` (ping
+and chat stay here) -> ``Master.submit`` (the room's lock, the change checked, stored,
+applied, and each connection sent its own view)."""
 
 from __future__ import annotations
 
@@ -18,14 +18,12 @@ from urllib.parse import urlsplit
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
-from unokit.engine.state import StaleVersion
 from unokit.errors import UnoError
 from unokit.server import messages as m
 from unokit.server import ops
 from unokit.server.conns import STORE_DOWN, Conn, TooBig, err, frame_text, pump, refuse
 from unokit.server.limits import Bucket, Window
-from unokit.server.options import check_room_options
-from unokit.server.room import CODE_LENGTH, Room, RoomChanged, RoomError, action_from_wire
+from unokit.server.room import CODE_LENGTH, Room, RoomError
 from unokit.server.store import StoreError
 from unokit.server.web import address
 
@@ -253,17 +251,24 @@ class Sessions:
             # not fill the queues of clients that do read (only non-readers are dropped)
             await asyncio.sleep(0)
             owe = conn.bucket.owe()
+            limits = self.server.limits
             if owe:  # over the rate: costs next to nothing, and a flood ends the connection
-                if owe <= self.server.limits.rate_replies:
-                    conn.send(err("rate_limited", "too many messages; slow down"))
-                elif owe > self.server.limits.flood_close_after:
+                if owe > limits.flood_close_after:
                     self.server.floods += 1
                     self.server.flood_window.allow(conn.address)
                     conn.closed = True
                     with contextlib.suppress(Exception):
                         await ws_.close(code=1008, reason="too many messages")
                     return
+                # the first few answered, then silence until the client is back within
+                # its rate: counted, not read off ``owe``, which the bucket's refill
+                # lowers again while a slow server reads a flood (5 answers, not 3, on
+                # a loaded machine)
+                if conn.rate_replied < limits.rate_replies:
+                    conn.rate_replied += 1
+                    conn.send(err("rate_limited", "too many messages; slow down"))
                 continue
+            conn.rate_replied = 0
             try:
                 msg = m.CLIENT.validate_json(frame_text(frame, self.server.limits.message_bytes))
             except TooBig:
@@ -335,70 +340,4 @@ class Sessions:
             if self.server.cluster:
                 self.server.bus.publish({"t": "chat", "code": room.code, "line": line})
             return
-        self.server.check_store()  # refused at once while the store is failing
-        async with self.server.locks[room.code]:
-            if conn.closed:
-                # kicked while this waited for the lock (the kick's store call runs in a
-                # worker thread): the seat is a bot's now and was told so; not its move
-                return
-            room = conn.room  # read again from the store while this waited, maybe
-            if self.server.rooms.get(room.code) is not room:
-                raise RoomError("this room is gone", code="no_room")
-            try:
-                await self.change(conn, room, seat, msg)
-                if isinstance(msg, (m.Start, m.Rematch)):
-                    self.server.leases.want(room)  # this server drives the game it started
-            except RoomChanged:  # another server stored a change first
-                self.server.conflicts += 1
-                room = await self.server.refresh(room)
-                if isinstance(msg, m.Act) and room.match is not None:
-                    # to the player it is a move made on an older state, as when it
-                    # crosses a bot's move on one server: the fresh view follows
-                    raise StaleVersion(
-                        "the game moved on meanwhile; a fresh view follows"
-                    ) from None
-                raise
-
-    async def change(self, conn: Conn, room: Room, seat: int | None, msg: Any) -> None:
-        if isinstance(msg, m.Act):
-            began = time.perf_counter()
-            await self.server.commits.mend(room)  # not checked against a half-applied copy
-            action = action_from_wire(room.match.game if room.match else None, msg.action)
-            room.prepare(seat, action, msg.version)
-            assert seat is not None  # prepare refuses spectators
-            await self.server.commits.commit(room, seat, action, msg.version, person=True)
-            self.server.accepted += 1
-            ops.ACTIONS.inc()
-            if self.server.rooms.get(room.code) is room:  # else read again: everyone was sent it
-                self.server.broadcast(room)
-            ops.TURN_SECONDS.observe(time.perf_counter() - began)
-            return
-        elif isinstance(msg, m.Start):
-            await self.server.commits.change(room, lambda r: r.start(seat))
-        elif isinstance(msg, m.AddBot):
-            await self.server.commits.change(room, lambda r: r.add_bot(seat, msg.seat, msg.level))
-        elif isinstance(msg, m.Kick):
-            await self.server.commits.change(room, lambda r: r.kick(seat, msg.seat))
-            for c in list(self.server.conns.get(room.code, ())):
-                if c.seat == msg.seat:
-                    c.send(err("kicked", "the host gave your seat to a bot"))
-                    c.closed = True
-                    with contextlib.suppress(asyncio.QueueFull):
-                        c.queue.put_nowait(None)
-        elif isinstance(msg, m.End):
-            await self.server.commits.change(room, lambda r: r.end(seat))
-        elif isinstance(msg, m.NextRound):
-            await self.server.commits.next_round(room, seat)
-        elif isinstance(msg, m.Rematch):
-            await self.server.commits.change(room, lambda r: r.rematch(seat))
-        elif isinstance(msg, m.SetRules):
-            check_room_options(msg.preset, msg.options)
-            rules = (msg.preset, msg.options, msg.timer)
-            await self.server.commits.change(room, lambda r: r.set_rules(seat, *rules))
-        elif isinstance(msg, m.WatchChat):
-            await self.server.commits.change(room, lambda r: r.set_watch_chat(seat, msg.on))
-        if room.stale:  # made, but another server changed the row first: read it again
-            room.stale = False
-            await self.server.reload(room)
-            return
-        self.server.broadcast(room)
+        await self.server.master.submit(conn, msg)

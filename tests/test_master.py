@@ -1,0 +1,143 @@
+"""The master (``server/master.py``) by name, with no network: a server on an
+in-memory store, connections that are only their queues of messages (issue 48 item 1).
+
+What a player relies on: a move is stored before anyone is told of it; each
+connection is told only its own seat's view; a refused move changes nothing and only
+its sender hears of it; a bot's move (the room's own clock) takes the same way.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from unokit.engine.errors import IllegalAction
+from unokit.engine.state import StaleVersion
+from unokit.server import messages as m
+from unokit.server.app import Server
+from unokit.server.conns import Conn
+from unokit.server.limits import Limits
+from unokit.server.room import Room, RoomError
+from unokit.server.store import MemoryStore
+
+pytestmark = pytest.mark.asyncio
+
+
+def conn(room: Room, seat: int | None) -> Conn:
+    """A connection without a socket: what the server sends it waits in its queue."""
+    return Conn(None, room, seat, f"10.0.0.{seat}")  # type: ignore[arg-type]
+
+
+def told(c: Conn) -> list[dict[str, Any]]:
+    """Everything sent to ``c`` since last asked."""
+    out = []
+    while not c.queue.empty():
+        text = c.queue.get_nowait()
+        if text is not None:
+            out.append(json.loads(text))
+    return out
+
+
+async def table(bots: list[str | None]) -> tuple[Server, Room, list[Conn], MemoryStore]:
+    """A started room of Ana (seat 0, the host), Ben (seat 1, unless a bot) and the
+    given bots, with a connection per person and one spectator's."""
+    store = MemoryStore()
+    server = Server(store, None, Limits(), commit="each")
+    room, _ = Room.create(store, "Ana", "classic", {}, 1 + len(bots), bots, 0)
+    if bots[0] is None:
+        room.join("Ben")
+    server.add(room)
+    people = [0, 1] if bots[0] is None else [0]
+    conns = [conn(room, s) for s in people] + [conn(room, None)]
+    server.conns[room.code].update(conns)
+    await server.master.submit(conns[0], m.Start(type="start"))
+    for c in conns:
+        told(c)
+    return server, room, conns, store
+
+
+def act(room: Room, seat: int, k: int = 0) -> m.Act:
+    """``seat``'s ``k``-th legal action as the page sends it."""
+    assert room.match is not None
+    view = room.state_for(seat, 0)[0]["view"]
+    return m.Act(type="act", version=room.match.version, action=view["legal"][k])
+
+
+async def test_a_move_is_stored_then_each_connection_is_sent_its_own_view_only() -> None:
+    server, room, (ana, ben, spec), store = await table([None])
+    try:
+        assert room.match is not None
+        seat = room.match.next_to_ask()
+        mover = ana if seat == 0 else ben
+        before = len(store.log(room.code, 1))
+        await server.master.submit(mover, act(room, seat))
+        assert len(store.log(room.code, 1)) == before + 1 == room.log_len
+        game = room.match.game
+        for c in (ana, ben, spec):
+            states = [x for x in told(c) if x["type"] == "state"]
+            assert states, f"seat {c.seat} was not told"
+            view = states[-1]["view"]
+            assert states[-1]["version"] == room.match.version
+            if c.seat is None:
+                assert not view["hand"]  # a spectator sees no hand
+            else:
+                assert sorted(view["hand"]) == sorted(game.face_code(f) for f in game.hands[c.seat])
+            # the others' hands are counts, never cards
+            assert view["hand_sizes"] == [len(h) for h in game.hands]
+            assert "hands" not in states[-1]  # the round is not over
+    finally:
+        await server.close()
+
+
+async def test_a_refused_move_changes_nothing_and_nobody_is_told() -> None:
+    server, room, (ana, ben, spec), store = await table([None])
+    try:
+        assert room.match is not None
+        seat = room.match.next_to_ask()
+        assert seat is not None
+        mover, other = (ana, ben) if seat == 0 else (ben, ana)
+        version, log_len = room.match.version, len(store.log(room.code, 1))
+        state = json.dumps(room.state_for(None, 0)[0], sort_keys=True)
+        stale = act(room, seat)
+        stale = m.Act(type="act", version=version + 1, action=stale.action)
+        with pytest.raises(StaleVersion):
+            await server.master.submit(mover, stale)
+        not_yours = m.Act(type="act", version=version, action={"draw": True})
+        with pytest.raises((IllegalAction, RoomError)):
+            await server.master.submit(other, not_yours)
+        with pytest.raises(RoomError):  # a spectator has no seat to act from
+            await server.master.submit(spec, act(room, seat))
+        assert room.match.version == version
+        assert len(store.log(room.code, 1)) == log_len
+        assert json.dumps(room.state_for(None, 0)[0], sort_keys=True) == state
+        assert not any(told(c) for c in (ana, ben, spec))
+    finally:
+        await server.close()
+
+
+async def test_the_rooms_own_clock_takes_the_same_way() -> None:
+    """A bot's move, asked of the master as the driver asks it: stored, applied, and
+    the person told, as a person's move is."""
+    server, room, (ana, _), store = await table(["normal"])
+    try:
+        assert room.match is not None
+        for _ in range(20):  # Ana plays until it is the bot's turn
+            seat = room.match.next_to_ask()
+            if seat == 1:
+                break
+            await server.master.submit(ana, act(room, 0))
+        assert room.match.next_to_ask() == 1
+        told(ana)
+        before = len(store.log(room.code, 1))
+        assert await server.master.due(room, "bot", 1)
+        assert len(store.log(room.code, 1)) == before + 1 == room.log_len
+        assert [x for x in told(ana) if x["type"] == "state"]
+        if room.match.next_to_ask() == 0:  # Ana's turn now: no bot is due, nothing moves
+            assert await server.master.due(room, "bot", 1) is False
+            assert len(store.log(room.code, 1)) == before + 1
+        with pytest.raises(ValueError):
+            await server.master.due(room, "cheat", 1)
+    finally:
+        await server.close()
