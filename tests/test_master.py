@@ -8,7 +8,9 @@ its sender hears of it; a bot's move (the room's own clock) takes the same way.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import threading
 from typing import Any
 
 import pytest
@@ -17,6 +19,7 @@ from unokit.engine.errors import IllegalAction
 from unokit.engine.state import StaleVersion
 from unokit.server import messages as m
 from unokit.server.app import Server
+from unokit.server.clock import frozen
 from unokit.server.conns import Conn
 from unokit.server.limits import Limits
 from unokit.server.room import Room, RoomError
@@ -140,4 +143,85 @@ async def test_the_rooms_own_clock_takes_the_same_way() -> None:
         with pytest.raises(ValueError):
             await server.master.due(room, "cheat", 1)
     finally:
+        await server.close()
+
+
+async def test_the_turn_timer_is_due_at_its_end_and_the_master_plays_the_turn() -> None:
+    """The room's clock stopped (``clock.frozen``) and moved by hand: a person's turn
+    timer of 15 s is due at 15 s, not a hundredth before; then the master plays that
+    turn for them (stored like any move) and the next decision gets a fresh 15 s."""
+    with frozen() as t:
+        store = MemoryStore()
+        server = Server(store, None, Limits(), commit="each")
+        room, _ = Room.create(store, "Ana", "classic", {}, 2, [None], 15)
+        room.join("Ben")
+        room.start(0)  # not added to the server: no driver task runs, the test asks
+        assert room.match is not None
+        delay, what, seat = server.driver.due(room)
+        assert what == "timer" and seat == room.match.next_to_ask()
+        assert delay == pytest.approx(15.0)
+        t.advance(14.99)
+        assert server.driver.due(room)[0] == pytest.approx(0.01)
+        assert room.clock() == {"seat": seat, "left": 0.0}
+        t.advance(0.01)
+        delay, what, due_seat = server.driver.due(room)
+        assert delay == pytest.approx(0.0, abs=1e-9) and (what, due_seat) == ("timer", seat)
+        before = len(store.log(room.code, 1))
+        assert await server.master.due(room, "timer", seat)
+        assert len(store.log(room.code, 1)) == before + 1 == room.log_len
+        delay, what, nxt = server.driver.due(room)
+        if not room.match.game.round_over:  # a one-card hand can end the round
+            assert what == "timer" and delay == pytest.approx(15.0)
+            assert nxt == room.match.next_to_ask()
+
+
+async def test_a_store_call_that_hangs_holds_up_its_own_room_only() -> None:
+    """Issue 48 item 3: with a store whose calls wait (PostgreSQL, or SQLite with
+    fsyncs), every store call runs off the event loop.  Room X's start hangs inside the
+    store (a database that stopped answering); meanwhile a move in room Y is stored,
+    applied and sent, and X's start completes once the store answers."""
+
+    class Hangs(MemoryStore):
+        sync = "full"  # its calls wait: the server makes them in worker threads
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.code = ""
+            self.entered = threading.Event()
+            self.release = threading.Event()
+
+        def put_room(self, row: Any, expect: int | None) -> bool:
+            if row.code == self.code:
+                self.entered.set()
+                self.release.wait(30)
+            return bool(super().put_room(row, expect))
+
+    store = Hangs()
+    server = Server(store, None, Limits(), commit="each")
+    try:
+        x, _ = Room.create(store, "Ana", "classic", {}, 2, [None], 0)
+        x.join("Ben")
+        y, _ = Room.create(store, "Cy", "classic", {}, 2, [None], 0)
+        y.join("Di")
+        y.start(0)
+        for room in (x, y):
+            server.add(room)
+        ana, cy, di = conn(x, 0), conn(y, 0), conn(y, 1)
+        server.conns[x.code].add(ana)
+        server.conns[y.code].update((cy, di))
+        store.code = x.code
+        start = asyncio.create_task(server.master.submit(ana, m.Start(type="start")))
+        assert await asyncio.to_thread(store.entered.wait, 10), "X's start never reached the store"
+        assert y.match is not None
+        seat = y.match.next_to_ask()
+        assert seat is not None
+        before = y.log_len
+        await asyncio.wait_for(server.master.submit(cy if seat == 0 else di, act(y, seat)), 10)
+        assert y.log_len == before + 1 and not start.done()  # Y moved while X waits
+        assert [x_ for x_ in told(di) if x_["type"] == "state"]
+        store.release.set()
+        await asyncio.wait_for(start, 10)
+        assert x.status == "playing"
+    finally:
+        store.release.set()
         await server.close()

@@ -9,6 +9,7 @@ import logging
 import time
 from typing import TYPE_CHECKING
 
+from unokit.server.clock import now as clock_now
 from unokit.server.commit import LeaseLost
 from unokit.server.room import Room, RoomChanged
 from unokit.server.store import StoreError
@@ -37,7 +38,7 @@ class Driver:
             or time.monotonic() > self.server.leases.held_until
         ):
             return None, "", -1  # another server drives it, or may since the last renewal
-        now = time.monotonic()
+        now = clock_now()  # the rooms' clock (``clock.frozen`` in tests)
         game = match.game
         if game.round_over:
             anyone = any(s is not None and s.kind == "person" and s.connected for s in room.seats)

@@ -11,6 +11,7 @@ import time
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
+from unokit.server.clock import now as clock_now
 from unokit.server.conns import err
 from unokit.server.room import Room
 from unokit.server.store import StoreError
@@ -267,7 +268,7 @@ class Peers:
                 s.away_since = None
                 room.set_autopilot(i, False)
             elif i in before and i not in room.elsewhere:
-                s.away_since = now
+                s.away_since = clock_now()  # the rooms' clock
         room.touch()
         self.server.broadcast(room, local=False)
 

@@ -39,6 +39,7 @@ from unokit.errors import UnoError
 from unokit.match import Match, SeatKind, Timing
 from unokit.record import dumps
 from unokit.rules import RuleSet, from_preset
+from unokit.server.clock import now as clock_now
 from unokit.server.statemsg import state_message
 from unokit.server.store import RoomRow, Store, StoreError
 
@@ -164,10 +165,10 @@ class Room:
     timing: Timing = field(default_factory=Timing)
     store: Store | None = None
     created: float = field(default_factory=time.time)
-    last_active: float = field(default_factory=time.monotonic)
-    changed_at: float = field(default_factory=time.monotonic)  # monotonic, last version
+    last_active: float = field(default_factory=clock_now)
+    changed_at: float = field(default_factory=clock_now)  # monotonic, last version
     # the turn timer's start: the moment the seat it waits for was asked (``turn_moved``)
-    turn_at: float = field(default_factory=time.monotonic)
+    turn_at: float = field(default_factory=clock_now)
     turn_seat: int | None = None
     finish_pending: bool = False  # a finished game whose record or row is not saved yet
     ended: bool = False  # the host's end is in the game's log
@@ -451,7 +452,7 @@ class Room:
                 self.status = "over"  # the server that ended it saved that; reveal here
                 for rs in self.rounds:
                     rs.revealed = True
-        self.changed_at = time.monotonic()
+        self.changed_at = clock_now()
         self.touch(meta=True)
 
     @contextlib.contextmanager
@@ -601,7 +602,7 @@ class Room:
             return
         s.connected = max(0, s.connected + delta)
         if s.connected == 0:
-            s.away_since = time.monotonic()
+            s.away_since = clock_now()
         else:
             s.away_since = None
             self.set_autopilot(seat, False)
@@ -628,7 +629,7 @@ class Room:
         message shows changed too.  A plain action changes only the game, and building
         the room message again after every one was 4% of the server's time at full
         speed, so actions pass ``meta=False`` unless they end a round."""
-        self.last_active = time.monotonic()
+        self.last_active = clock_now()
         if self.on_change is not None:
             self.on_change(meta)
 
@@ -694,7 +695,7 @@ class Room:
         dealer = rs.dealer
         self.rounds.append(rs)
         self.match.start_round(dealer, seed=rs.seed)
-        self.changed_at = time.monotonic()
+        self.changed_at = clock_now()
         self.changed_unseen = False
         self.turn_moved(None)
 
@@ -932,13 +933,13 @@ class Room:
         that seat's clock, so catching a player cannot buy the player to act more time."""
         seat = self.match.next_to_ask() if self.match is not None else None
         if actor is None or seat != self.turn_seat or actor == seat:
-            self.turn_at = time.monotonic()
+            self.turn_at = clock_now()
         self.turn_seat = seat
 
     def _after_change(self, actor: int | None) -> None:
         assert self.match is not None
         self._count_round()
-        self.changed_at = time.monotonic()
+        self.changed_at = clock_now()
         self.changed_unseen = False
         self.turn_moved(actor)
         game = self.match.game
@@ -963,12 +964,12 @@ class Room:
         match = self.match
         if not self.changed_unseen or match is None or match.game.round_over:
             return
-        self.changed_at = min(self.changed_at, time.monotonic() - match.delay())
+        self.changed_at = min(self.changed_at, clock_now() - match.delay())
 
     # ----------------------------------------------------------------- telling -----
     def public(self, you: int | None) -> dict[str, Any]:
         """The room message: seats, status, rules, commitments (no secrets)."""
-        now = time.monotonic()
+        now = clock_now()
         return {
             "type": "room",
             "code": self.code,
@@ -1031,7 +1032,7 @@ class Room:
         seat = match.next_to_ask()
         if seat is None or match.bots[seat] is not None:
             return None
-        left = max(0.0, self.turn_at + timer - time.monotonic())
+        left = max(0.0, self.turn_at + timer - clock_now())
         return {"seat": seat, "left": round(left, 1)}
 
     def next_round_in(self) -> float:
@@ -1039,7 +1040,7 @@ class Room:
         ``timing.next_round`` while a person is connected, else 1 s)."""
         anyone = any(s is not None and s.kind == "person" and s.connected for s in self.seats)
         wait = self.timing.next_round if anyone else 1.0
-        return round(max(0.0, self.changed_at + wait - time.monotonic()), 1)
+        return round(max(0.0, self.changed_at + wait - clock_now()), 1)
 
     def history_start(self) -> int:
         events = self.match.game.events if self.match else None

@@ -10,6 +10,7 @@ import logging
 import time
 from typing import TYPE_CHECKING
 
+from unokit.server.clock import now as clock_now
 from unokit.server.room import Room
 from unokit.server.store import StoreError
 
@@ -60,7 +61,7 @@ class Upkeep:
         while True:
             await asyncio.sleep(60)
             try:
-                await self.reap_once(time.monotonic())
+                await self.reap_once(clock_now())  # the rooms' clock (last_active)
             except Exception:  # the next sweep tries again: reaping never stops
                 self.server.errors += 1
                 log.exception("the idle-room sweep failed")
