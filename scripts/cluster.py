@@ -3,7 +3,7 @@
 A throwaway PostgreSQL (``initdb`` in a temporary folder, a free port), ``redis-server``
 (a free port, nothing written to disk), N ``unokit serve`` processes on free ports
 sharing both (``--store postgresql://... --bus redis://...``), and nginx proxying one
-public port to them: websocket upgrade, round robin (no sticky sessions), forwarded
+public port to them: websocket upgrade, room affinity (a room's code hashed), forwarded
 headers overwritten, and the processes told to believe them from 127.0.0.1 only.
 
     make cluster                      # python scripts/cluster.py start
@@ -327,8 +327,18 @@ http {{
         default upgrade;
         ''      close;
     }}
-    # round robin over every process: any process serves any room (no sticky sessions)
+    # room affinity, as deploy/nginx.conf: a room's requests to one process (its code
+    # hashed, consistently), any other request spread; any process serves any room
+    map $uri $unokit_room {{
+        "~^/(?:ws|r|api/rooms)/(?<code>[A-Za-z0-9]{{6}})(?:/|$)" $code;
+        default $arg_room;
+    }}
+    map $unokit_room $unokit_key {{
+        ""      $request_id;
+        default $unokit_room;
+    }}
     upstream unokit {{
+        hash $unokit_key consistent;
 {servers}
         keepalive 16;
     }}

@@ -66,7 +66,7 @@ def test_cluster_serves_a_room_through_the_proxy_then_stops_clean() -> None:
             assert r.status_code == 200, r.text
             joined = r.json()
             assert joined["seat"] == 1
-            for _ in range(n):
+            for _ in range(3 * n):
                 r = http.get(f"/api/rooms/{room['code']}")
                 assert r.status_code == 200, r.text
             assert http.get("/metrics").status_code == 404  # scraped per process only
@@ -80,6 +80,13 @@ def test_cluster_serves_a_room_through_the_proxy_then_stops_clean() -> None:
                 except Exception as e:
                     raise AssertionError(f"no welcome through the proxy:\n{c.logs()}") from e
         assert seats == [0, 1]
+        if n > 1:
+            # room affinity (issue 48 item 5): the room's requests (join, look-ups, both
+            # websockets) all went to one process, found by its code; only the one
+            # that created it (any process: no code yet) holds it too.  Spread round
+            # robin, every process read the room into memory to serve it.
+            holding = [httpx.get(a.url + "/healthz", timeout=5).json()["rooms"] for a in c.apps]
+            assert sum(holding) <= 2, holding
         # the proxy overwrites X-Forwarded-For: a client that writes its own is still
         # counted by its real address, so 30 unknown codes a process use its look-ups
         # up (each process counts its own), whatever addresses it claims

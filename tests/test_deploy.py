@@ -280,7 +280,10 @@ def test_both_proxies_upgrade_websockets_and_overwrite_forwarded_headers(which: 
     ):
         assert needed in directives, needed
     assert "$proxy_add_x_forwarded_for" not in directives  # would keep the client's
-    for sticky in ("ip_hash", "hash ", "sticky"):  # any process serves any room
+    # room affinity (issue 48 item 5): a room's code, hashed consistently, picks its
+    # process; never the client's address (one router, many rooms) nor a cookie
+    assert "hash $unokit_key consistent;" in directives
+    for sticky in ("ip_hash", "sticky", "hash $remote_addr"):
         assert sticky not in directives, sticky
     assert re.search(r"location = /metrics \{\s*return 404;", directives)
 
