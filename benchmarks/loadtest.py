@@ -190,7 +190,9 @@ def collection_stats(server: Any) -> dict[str, Any]:
         "rooms_in_memory": len(getattr(server, "rooms", ())),
         "refreshes": getattr(server, "refreshes", None),
         "conflicts": getattr(server, "conflicts", None),
-        "leases_held": len(getattr(server.leases, "held", None) or getattr(server, "held", ())),
+        "leases_held": len(
+            getattr(getattr(server, "leases", None), "held", None) or getattr(server, "held", ())
+        ),
         "bus_published": getattr(getattr(server, "bus", None), "published", None),
         "bus_skipped": getattr(getattr(server, "bus", None), "skipped", None),
         "bus_received": getattr(getattr(server, "bus", None), "received", None),

@@ -50,6 +50,16 @@ async def cluster(n: int = 2, **kw: Any) -> AsyncIterator[tuple[list[Harness], M
         yield hs, store
 
 
+def late_news(h: Harness) -> None:
+    """The server hears nothing more from the others, and does not look either: a bus
+    message that is late, not a bus that is down (then the server would read its rooms
+    from the store every half second: ``Peers.read_while_deaf``, D3)."""
+    h.server.bus.up = False
+    for task in h.server._cluster_tasks:
+        if task.get_coro().__name__ == "read_while_deaf":  # type: ignore[union-attr]
+            task.cancel()
+
+
 def game_of(h: Harness, code: str) -> Any:
     return h.server.rooms[code].match.game
 
@@ -207,7 +217,7 @@ async def test_a_player_who_reconnects_to_a_server_behind_never_sees_the_game_go
         await ana.wait(lambda: ana.state is not None)
         watcher = await Client(f"{b.ws}/{code}").connect()  # B holds the room
         await watcher.wait(lambda: watcher.state is not None)
-        b.server.bus.up = False  # B hears nothing more for now
+        late_news(b)  # B hears nothing more for now
         await play_out([ana], lambda: len(store.log(code, 1)) > 8, limit=20)
         await asyncio.sleep(0.1)
         last = ana.state
@@ -583,7 +593,7 @@ async def _deaf_a_with_row_changed_through_b(
 ) -> None:
     """Server A hears nothing more, and the room's row changes through server B (the
     host's other tab turns spectators' chat off): A's next save of the row loses."""
-    a.server.bus.up = False
+    late_news(a)
     tab = await Client(f"{b.ws}/{code}", host_token).connect()
     rev = a.server.rooms[code].rev
     await tab.send({"type": "watch_chat", "on": False})
@@ -828,3 +838,31 @@ async def test_players_on_two_servers_play_on_while_the_bus_is_down() -> None:
         await ben.wait(lambda: b.server.rooms[code].log_len == len(store.log(code, 1)), 5)
         for x in (ana, ben):
             await x.close()
+
+
+async def test_a_room_driven_by_a_server_its_player_left_plays_on_while_the_bus_is_down() -> None:
+    """D3, the review's case: Ana plays a bot, server A drives it; Redis goes down and
+    her page reconnects through server B.  A still holds the lease (it cannot hear
+    that she is on B) and has no client in the room: it reads the room from the store
+    too, so after her move on B the bot moves.  (It stood still until A's autopilot
+    played her seat.)"""
+    async with cluster(2, timing=FAST) as ((a, b), store):
+        r = await a.room(seats=2, bots=["normal"])
+        code = r["code"]
+        ana = await Client(f"{a.ws}/{code}", r["token"]).connect()
+        await ana.send({"type": "start"})
+        await ana.wait(lambda: ana.state is not None and code in a.server.leases.held)
+        await ana.wait(lambda: choose(ana.state["view"]) is not None, 5)  # her turn
+        a.server.bus.up = False
+        b.server.bus.up = False
+        await ana.close()
+        ana = await Client(f"{b.ws}/{code}", r["token"]).connect()
+        await ana.wait(lambda: ana.state is not None, 5)
+        before = len(store.log(code, 1))
+
+        def seats() -> list[int]:
+            return [e["a"]["seat"] for e in store.log(code, 1)[before:] if e.get("t") == "act"]
+
+        await play_out([ana], lambda: 1 in seats() or game_of(b, code).round_over, limit=15)
+        assert code in a.server.leases.held  # the bot moved, driven by A
+        await ana.close()

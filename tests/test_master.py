@@ -43,21 +43,38 @@ def told(c: Conn) -> list[dict[str, Any]]:
     return out
 
 
-async def table(bots: list[str | None]) -> tuple[Server, Room, list[Conn], MemoryStore]:
+class Watching(MemoryStore):
+    """A store that notes, at each write, how many messages the connections had been
+    sent since they were last read: a move must be stored before anyone is told."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conns: list[Conn] = []
+        self.told_at_write: list[int] = []
+
+    def append_at(self, rows: Any, holders: Any = ()) -> Any:
+        self.told_at_write.append(sum(c.queue.qsize() for c in self.conns))
+        return super().append_at(rows, holders)
+
+
+async def table(bots: list[str | None]) -> tuple[Server, Room, list[Conn], Watching]:
     """A started room of Ana (seat 0, the host), Ben (seat 1, unless a bot) and the
-    given bots, with a connection per person and one spectator's."""
-    store = MemoryStore()
+    given bots, with a connection per person and one spectator's.  The room is in the
+    server's memory but no driver task runs for it: the test asks the master itself."""
+    store = Watching()
     server = Server(store, None, Limits(), commit="each")
     room, _ = Room.create(store, "Ana", "classic", {}, 1 + len(bots), bots, 0)
     if bots[0] is None:
         room.join("Ben")
-    server.add(room)
+    server.rooms[room.code] = room
     people = [0, 1] if bots[0] is None else [0]
     conns = [conn(room, s) for s in people] + [conn(room, None)]
     server.conns[room.code].update(conns)
     await server.master.submit(conns[0], m.Start(type="start"))
     for c in conns:
         told(c)
+    store.conns = conns
+    store.told_at_write.clear()
     return server, room, conns, store
 
 
@@ -77,6 +94,7 @@ async def test_a_move_is_stored_then_each_connection_is_sent_its_own_view_only()
         before = len(store.log(room.code, 1))
         await server.master.submit(mover, act(room, seat))
         assert len(store.log(room.code, 1)) == before + 1 == room.log_len
+        assert store.told_at_write == [0]  # stored before anyone was told
         game = room.match.game
         for c in (ana, ben, spec):
             states = [x for x in told(c) if x["type"] == "state"]

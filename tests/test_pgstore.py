@@ -922,6 +922,9 @@ def test_a_deadlock_postgresql_breaks_is_logged_and_refused_in_one_line(
     try:
         assert a.take_leases("A", ["AAAAAA", "BBBBBB"], 30.0) == {"AAAAAA", "BBBBBB"}
         with psycopg.connect(pg_url) as other:
+            # the outside session waits 30 s before it looks for a deadlock, A's session
+            # 1 s (PostgreSQL's default): A's renewal finds it and is the one ended
+            other.execute("SET deadlock_timeout = '30s'")
             other.execute("SELECT 1 FROM leases WHERE code = 'BBBBBB' FOR UPDATE")
 
             def renew() -> None:
@@ -938,13 +941,11 @@ def test_a_deadlock_postgresql_breaks_is_logged_and_refused_in_one_line(
             other.rollback()
             t.join(30.0)
         assert not t.is_alive()
-        # PostgreSQL ends one of the two: the outside session, or A's renewal, which is
-        # then refused in one line and logged
-        if err:
-            assert isinstance(err[0], StoreError) and "deadlock" in str(err[0])
-            assert "broke a deadlock" in caplog.text
-        else:
-            assert a.take_leases("A", ["AAAAAA"], 30.0) == {"AAAAAA"}
+        # A's renewal was ended: refused in one line, and logged
+        assert err and isinstance(err[0], StoreError), err
+        assert "deadlock" in str(err[0])
+        assert "broke a deadlock" in caplog.text
+        assert a.take_leases("A", ["AAAAAA"], 30.0) == {"AAAAAA"}  # and it goes on
     finally:
         a.close()
 
@@ -972,7 +973,9 @@ def test_a_driver_write_is_stored_only_under_its_servers_lease(pg_url: str) -> N
     a = PostgresStore(pg_url, shared=True)
     b = PostgresStore(pg_url, shared=True)
     try:
-        assert a.take_leases("A", ["AAAAAA"], 0.2) == {"AAAAAA"}
+        # long enough that a loaded machine stores the first row in time (0.2 s could
+        # lapse between two round trips); the test waits for the lapse, not a pause
+        assert a.take_leases("A", ["AAAAAA"], 2.0) == {"AAAAAA"}
         row0 = ("AAAAAA", 1, 0, {"t": "act", "by": "A"})
         assert a.append_at([row0], ["A"]) == [True]  # A's lease runs: stored
         _lease_lapsed(pg_url, "AAAAAA")  # A paused longer than its lease
@@ -1000,7 +1003,7 @@ def test_a_lease_taken_over_waits_for_the_old_holders_commit_under_way(pg_url: s
     stored: list[bool | None] = []
     took: list[set[str]] = []
     try:
-        assert a.take_leases("A", ["AAAAAA"], 1.0) == {"AAAAAA"}
+        assert a.take_leases("A", ["AAAAAA"], 3.0) == {"AAAAAA"}  # runs past A's check
         with psycopg.connect(pg_url) as blocker:
             blocker.execute(
                 "INSERT INTO log (code, game, idx, entry) "

@@ -100,7 +100,7 @@ GAME_SCORINGS: dict[str, tuple[str, ...]] = {
 # Classic options a game refuses (RULES-MODERN.md FLIP-OPT-1, NM-OPT-1): the rest of
 # the classic options it does not play are accepted and IGNORED, as NM-OPT-1 says and
 # as records, stored matches and rooms written before kept them.  New rooms are refused
-# any option outside ``GAME_OPTIONS`` by the server (``server.app.check_room_options``)
+# any option outside ``GAME_OPTIONS`` by the server (``server.options.check_room_options``)
 # and the page offers only those.
 GAME_REFUSED: dict[str, tuple[str, ...]] = {
     "classic": (),

@@ -270,32 +270,38 @@ class Player:
             self.page.wait_for_timeout(50)
         return True
 
-    def drawn_version(self) -> int:
-        """The version of the state the page has drawn (``#main``'s ``data-version``)."""
-        return int(self.page.evaluate("() => Number(document.getElementById('main')"
-                                      "?.dataset.version ?? -1)"))  # fmt: skip
+    def drawn_version(self) -> tuple[int, int]:
+        """(game, version) of the state the page has drawn (``#main``'s data): versions
+        start again with each game, so the game comes first."""
+        got = self.page.evaluate(
+            "() => { const d = document.getElementById('main')?.dataset || {};"
+            " return [Number(d.game ?? -1), Number(d.version ?? -1)]; }"
+        )
+        return int(got[0]), int(got[1])
 
-    def settle(self, before: int, bound: float = 60.0) -> None:
-        """Wait for the page's answer to what was just clicked: it has drawn a state
-        after ``before`` (the server took it), or asks something of its own first (a
-        wild's colour, a target, which cards go together), or the server refused it
-        (an error frame).  Only then may the page be read again: a loop that went on
-        after a fixed wait clicked the old page's buttons while the new state was being
-        drawn (a flake hunt run beside CPU burners: the challenge's Accept detached
-        mid-click, and the click waited 30 s for a button that was gone).  ``bound`` is
-        a last resort, with a message naming what did not happen."""
+    def settle(self, before: tuple[int, int], bound: float = 60.0) -> str:
+        """Wait for the page's answer to what was just clicked, and say which came:
+        "state" (it drew a state after ``before``: the server took it, or the game
+        moved on), "local" (it asks something of its own first: a wild's colour, a
+        target, which cards go together) or "error" (the server refused it).  Only
+        then may the page be read again: a loop that went on after a fixed wait
+        clicked the old page's buttons while the new state was being drawn (a flake
+        hunt run beside CPU burners: the challenge's Accept detached mid-click, and
+        the click waited 30 s for a button that was gone).  ``bound`` is a last
+        resort, with a message naming what did not happen."""
         errors = sum(1 for f in self.frames if f.get("type") == "error")
         deadline = time.monotonic() + bound
         while self.drawn_version() <= before:
             if any(self.visible(s) for s in LOCAL_PROMPTS):
-                return
+                return "local"
             if sum(1 for f in self.frames if f.get("type") == "error") > errors:
-                return
+                return "error"
             assert time.monotonic() < deadline, (
-                f"{self.name}'s page drew no state after version {before} in {bound:.0f} s "
+                f"{self.name}'s page drew no state after {before} in {bound:.0f} s "
                 f"(frames received up to version {self.version})"
             )
             self.page.wait_for_timeout(30)
+        return "state"
 
     def visible(self, selector: str) -> bool:
         loc = self.page.locator(selector)
@@ -398,7 +404,8 @@ def turn(p: Player) -> bool:
         page.keyboard.press("d")  # the keyboard shortcut
     else:
         return False
-    p.settle(before)
+    answer = p.settle(before)
+    assert answer != "error", f"{p.name}'s action was refused: {p.frames[-1]}"
     return True
 
 

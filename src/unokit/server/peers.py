@@ -166,7 +166,8 @@ class Peers:
         room whose players sit on different servers stood still for the whole outage:
         each player's server waited for news of the other's move (issue 48, D3: 13-14 of
         36 rooms in the history checker's runs).  Meanwhile every server reads the rooms
-        its clients are in from the store every ``DEAF_READ_EVERY`` seconds (the new log
+        its clients are in, and the rooms it drives (whose players may sit elsewhere
+        now), from the store every ``DEAF_READ_EVERY`` seconds (the new log
         entries; the room again only if its row moved), so play goes on at that pace;
         it stops when the bus is back (``on_bus_back`` reads everything once more)."""
         while True:
@@ -177,8 +178,12 @@ class Peers:
             for code in list(self.server.rooms):
                 room = self.server.rooms.get(code)
                 lock = self.server.locks.get(code)
-                if room is None or lock is None or lock.locked() or not self.server.conns.get(code):
+                if room is None or lock is None or lock.locked():
                     continue  # busy: whoever holds the lock brings it up to date
+                # its clients must see others' moves, and its driver (the lease here,
+                # its players maybe on another server now) must see whose turn it is
+                if not self.server.conns.get(code) and code not in self.server.leases.held:
+                    continue
                 try:
                     async with lock:
                         if self.server.rooms.get(code) is room and not room.broken:

@@ -1,12 +1,11 @@
 """A room: seats, tokens, the game through a ``Match``, its log and its recovery.
 
-Nothing here knows about websockets: the app (``server.app``) turns messages into
-calls on a ``Room`` and tells each connection its own view.  Every action goes
-through the master pipeline's order: the seat may act, the version matches, the
-action is legal (``Room.prepare``, or ``Room.bot_decide`` for a bot), its log entry is
-committed, then it is applied (``Room.commit``), and only then is anybody told.
-``Room.apply`` does all of it at once; the server commits entries of many rooms
-together (``server.app.GroupCommit``) between ``prepare`` and ``commit``.
+Nothing here knows about websockets: the master (``server.master``) turns messages
+into calls on a ``Room`` and tells each connection its own view.  Every action goes
+through the master's order: the seat may act, the version matches, the action is
+legal (``Room.prepare``, or ``Room.bot_decide`` for a bot), its log entry is stored
+(``server.committer``, many rooms' entries together: ``server.commit.GroupCommit``),
+then it is applied (``Room.commit``), and only then is anybody told.
 
 Fair shuffles: a game's seat draw uses a seed from ``secrets``; each round's deal
 comes from its own 48-bit seed, also from ``secrets``.  When a round starts the room

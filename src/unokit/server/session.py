@@ -260,15 +260,18 @@ class Sessions:
                     with contextlib.suppress(Exception):
                         await ws_.close(code=1008, reason="too many messages")
                     return
-                # the first few answered, then silence until the client is back within
-                # its rate: counted, not read off ``owe``, which the bucket's refill
+                # the first few answered, then silence until the client has been quiet
+                # for a while: counted, not read off ``owe``, which the bucket's refill
                 # lowers again while a slow server reads a flood (5 answers, not 3, on
                 # a loaded machine)
                 if conn.rate_replied < limits.rate_replies:
                     conn.rate_replied += 1
                     conn.send(err("rate_limited", "too many messages; slow down"))
                 continue
-            conn.rate_replied = 0
+            if conn.bucket.tokens >= conn.bucket.rate:
+                # half its burst back: the client sent nothing for about a second, not a
+                # flood the server read slowly (a pause of the loop refills a little)
+                conn.rate_replied = 0
             try:
                 msg = m.CLIENT.validate_json(frame_text(frame, self.server.limits.message_bytes))
             except TooBig:

@@ -10,7 +10,7 @@ the server process being killed (``kill -9``), which is what the recovery test
 checks; ``synchronous=FULL`` (``--sync full``) also survives losing power, at an
 fsync per commit.  The server's actions go through ``append_many``: the entries
 that every room queued while the last commit ran are committed in one transaction
-(a group commit, ``server.app.GroupCommit``), each room waiting with its lock held, and
+(a group commit, ``server.commit.GroupCommit``), each room waiting with its lock held, and
 only then applied and told (docs/reliability.md).
 
 Faults (docs/reliability.md, "The store's files"): ``SQLiteStore`` holds a lock on

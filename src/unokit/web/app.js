@@ -331,6 +331,7 @@ function render(prev) {
     withRowScroll(() => patch(main, tableView(context(prev), act)));
     // the state drawn: scripts driving the page (the browser tests) wait for this, not
     // for the websocket frame, which reaches them before or after the page redraws
+    main.dataset.game = String(S.state.game);
     main.dataset.version = String(S.state.version);
     afterTable(focusKey, active);
   } else {
