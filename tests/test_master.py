@@ -243,3 +243,20 @@ async def test_a_store_call_that_hangs_holds_up_its_own_room_only() -> None:
     finally:
         store.release.set()
         await server.close()
+
+
+async def test_a_join_takes_a_free_seat_and_a_taken_name_changes_nothing() -> None:
+    store = MemoryStore()
+    server = Server(store, None, Limits(), commit="each")
+    room, _ = Room.create(store, "Ana", "classic", {}, 3, [None, None], 0)
+    server.rooms[room.code] = room
+    ana = conn(room, 0)
+    server.conns[room.code].add(ana)
+    room, seat, token = await server.master.join(room, "Ben")
+    assert seat == 1 and room.seat_of(token) == 1
+    assert any(x["type"] == "room" for x in told(ana))  # Ana sees Ben sit down
+    row = json.dumps(store.load_room(room.code).data, sort_keys=True)  # type: ignore[union-attr]
+    with pytest.raises(RoomError):
+        await server.master.join(room, "ben")  # the same name, another case
+    assert json.dumps(store.load_room(room.code).data, sort_keys=True) == row  # type: ignore[union-attr]
+    assert room.seats[2] is None and not told(ana)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -71,6 +72,31 @@ class Master:
                         "the game moved on meanwhile; a fresh view follows"
                     ) from None
                 raise
+
+    async def join(self, room: Room, name: str) -> tuple[Room, int, str]:
+        """A person takes the room's first free seat (``POST /api/rooms/CODE/join``):
+        stored, then everyone told; the room (maybe read again), the seat and its
+        token.  Another server seating someone meanwhile: read the room, try again."""
+        server = self.server
+        server.check_store()
+        async with server.locks[room.code]:
+            for attempt in range(3):
+                room = server.rooms.get(room.code, room)
+                names = [s.name for s in room.seats if s is not None]
+                refusal = m.name_refusal(name, names)
+                if refusal is not None:
+                    raise RoomError(refusal[1], code=refusal[0])
+                try:
+                    sit = functools.partial(Room.join, name=name)
+                    seat, token = await server.commits.change(room, sit)
+                    break
+                except RoomChanged:
+                    server.conflicts += 1
+                    room = await server.refresh(room)
+                    if attempt == 2:
+                        raise
+        server.broadcast(room)
+        return room, seat, token
 
     async def due(self, room: Room, what: str, seat: int) -> bool:
         """What the room's own clock found due (``DUE``), with the room's lock held:

@@ -4,7 +4,6 @@ records and the replay viewer, with their errors as ``{"code", "message"}`` JSON
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
 import logging
 import time
@@ -218,24 +217,7 @@ class HttpRoutes:
         if not self.server.join_window.allow(addr):
             return error(429, "rate_limited", "too many attempts; wait a minute")  # type: ignore[return-value]
         room = await self.look_up(code, addr)
-        self.server.check_store()
-        async with self.server.locks[room.code]:
-            for attempt in range(3):  # another server seated someone meanwhile: again
-                room = self.server.rooms.get(room.code, room)
-                names = [s.name for s in room.seats if s is not None]
-                refusal = m.name_refusal(body.name, names)
-                if refusal is not None:
-                    raise RoomError(refusal[1], code=refusal[0])
-                try:
-                    join = functools.partial(Room.join, name=body.name)
-                    seat, token = await self.server.commits.change(room, join)
-                    break
-                except RoomChanged:
-                    self.server.conflicts += 1
-                    room = await self.server.refresh(room)
-                    if attempt == 2:
-                        raise
-        self.server.broadcast(room)
+        room, seat, token = await self.server.master.join(room, body.name)
         return {"code": room.code, "seat": seat, "token": token, "link": f"/r/{room.code}"}
 
     async def record(
