@@ -77,3 +77,28 @@ async def test_reactions_watchers_and_spectator_chat() -> None:
         ben = await Client(f"{h.ws}/{code}").connect(name="ana")
         await ben.wait(lambda: bool(ben.errors))
         assert ben.errors[0]["code"] == "name_taken"
+
+
+@pytest.mark.asyncio
+async def test_a_burst_of_one_reaction_puts_three_lines_in_the_others_logs() -> None:
+    """Issue 49, M5: 25 quick clicks on a reaction put 20 identical lines in everyone's
+    log before the per-minute limit, and the game's lines scrolled away.  At most 3
+    reactions in any 10 s go out (``reactions_per_10_seconds``); the clicker is told
+    the rest were refused, nobody else hears of them."""
+    async with running(limits=Limits(messages_per_second=10_000)) as h:
+        r = await h.room(seats=2)
+        code = r["code"]
+        b = await h.join(code, "Ben")
+        ana = await Client(f"{h.ws}/{code}", r["token"]).connect()
+        ben = await Client(f"{h.ws}/{code}", b["token"]).connect()
+        for _ in range(25):
+            await ana.send({"type": "react", "emote": "gg"})
+        await ana.wait(lambda: len(ana.errors) == 22, 10)
+        await ana.send({"type": "ping"})  # sent after the last reaction: once its pong
+        await ana.wait(lambda: any(f["type"] == "pong" for f in ana.frames), 10)
+        await ben.send({"type": "ping"})  # ... and Ben's, every reaction he will get came
+        await ben.wait(lambda: any(f["type"] == "pong" for f in ben.frames), 10)
+        assert len(of(ben, "react")) == 3
+        assert {e["code"] for e in ana.errors} == {"rate_limited"}
+        await ana.close()
+        await ben.close()

@@ -19,6 +19,9 @@ class Limits:
     messages_per_second: float = 20.0  # per connection, with a burst of twice that
     chat_per_minute: int = 20
     reactions_per_minute: int = 20
+    # and at most this many in any 10 s: 25 quick clicks on one reaction put 20
+    # identical lines in everyone's log, and the game's lines scrolled away (issue 49, M5)
+    reactions_per_10_seconds: int = 3
     connections_per_address: int = 30
     rooms_per_address_per_hour: int = 30
     joins_per_address_per_minute: int = 30  # joins and token checks (guessing)

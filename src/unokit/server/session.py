@@ -92,6 +92,7 @@ class Sessions:
         self.origins = frozenset(o for o in map(normal_origin, allowed_origins) if o is not None)
         self.chat_window = Window(server.limits.chat_per_minute, 60)
         self.react_window = Window(server.limits.reactions_per_minute, 60)
+        self.react_burst = Window(server.limits.reactions_per_10_seconds, 10)
 
     def install(self, app: FastAPI) -> None:
         app.add_api_websocket_route("/ws/{code}", self.ws)
@@ -330,7 +331,13 @@ class Sessions:
                 raise RoomError("give a name (watch again) to chat or react", code="no_seat")
             # a spectator is counted by address: a new name must not bring a new allowance
             who = f"{room.code}:{seat}" if seat is not None else f"{room.code}:w:{conn.address}"
-            if not (self.chat_window if chat else self.react_window).allow(who):
+            if chat:
+                allowed = self.chat_window.allow(who)
+            else:  # both of a reaction's limits, counted only when it goes out
+                allowed = not self.react_burst.full(who) and self.react_window.allow(who)
+                if allowed:
+                    self.react_burst.allow(who)
+            if not allowed:
                 raise RoomError("too many messages; wait a little", code="rate_limited")
             s = room.seats[seat] if seat is not None else None
             name = s.name if s else conn.name
