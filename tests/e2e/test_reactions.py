@@ -5,6 +5,7 @@ chat off."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from browser_table import Player, create_room, run_server, shot
@@ -35,6 +36,23 @@ def test_reactions_spectators_and_their_chat(browser: Any, tmp_path: Any) -> Non
                 "Good game!"
             )
             assert dee.page.locator("#log li", has_text="Ana: Good game!").count() == 1
+            # issue 49, M5: a burst of clicks puts 3 lines in the others' logs, not 20
+            # (the first click above was one of them)
+            for _ in range(24):
+                ana.page.click(".reactions [data-emote='gg']")
+
+            def refused() -> int:
+                return sum(f.get("code") == "rate_limited" for f in ana.frames)
+
+            deadline = time.monotonic() + 30
+            while refused() < 22:  # the server read every click: 2 went out, 22 refused
+                assert time.monotonic() < deadline, f"{refused()} of 22 clicks refused"
+                ana.page.wait_for_timeout(50)
+            dee.page.wait_for_function(
+                "() => [...document.querySelectorAll('#log li')]"
+                ".filter(li => li.textContent.includes('Ana: Good game!')).length >= 3"
+            )
+            assert dee.page.locator("#log li", has_text="Ana: Good game!").count() == 3
             # Dee reacts and chats: beside her name in Ana's spectator list, and logged
             dee.page.click(".reactions [data-emote='wow']")
             ana.page.wait_for_selector("#watchers .react-bubble")
