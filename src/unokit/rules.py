@@ -510,12 +510,12 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
 MODERN_PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
     "flip": (
         "UNO Flip!: 112 two-faced cards, a light and a dark side, the Flip card turns "
-        "everything over (RULES-MODERN.md Part A)",
+        "everything over",
         {"deck": "flip"},
     ),
     "no-mercy": (
         "UNO Show 'Em No Mercy: 168 cards, draw until playable, stacking by value, "
-        "7-swap and 0-pass, the Mercy rule at 25 cards (Part B); 2-6 players",
+        "7-swap and 0-pass, the Mercy rule at 25 cards; 2-6 players",
         {"deck": "no-mercy", "scoring": "first-out", "target_score": 1000},
     ),
 }

@@ -331,3 +331,24 @@ test("the log speaks the language chosen, and says 'you' to the player", () => {
     setLanguage("en");
   }
 });
+
+// Players read these texts: the project's own documents and rule ids mean nothing to
+// them (issue 49: "RULES-MODERN.md Part A" in a preset, "docs/records.md" in the
+// replay's introduction).
+const INTERNAL = /\.md\b|RULES|\b(?:Part|Teil|parte|partie) [A-D]\b|\b[A-Z]{2,}-[A-Z]+-\d/;
+
+for (const [lang, { table }] of Object.entries(LANGUAGES)) {
+  test(`${lang}: no text names an internal document or rule id`, () => {
+    const found = Object.entries(table).filter(([, v]) => typeof v === "string" && INTERNAL.test(v));
+    assert.deepEqual(found, [], `${lang}: say it in the player's words`);
+  });
+}
+
+test("the presets' and options' descriptions the server sends name no internal document", () => {
+  const py = join(ROOT, ".venv", "bin", "python");
+  const out = execFileSync(py, ["-c", "import json; from unokit.server.options import rules_json; print(json.dumps(rules_json()))"], { cwd: ROOT, encoding: "utf8" });
+  const rules = JSON.parse(out);
+  const texts = [...rules.presets.map((p) => p.description), ...rules.options.map((o) => o.help)];
+  const found = texts.filter((s) => typeof s === "string" && INTERNAL.test(s));
+  assert.deepEqual(found, []);
+});

@@ -441,9 +441,9 @@ export default {
   "preset.party": "Party",
   "preset.party.desc": "Stapeln von Ziehkarten, Reinwerfen und Sieben-Null",
   "preset.flip": "Flip",
-  "preset.flip.desc": "UNO Flip!: 112 doppelseitige Karten mit heller und dunkler Seite, die Flip-Karte dreht alles um (RULES-MODERN.md Teil A)",
+  "preset.flip.desc": "UNO Flip!: 112 doppelseitige Karten mit heller und dunkler Seite, die Flip-Karte dreht alles um",
   "preset.no-mercy": "No Mercy",
-  "preset.no-mercy.desc": "UNO Show 'Em No Mercy: 168 Karten, ziehen bis spielbar, Stapeln nach Wert, 7 tauscht und 0 gibt weiter, die Gnadenregel bei 25 Karten (Teil B); 2-6 Spieler",
+  "preset.no-mercy.desc": "UNO Show 'Em No Mercy: 168 Karten, ziehen bis spielbar, Stapeln nach Wert, 7 tauscht und 0 gibt weiter, die Gnadenregel bei 25 Karten; 2-6 Spieler",
   "option.deck": "Kartenspiel",
   "option.deck.help": "welches Kartenspiel: classic, mattel-2018-swap, mattel-2018-shuffle, my-first-uno (flip, no-mercy: die modernen Spiele)",
   "option.custom_rule": "Wunschkarten-Regel",
@@ -573,7 +573,7 @@ export default {
 
   // ---- die Wiederholung ----
   "replay.title": "Ein Spiel wiederholen",
-  "replay.intro": "Öffne einen Spielbericht: einen aus einem beendeten Spiel heruntergeladenen (Spielbericht herunterladen), die Ausgabe von unokit demo oder jeden Bericht nach docs/records.md. Du kannst die Datei auch auf diese Seite ziehen.",
+  "replay.intro": "Öffne einen Spielbericht: einen aus einem beendeten Spiel heruntergeladenen (Spielbericht herunterladen), die Ausgabe von unokit demo oder jeden anderen unokit-Spielbericht. Du kannst die Datei auch auf diese Seite ziehen.",
   "replay.file": "Spielbericht (JSON)",
   "replay.linkHint": "Das Spiel eines beendeten Raums hat auch einen Link: {example}.",
   "replay.home": "Zurück zur Startseite",

@@ -443,9 +443,9 @@ export default {
   "preset.party": "party",
   "preset.party.desc": "progressive stacking, jump-in and seven-zero",
   "preset.flip": "flip",
-  "preset.flip.desc": "UNO Flip!: 112 two-faced cards, a light and a dark side, the Flip card turns everything over (RULES-MODERN.md Part A)",
+  "preset.flip.desc": "UNO Flip!: 112 two-faced cards, a light and a dark side, the Flip card turns everything over",
   "preset.no-mercy": "no-mercy",
-  "preset.no-mercy.desc": "UNO Show 'Em No Mercy: 168 cards, draw until playable, stacking by value, 7-swap and 0-pass, the Mercy rule at 25 cards (Part B); 2-6 players",
+  "preset.no-mercy.desc": "UNO Show 'Em No Mercy: 168 cards, draw until playable, stacking by value, 7-swap and 0-pass, the Mercy rule at 25 cards; 2-6 players",
   "option.deck": "deck",
   "option.deck.help": "which deck: classic, mattel-2018-swap, mattel-2018-shuffle, my-first-uno (flip, no-mercy: the modern games)",
   "option.custom_rule": "custom rule",
@@ -575,7 +575,7 @@ export default {
 
   // ---- the replay viewer ----
   "replay.title": "Replay a game",
-  "replay.intro": "Open a game record: one downloaded from a finished game (Download the record), the output of unokit demo, or any record of docs/records.md. You can also drop the file on this page.",
+  "replay.intro": "Open a game record: one downloaded from a finished game (Download the record), the output of unokit demo, or any unokit game record. You can also drop the file on this page.",
   "replay.file": "Game record (JSON)",
   "replay.linkHint": "A finished room's game has a link too: {example}.",
   "replay.home": "Back to the home page",

@@ -459,9 +459,9 @@ export default {
   "preset.party": "fiesta",
   "preset.party.desc": "acumular cartas de robar, colarse y siete-cero",
   "preset.flip": "Flip",
-  "preset.flip.desc": "UNO Flip!: 112 cartas de dos caras, un lado claro y uno oscuro, la carta Flip da la vuelta a todo (RULES-MODERN.md parte A)",
+  "preset.flip.desc": "UNO Flip!: 112 cartas de dos caras, un lado claro y uno oscuro, la carta Flip da la vuelta a todo",
   "preset.no-mercy": "No Mercy",
-  "preset.no-mercy.desc": "UNO Show 'Em No Mercy: 168 cartas, robar hasta poder jugar, acumular por valor, el 7 intercambia y el 0 pasa, la regla de la piedad con 25 cartas (parte B); de 2 a 6 jugadores",
+  "preset.no-mercy.desc": "UNO Show 'Em No Mercy: 168 cartas, robar hasta poder jugar, acumular por valor, el 7 intercambia y el 0 pasa, la regla de la piedad con 25 cartas; de 2 a 6 jugadores",
   "option.deck": "baraja",
   "option.deck.help": "qué baraja: classic, mattel-2018-swap, mattel-2018-shuffle, my-first-uno (flip, no-mercy: los juegos modernos)",
   "option.custom_rule": "regla personalizable",
@@ -591,7 +591,7 @@ export default {
 
   // ---- el visor de repeticiones ----
   "replay.title": "Repetir una partida",
-  "replay.intro": "Abre el registro de una partida: uno descargado de una partida terminada (Descargar el registro), la salida de unokit demo o cualquier registro de docs/records.md. También puedes soltar el archivo en esta página.",
+  "replay.intro": "Abre el registro de una partida: uno descargado de una partida terminada (Descargar el registro), la salida de unokit demo o cualquier otro registro de partida de unokit. También puedes soltar el archivo en esta página.",
   "replay.file": "Registro de la partida (JSON)",
   "replay.linkHint": "La partida de una sala terminada también tiene un enlace: {example}.",
   "replay.home": "Volver al inicio",

@@ -459,9 +459,9 @@ export default {
   "preset.party": "fête",
   "preset.party.desc": "cumul des cartes à piocher, interception et sept-zéro",
   "preset.flip": "Flip",
-  "preset.flip.desc": "UNO Flip! : 112 cartes recto verso, une face claire et une face sombre, la carte Flip retourne tout (RULES-MODERN.md partie A)",
+  "preset.flip.desc": "UNO Flip! : 112 cartes recto verso, une face claire et une face sombre, la carte Flip retourne tout",
   "preset.no-mercy": "No Mercy",
-  "preset.no-mercy.desc": "UNO Show 'Em No Mercy : 168 cartes, piocher jusqu'à pouvoir jouer, cumul par valeur, le 7 échange et le 0 fait tourner, la règle de la pitié à 25 cartes (partie B) ; 2 à 6 joueurs",
+  "preset.no-mercy.desc": "UNO Show 'Em No Mercy : 168 cartes, piocher jusqu'à pouvoir jouer, cumul par valeur, le 7 échange et le 0 fait tourner, la règle de la pitié à 25 cartes ; 2 à 6 joueurs",
   "option.deck": "jeu de cartes",
   "option.deck.help": "quel jeu : classic, mattel-2018-swap, mattel-2018-shuffle, my-first-uno (flip, no-mercy : les jeux modernes)",
   "option.custom_rule": "règle personnalisable",
@@ -591,7 +591,7 @@ export default {
 
   // ---- la rediffusion ----
   "replay.title": "Rejouer une partie",
-  "replay.intro": "Ouvre le relevé d'une partie : un relevé téléchargé d'une partie finie (Télécharger le relevé), la sortie de unokit demo, ou tout relevé de docs/records.md. Tu peux aussi déposer le fichier sur cette page.",
+  "replay.intro": "Ouvre le relevé d'une partie : un relevé téléchargé d'une partie finie (Télécharger le relevé), la sortie de unokit demo, ou tout autre relevé de partie unokit. Tu peux aussi déposer le fichier sur cette page.",
   "replay.file": "Relevé de partie (JSON)",
   "replay.linkHint": "La partie d'une salle terminée a aussi un lien : {example}.",
   "replay.home": "Retour à l'accueil",
