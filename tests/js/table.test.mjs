@@ -126,3 +126,19 @@ test("a Wild Draw Four on me: the prompt offers challenge and accept", () => {
   find(tree, "#accept-btn").attrs.onclick();
   assert.deepEqual(act.calls, [["send", { challenge: true }], ["send", { accept: true }]]);
 });
+
+test("the Keys panel names the colour keys of the side that is up (UNO Flip!'s dark: P, T, O, V)", async () => {
+  const { sideView } = await import("../../src/unokit/web/render/side.js");
+  const keysOf = (side) => {
+    const c = ctx();
+    c.help = true;
+    c.st.view.side = side;
+    const tree = sideView(c, recorder());
+    return findAll(find(tree, "#help"), (v) => v.tag === "dt").map(text);
+  };
+  assert.ok(keysOf(null).includes("R, Y, G, B"));
+  assert.ok(keysOf("light").includes("R, Y, G, B"));
+  const dark = keysOf("dark");
+  assert.ok(dark.includes("P, T, O, V"), dark.join(" | "));
+  assert.ok(!dark.includes("R, Y, G, B"));
+});

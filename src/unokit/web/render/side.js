@@ -27,10 +27,15 @@ export const KEYS = [
   ["1-9", "keys.digitsDo"], ["N", "keys.nDo"], ["keys.esc", "keys.escDo"], ["?", "keys.helpDo"],
 ];
 
-export function helpPanel(act) {
+// the colour keys are the colours' letters: UNO Flip!'s dark side has its own
+const DARK_COLOURS = "P, T, O, V";
+
+/** The Keys panel; ``dark``: UNO Flip!'s dark side is up (its colours' keys). */
+export function helpPanel(act, dark = false) {
+  const name = (k) => (k === "keys.colours" && dark ? DARK_COLOURS : k.startsWith("keys.") ? t(k) : k);
   return h("section", { class: "help", id: "help", key: "help", "aria-labelledby": "help-h" },
     h("h2", { id: "help-h", text: t("keys.title") }),
-    h("dl", {}, KEYS.map(([k, d]) => [h("dt", { text: k.startsWith("keys.") ? t(k) : k }), h("dd", { text: t(d) })])),
+    h("dl", {}, KEYS.map(([k, d]) => [h("dt", { text: name(k) }), h("dd", { text: t(d) })])),
     h("button", { class: "btn small", type: "button", id: "help-close", text: t("common.close"), onclick: () => act.toggleHelp() }));
 }
 
@@ -57,7 +62,7 @@ export function sideView(ctx, act) {
       h("div", { class: "reveal-cards" }, ctx.revealed.cards.map((code) => face(code, { size: "sm", dark: st.view.side === "dark" }))),
       h("button", { class: "btn ghost small", type: "button", text: t("side.hide"), onclick: () => act.hideReveal() })));
   }
-  if (ctx.help) kids.push(helpPanel(act));
+  if (ctx.help) kids.push(helpPanel(act, st?.view.side === "dark"));
   if (ctx.rulesOpen) kids.push(rulesPanel(room, ctx.rules, act));
   kids.push(h("h2", { class: "side-h", key: "log-h", text: t("side.log") }), logList(ctx.log));
   if (!ctx.replay) {
