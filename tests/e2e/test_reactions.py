@@ -63,6 +63,17 @@ def test_reactions_spectators_and_their_chat(browser: Any, tmp_path: Any) -> Non
                 "() => [...document.querySelectorAll('#log li')]"
                 ".some(li => li.textContent === 'Dee (watching): go Ana')"
             )
+            # sent, the focus is back on the table, and Esc leaves the chat unsent: the
+            # table's keys are keys again (issue 49: "N" for the next round became chat)
+            focused = "() => document.activeElement && document.activeElement.id"
+            assert dee.page.evaluate(focused) != "chat-input"
+            ana.page.click("#chat-input")
+            ana.page.keyboard.type("n")
+            ana.page.keyboard.press("Escape")
+            assert ana.page.evaluate(focused) != "chat-input"
+            ana.page.keyboard.press("?")  # a table key: the Keys panel opens
+            ana.page.wait_for_selector("#help")
+            ana.page.keyboard.press("?")
             # the host turns spectators' chat off: Dee's page says so, reactions stay
             ana.page.uncheck("#watch-chat")
             dee.page.wait_for_selector("#watch-chat-off")

@@ -454,6 +454,9 @@ const act = {
     const text = input.value.trim();
     if (text) act.msg({ type: "chat", text });
     input.value = "";
+    // back to the table: its keys (N, D, K...) must not go on typing chat text
+    input.blur();
+    main.focus({ preventScroll: true });
   },
   setBotLevel(seat, level) {
     store.setBotLevel(seat, level);
@@ -524,7 +527,13 @@ function choiceStep(next) {
 // ---------------------------------------------------------------- keys -------------------
 document.addEventListener("keydown", (e) => {
   const t = e.target;
-  if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT")) return;
+  if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT")) {
+    if (e.key === "Escape" && t.id === "chat-input") { // Esc leaves the chat for the table
+      t.blur();
+      main.focus({ preventScroll: true });
+    }
+    return;
+  }
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   if (S.replay) { // a replay: moving along the game; nothing is sent
     if (R.frames.length && e.target.type !== "range") replayKeys(e);
