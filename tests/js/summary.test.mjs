@@ -73,3 +73,18 @@ test("the totals chart: a line per player from 0, the highest total at the top",
   assert.ok(Math.abs(last[1] - 30) < 1e-9, `40 of 50 is at y=30, not ${last[1]}`);
   assert.equal(findAll(chart, (v) => v.tag === "line" && v.attrs.class === "target").length, 0);
 });
+
+test("first-out scoring: the game's end names no target and draws no chart of zero scores", () => {
+  const st = over({ phase: "game_over", game_winner: 1, scores: [0, 0, 0] });
+  st.totals = [[0, 0, 0]];
+  const firstOut = room({ rules: { preset: "no-mercy", options: { scoring: "first-out", target_score: 1000 } } });
+  const tree = summaryView(st, ctx({ st, room: firstOut }), recorder());
+  const hint = text(find(tree, ".hint"));
+  assert.match(hint, /first player out wins/);
+  assert.doesNotMatch(hint, /1000|target/);
+  assert.equal(find(tree, "#by-round"), null);
+  // standard scoring keeps both
+  const standard = summaryView(over({ phase: "game_over", game_winner: 1 }), ctx({ st }), recorder());
+  assert.match(text(find(standard, ".hint")), /target/);
+  assert.notEqual(find(standard, "#by-round"), null);
+});

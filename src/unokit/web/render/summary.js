@@ -35,6 +35,8 @@ export function summaryView(st, ctx, act, ended = false) {
   const v = st.view;
   const over = v.phase === "game_over" || ended;
   const target = ruleValue("target_score", room, rules) ?? 500;
+  // first-out scoring: whoever goes out first wins the game; no points, no target
+  const firstOut = ruleValue("scoring", room, rules) === "first-out";
   const out = outWords(viewGame(v, rules)); // a seat out of the game: eliminated, knocked out
   const rows = v.names.map((name, s) => h("tr", { class: s === v.round_winner ? "winner" : "" },
     h("th", { scope: "row", text: s === v.seat ? t("common.youMark", { name }) : name }),
@@ -67,13 +69,13 @@ export function summaryView(st, ctx, act, ended = false) {
   return h("section", { class: "summary", id: "summary", key: "summary", role: "dialog", "aria-modal": "false", "aria-labelledby": "summary-h" },
     h("h2", { id: "summary-h", text: title }),
     h("p", { class: "hint", text: over
-      ? tn("summary.overHint", target) + (replay ? "" : host ? t("summary.overHost") : t("summary.overGuest"))
+      ? (firstOut ? t("summary.overFirstOut") : tn("summary.overHint", target)) + (replay ? "" : host ? t("summary.overHost") : t("summary.overGuest"))
       : tn("summary.roundHint", target, { round: v.round + 1 }) + (seated && !replay ? t("summary.roundHintNext") : "") }),
     !over && ctx.nextRoundAt ? h("p", { class: "next-round-in", id: "next-round-in", role: "timer", text: nextRoundText(ctx.nextRoundAt, ctx.now) }) : null,
     h("table", { class: "scores" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col", text: t("summary.player") }), h("th", { scope: "col", text: t("summary.cardsLeft") }), h("th", { scope: "col", text: t("summary.points") }), h("th", { scope: "col", text: t("summary.score") }))),
       h("tbody", {}, rows)),
-    roundsView(st, room, rules),
+    firstOut ? null : roundsView(st, room, rules),
     h("div", { class: "choice-row" }, buttons));
 }
 
