@@ -142,3 +142,13 @@ test("the Keys panel names the colour keys of the side that is up (UNO Flip!'s d
   assert.ok(dark.includes("P, T, O, V"), dark.join(" | "));
   assert.ok(!dark.includes("R, Y, G, B"));
 });
+
+test("UNO Flip!'s draw pile, showing a face, says it is the draw pile; a face-down one needs no word", () => {
+  const c = ctx();
+  c.st.view.pile_top = "P5";
+  c.st.view.side = "light";
+  const label = find(tableView(c, recorder()), ".pile-label");
+  assert.notEqual(label, null);
+  assert.equal(text(label), "Draw pile");
+  assert.equal(find(tableView(ctx(), recorder()), ".pile-label"), null);
+});

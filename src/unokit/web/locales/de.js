@@ -148,6 +148,7 @@ export default {
   "table.pile.other": "Ziehstapel, {n} Karten",
   "table.pileDraw.one": "Ziehstapel, {n} Karte. Eine Karte ziehen (D)",
   "table.pileDraw.other": "Ziehstapel, {n} Karten. Eine Karte ziehen (D)",
+  "table.pileLabel": "Nachziehstapel",
   "table.pileOther.one": "Ziehstapel, {n} Karte; die Rückseite der obersten Karte ist {card}",
   "table.pileOther.other": "Ziehstapel, {n} Karten; die Rückseite der obersten Karte ist {card}",
   "table.pileOtherDraw.one": "Ziehstapel, {n} Karte; die Rückseite der obersten Karte ist {card}. Eine Karte ziehen (D)",

@@ -149,6 +149,7 @@ export default {
   "table.pile.other": "Draw pile, {n} cards",
   "table.pileDraw.one": "Draw pile, {n} card. Draw a card (D)",
   "table.pileDraw.other": "Draw pile, {n} cards. Draw a card (D)",
+  "table.pileLabel": "Draw pile",
   "table.pileOther.one": "Draw pile, {n} card; its top card's other side is {card}",
   "table.pileOther.other": "Draw pile, {n} cards; its top card's other side is {card}",
   "table.pileOtherDraw.one": "Draw pile, {n} card; its top card's other side is {card}. Draw a card (D)",

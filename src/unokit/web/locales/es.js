@@ -152,6 +152,7 @@ export default {
   "table.pileDraw.one": "Mazo, {n} carta. Robar una carta (D)",
   "table.pileDraw.many": "Mazo, {n} cartas. Robar una carta (D)",
   "table.pileDraw.other": "Mazo, {n} cartas. Robar una carta (D)",
+  "table.pileLabel": "Mazo de robar",
   "table.pileOther.one": "Mazo, {n} carta; el reverso de la carta de arriba es {card}",
   "table.pileOther.many": "Mazo, {n} cartas; el reverso de la carta de arriba es {card}",
   "table.pileOther.other": "Mazo, {n} cartas; el reverso de la carta de arriba es {card}",

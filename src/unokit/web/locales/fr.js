@@ -152,6 +152,7 @@ export default {
   "table.pileDraw.one": "Pioche, {n} carte. Piocher une carte (D)",
   "table.pileDraw.other": "Pioche, {n} cartes. Piocher une carte (D)",
   "table.pileDraw.many": "Pioche, {n} cartes. Piocher une carte (D)",
+  "table.pileLabel": "Pioche",
   "table.pileOther.one": "Pioche, {n} carte ; le dos de la carte du dessus est {card}",
   "table.pileOther.other": "Pioche, {n} cartes ; le dos de la carte du dessus est {card}",
   "table.pileOther.many": "Pioche, {n} cartes ; le dos de la carte du dessus est {card}",

@@ -87,7 +87,9 @@ function centerView(ctx, act) {
   }, v.pile_top
     // UNO Flip!: the draw pile's top card shows its other face to everyone (FLIP-VIEW-3)
     ? face(v.pile_top, { size: "lg", dark: v.side === "light", other: true })
-    : back("lg"), h("span", { class: "pile-count", text: String(v.draw_pile) }));
+    : back("lg"), h("span", { class: "pile-count", text: String(v.draw_pile) }),
+  // a face-up card on the draw pile read as a second discard (issue 49): it says what it is
+  v.pile_top ? h("span", { class: "pile-label", "aria-hidden": "true", text: t("table.pileLabel") }) : null);
   const flyIn = prev && prev.view.top !== v.top && prev.view.discard.length !== v.discard.length;
   const topEl = v.top ? face(v.top, { size: "lg", dark: v.side === "dark" }, { class: flyIn ? "fly-in" : null }) : h("span", { class: "card card-lg empty" });
   const discard = h("div", { class: "pile discardpile", id: "discard" },
