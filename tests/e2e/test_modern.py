@@ -21,6 +21,20 @@ from unokit.engine.modern.base import ModernGame
 
 QUICK = {"bot_delay": 0.05, "catch_window": 0.3, "next_round": 60.0}
 DARK = set("PTOV")
+# the opponents' cards in UNO Flip! whose faces another card covers (more than 2 px)
+OVERLAPS = """() => {
+  const out = [];
+  for (const fan of document.querySelectorAll('.opp .other-fan')) {
+    const r = [...fan.querySelectorAll('.card')].map((c) => c.getBoundingClientRect());
+    for (let i = 0; i < r.length; i++)
+      for (let j = i + 1; j < r.length; j++) {
+        const w = Math.min(r[i].right, r[j].right) - Math.max(r[i].left, r[j].left);
+        const h = Math.min(r[i].bottom, r[j].bottom) - Math.max(r[i].top, r[j].top);
+        if (w > 2 && h > 2) out.push([i, j, Math.round(w)]);
+      }
+  }
+  return out;
+}"""
 
 
 def _first_play_ends_with(suffix: str, target: bool = False) -> Any:
@@ -121,6 +135,8 @@ def test_uno_flip_through_the_page(browser: Any, tmp_path: Any) -> None:
             assert all(c[0] in DARK or c == "W+C" or c == "W" for o in v["others"] for c in o)
             assert page.locator("#draw-pile .card.other-face.dark").count() == 1
             assert v["others"][0] == []  # never her own other faces
+            # each of those faces can be read: no card covers another (issue 49, M2)
+            assert not page.evaluate(OVERLAPS), page.evaluate(OVERLAPS)
             shot(page, "table-flip.png")
             flips = page.locator(".hand .card.playable[data-card$='F']")
             flips.first.click()
@@ -147,6 +163,7 @@ def test_uno_flip_through_the_page(browser: Any, tmp_path: Any) -> None:
             page.set_viewport_size({"width": 390, "height": 844})
             page.wait_for_timeout(200)
             assert page.evaluate("document.documentElement.scrollWidth") <= 390
+            assert not page.evaluate(OVERLAPS), page.evaluate(OVERLAPS)  # on a phone too
             shot(page, "table-flip-phone-390.png")
             page.set_viewport_size({"width": 1280, "height": 860})
             seen = play_through(ana)
