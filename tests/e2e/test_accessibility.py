@@ -103,3 +103,38 @@ def test_no_serious_accessibility_violations_and_keyboard_play(
             assert not ana.errors and not ana.console
         finally:
             ana.close()
+
+
+def test_a_knocked_out_no_mercy_seat_reads_as_well_as_the_others(
+    browser: Any, tmp_path: Any
+) -> None:
+    """Issue 49, M3: a seat the Mercy rule knocked out was dimmed whole, its name and
+    badge too, the trial's only axe violation (color-contrast, serious).  A No Mercy
+    game whose round ended with three seats knocked out, opened in the replay viewer at
+    its last move: axe finds nothing serious, and the knocked-out seats are there."""
+    from unokit.bots import RandomBot, play_game
+    from unokit.engine.family import new_game
+    from unokit.record import dumps
+    from unokit.rules import from_preset
+
+    game = new_game(from_preset("no-mercy", {"target_score": 200}), ["Ana", "Ben", "Cy", "Di"],
+                    seed=1)  # fmt: skip
+    play_game(game, [RandomBot(seed=i) for i in range(4)])
+    assert not all(game.live), "the seed no longer knocks anyone out: choose another"
+    path = tmp_path / "knocked.json"
+    path.write_text(dumps(game))
+    with run_server(tmp_path) as url:
+        p = Player.open(browser, "Viewer", viewport={"width": 1280, "height": 860})
+        try:
+            p.page.goto(f"{url}/replay")
+            p.page.wait_for_selector("#replay-file")
+            p.page.set_input_files("#replay-file", str(path))
+            p.page.wait_for_selector("#replay-bar")
+            p.page.click("#rp-last")
+            p.page.wait_for_selector(".opp.knocked")
+            p.page.click("#hide-summary")  # the table behind the summary
+            assert p.page.locator(".opp.knocked").count() >= 2
+            shot(p.page, "table-knocked-out.png")
+            assert not serious(p.page), serious(p.page)
+        finally:
+            p.close()
