@@ -207,6 +207,22 @@ def launch(pw: Any) -> Browser:
 LOCAL_PROMPTS = ("#prompt .btn.ghost",)
 
 
+# the table's parts a prompt must leave in sight: what a stack, a challenge or a colour
+# is answered by (issue 49, M4: the prompts covered them on desktop)
+COVERED = """() => {
+  const p = document.querySelector('#prompt.active');
+  if (!p) return [];
+  const a = p.getBoundingClientRect();
+  return ['#draw-pile', '#discard', '#color-in-force', '#draw-btn'].filter((sel) => {
+    const e = document.querySelector(sel);
+    if (!e) return false;
+    const b = e.getBoundingClientRect();
+    return Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1
+      && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
+  });
+}"""
+
+
 @dataclass
 class Player:
     """One browser context (a person) and what its page received."""
@@ -325,7 +341,10 @@ class Player:
                 for (let n = e.parentElement; n && n !== document.body; n = n.parentElement)
                   path.push(n.tagName.toLowerCase() + (n.id ? '#' + n.id : '')
                             + (n.className ? '.' + String(n.className).split(' ').join('.') : ''));
-                return [e.dataset.card, 'elsewhere (' + path.join(' < ') + ')'];
+                // (an empty path was seen twice, unexplained: say what the element is)
+                const what = 'parent ' + (e.parentElement ? e.parentElement.tagName : 'none')
+                  + ', connected ' + e.isConnected + ', ' + e.outerHTML.slice(0, 160);
+                return [e.dataset.card, 'elsewhere (' + path.join(' < ') + '; ' + what + ')'];
             })""",
         )
 

@@ -32,6 +32,7 @@ from typing import Any
 
 import pytest
 from browser_table import (
+    COVERED,
     Player,
     create_room,
     find_seed,
@@ -77,6 +78,7 @@ class Driver:
         if p.visible(".prompt .color-pick"):
             if not self.run.seen["color"]:
                 shot(p.page, "table-colour.png")
+                assert not p.page.evaluate(COVERED), p.page.evaluate(COVERED)
             p.page.click(".prompt .color-pick .cb-B")
             self.run.seen["color"] += 1
             return True
@@ -94,6 +96,7 @@ class Driver:
             return True
         if p.visible("#challenge-btn"):
             shot(page, "table-challenge.png")
+            assert not page.evaluate(COVERED), page.evaluate(COVERED)
             page.click("#challenge-btn")
             self.run.seen["challenge"] += 1
             self.run.challenged_by = p.seat
