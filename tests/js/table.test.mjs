@@ -152,3 +152,14 @@ test("UNO Flip!'s draw pile, showing a face, says it is the draw pile; a face-do
   assert.equal(text(label), "Draw pile");
   assert.equal(find(tableView(ctx(), recorder()), ".pile-label"), null);
 });
+
+test("the hand is shown sorted: by colour, numbers before actions, wilds last; a click plays that card", () => {
+  const act = recorder();
+  const c = ctx();
+  c.st.view.hand = ["W", "G7", "R5", "B+2", "R1", "YS", "W+4", "G2"];
+  c.st.view.legal = [{ play: "R1" }, { play: "W", color: "R" }];
+  const cards = handCards(tableView(c, act));
+  assert.deepEqual(cards.map((v) => v.card), ["R1", "R5", "YS", "G2", "G7", "B+2", "W", "W+4"]);
+  cards[0].attrs.onclick(); // Red 1, the server's fifth card
+  assert.deepEqual(act.calls, [["clickCard", "R1", 4]]);
+});

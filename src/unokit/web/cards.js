@@ -30,6 +30,23 @@ export const COLORS = {
   V: colour("purple", "V"),
 };
 export const COLOR_KEYS = ["R", "Y", "G", "B"];
+
+// A hand in the order players sort theirs (issue 49: it came in the server's order):
+// by colour (red, yellow, green, blue; the dark side's pink, teal, orange, purple),
+// numbers before actions, wilds last; cards alike keep their order.
+const SORT_COLOURS = "RYGBPTOV";
+function handKey(code) {
+  const c = code[0] === "W" ? -1 : SORT_COLOURS.indexOf(code[0]);
+  const rest = code.slice(1);
+  const n = /^\d+$/.test(rest) ? Number(rest) : 100;
+  return [c < 0 ? 99 : c, n, rest];
+}
+export function handOrder(codes) {
+  const keys = codes.map(handKey);
+  const cmp = (a, b) => keys[a][0] - keys[b][0] || keys[a][1] - keys[b][1]
+    || (keys[a][2] < keys[b][2] ? -1 : keys[a][2] > keys[b][2] ? 1 : 0) || a - b;
+  return codes.map((_, i) => i).sort(cmp);
+}
 export const DARK_KEYS = ["P", "T", "O", "V"];
 
 // Symbols are drawn by the page (icon(), inline SVG): no font on the machine needs to

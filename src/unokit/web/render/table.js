@@ -4,7 +4,7 @@
 // tree out; every button calls ``act`` (act.send(action) for an action of view.legal),
 // so what a click would do can be tested without a browser.
 
-import { cardName, colorName, COLOR_KEYS, COLORS } from "../cards.js";
+import { cardName, colorName, COLOR_KEYS, COLORS, handOrder } from "../cards.js";
 import { h } from "../dom.js";
 import { t, tn, tNodes } from "../i18n.js";
 import { challengedCard, challengeWords, drawWords, outWords, startColorWords, viewGame } from "./game.js";
@@ -231,7 +231,10 @@ export function myArea(ctx, act) {
   const playable = playableCards(L);
   const prevHand = prev && prev.view.seat === me ? [...(prev.view.hand || [])] : null;
   const counts = {};
-  const cards = v.hand.map((code, i) => {
+  // shown sorted (colour, then number, wilds last); ``i`` stays the card's place in the
+  // server's hand, which the choice keeps
+  const cards = handOrder(v.hand).map((i) => {
+    const code = v.hand[i];
     counts[code] = (counts[code] || 0) + 1;
     const ok = playable.has(code);
     const drawn = v.drawn === code && v.phase === "drawn" && myTurn;
