@@ -866,3 +866,33 @@ async def test_a_room_driven_by_a_server_its_player_left_plays_on_while_the_bus_
         await play_out([ana], lambda: 1 in seats() or game_of(b, code).round_over, limit=15)
         assert code in a.server.leases.held  # the bot moved, driven by A
         await ana.close()
+
+
+async def test_players_on_two_servers_play_on_when_only_one_bus_is_down() -> None:
+    """D3, the review's second case: Redis is lost on server B's link only.  B reads
+    its rooms from the store (its bus is down); A's bus is healthy, so A heard nothing
+    of Ben's moves made through B and its player waited for ever.  A room whose other
+    servers are quiet for too long (no news, no presence) while it waits for a player
+    who sits elsewhere is read from the store: both players play on."""
+    async with cluster(2, timing=FAST) as ((a, b), store):
+        a.server.peers.quiet = 0.5  # (10 s in production: two missed presence reports)
+        r = await a.room(seats=2, bots=[None])
+        code = r["code"]
+        ben_seat = await b.join(code, "Ben")
+        ana = await Client(f"{a.ws}/{code}", r["token"]).connect()
+        ben = await Client(f"{b.ws}/{code}", ben_seat["token"]).connect()
+        await ana.wait(lambda: ana.room is not None and ana.room["seats"][1] is not None)
+        await ana.send({"type": "start"})
+        await ben.wait(lambda: ben.state is not None and ana.state is not None)
+        b.server.bus.up = False  # only B's link to Redis is cut
+        before = len(store.log(code, 1))
+        by = lambda: [e["a"]["seat"] for e in store.log(code, 1)[before:] if e.get("t") == "act"]  # noqa: E731
+        # each seat moves at least twice: Ana's second move needs Ben's, made through B
+        await play_out(
+            [ana, ben],
+            lambda: min(by().count(0), by().count(1)) >= 2 or game_of(a, code).round_over,
+            limit=30,
+        )
+        assert a.server.peers.quiet_reads > 0 or game_of(a, code).round_over
+        for x in (ana, ben):
+            await x.close()

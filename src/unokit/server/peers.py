@@ -27,6 +27,8 @@ WATCHERS_LISTED = 50  # spectators named in the list (the count counts them all)
 # store (``read_while_deaf``): the pace of play across servers during an outage
 DEAF_READ_EVERY = 0.5  # seconds
 PRESENCE_TTL = 12.0  # a server not heard from for this long has no one connected
+QUIET = 2 * PRESENCE_EVERY  # ``Peers.quiet_rooms``: a room's other servers this silent
+QUIET_READ_EVERY = 2.0  # seconds between two reads of one quiet room
 
 
 def news(room: Room, entries: list[dict[str, Any]]) -> dict[str, Any]:
@@ -52,6 +54,14 @@ class Peers:
         # heard, their names, how many), from the same presence messages
         self.watching: dict[str, dict[str, tuple[float, list[str], int]]] = defaultdict(dict)
         self.deaf_reads = 0  # turns of ``read_while_deaf`` (the bus was down)
+        # when a bus message about each room last came (``quiet_rooms``), and when a
+        # quiet room was last read from the store
+        self.heard: dict[str, float] = {}
+        self.quiet_read: dict[str, float] = {}
+        # a room whose other servers said nothing for this long, while a player of it
+        # who sits elsewhere is to act: their bus may be down though this one is not
+        self.quiet = QUIET
+        self.quiet_reads = 0  # quiet rooms read from the store
 
     # ------------------------------------------------------------------ cluster ---
     def announce(self, room: Room) -> None:
@@ -69,6 +79,7 @@ class Peers:
         code = msg.get("code")
         if not isinstance(code, str):
             return
+        self.heard[code] = time.monotonic()  # the room's other servers can be heard
         if code not in self.server.rooms:
             lock = self.server.locks.get(code)
             if msg.get("t") is None and lock is not None and lock.locked():
@@ -172,7 +183,10 @@ class Peers:
         it stops when the bus is back (``on_bus_back`` reads everything once more)."""
         while True:
             await asyncio.sleep(DEAF_READ_EVERY)
-            if self.server.bus.healthy() or self.server.stopping:
+            if self.server.stopping:
+                continue
+            if self.server.bus.healthy():
+                await self.read_quiet_rooms()
                 continue
             self.deaf_reads += 1
             for code in list(self.server.rooms):
@@ -193,6 +207,46 @@ class Peers:
                 except Exception:
                     self.server.errors += 1
                     log.exception("room %s: reading it while the bus is down failed", code)
+
+    def quiet_rooms(self, now: float) -> list[Room]:
+        """Rooms in play with clients here that wait for a player who sits on another
+        server, when nothing about them came over the bus for ``quiet`` seconds.  A
+        healthy server of the cluster tells its rooms' presence every
+        ``PRESENCE_EVERY`` seconds, so a room this quiet has a server whose bus is down
+        while this one's is up (issue 48, D3: a one-sided outage froze the room)."""
+        out = []
+        for code, room in list(self.server.rooms.items()):
+            match = room.match
+            if room.status != "playing" or match is None or not self.server.conns.get(code):
+                self.heard.pop(code, None)
+                continue
+            heard = self.heard.setdefault(code, now)
+            if now - heard < self.quiet or now - self.quiet_read.get(code, 0.0) < QUIET_READ_EVERY:
+                continue
+            seat = match.next_to_ask()
+            s = room.seats[seat] if seat is not None else None
+            if s is not None and s.kind == "person" and not s.connected:
+                out.append(room)
+        return out
+
+    async def read_quiet_rooms(self) -> None:
+        """Read the ``quiet_rooms`` from the store (their new entries), one at a time."""
+        now = time.monotonic()
+        for room in self.quiet_rooms(now):
+            lock = self.server.locks.get(room.code)
+            if lock is None or lock.locked():
+                continue
+            self.quiet_read[room.code] = now
+            self.quiet_reads += 1
+            try:
+                async with lock:
+                    if self.server.rooms.get(room.code) is room and not room.broken:
+                        await self.server.refresh(room)
+            except StoreError:
+                return
+            except Exception:
+                self.server.errors += 1
+                log.exception("room %s: reading a quiet room failed", room.code)
 
     async def on_bus_back(self) -> None:
         """The bus is back after an outage: messages sent meanwhile are lost, so every
