@@ -868,19 +868,24 @@ async def test_a_room_driven_by_a_server_its_player_left_plays_on_while_the_bus_
         await ana.close()
 
 
-async def test_players_on_two_servers_play_on_when_only_one_bus_is_down() -> None:
+@pytest.mark.parametrize("servers", [2, 3])
+async def test_players_on_two_servers_play_on_when_only_one_bus_is_down(servers: int) -> None:
     """D3, the review's second case: Redis is lost on server B's link only.  B reads
     its rooms from the store (its bus is down); A's bus is healthy, so A heard nothing
     of Ben's moves made through B and its player waited for ever.  A room whose other
     servers are quiet for too long (no news, no presence) while it waits for a player
     who sits elsewhere is read from the store: both players play on."""
-    async with cluster(2, timing=FAST) as ((a, b), store):
+    async with cluster(servers, timing=FAST) as (hs, store):
+        a, b = hs[0], hs[1]
         a.server.peers.quiet = 0.5  # (10 s in production: two missed presence reports)
         r = await a.room(seats=2, bots=[None])
         code = r["code"]
         ben_seat = await b.join(code, "Ben")
         ana = await Client(f"{a.ws}/{code}", r["token"]).connect()
         ben = await Client(f"{b.ws}/{code}", ben_seat["token"]).connect()
+        # a third server with a spectator keeps talking of the room: that must not make
+        # B's silence look like news (a review's case: it froze the room)
+        watchers = [await Client(f"{h.ws}/{code}").connect() for h in hs[2:]]
         await ana.wait(lambda: ana.room is not None and ana.room["seats"][1] is not None)
         await ana.send({"type": "start"})
         await ben.wait(lambda: ben.state is not None and ana.state is not None)
@@ -894,5 +899,25 @@ async def test_players_on_two_servers_play_on_when_only_one_bus_is_down() -> Non
             limit=30,
         )
         assert a.server.peers.quiet_reads > 0 or game_of(a, code).round_over
-        for x in (ana, ben):
+        for x in (ana, ben, *watchers):
             await x.close()
+
+
+async def test_a_healthy_cluster_does_not_read_a_room_waiting_for_an_absent_player() -> None:
+    """The quiet-room reads are for a player's server that went silent, not for a
+    player who is simply not there: Ben took a seat through B and never opened the
+    table; on his turn, A (both buses healthy) does not read the room again and again
+    (a review's case: every 2 s, for the rest of the game)."""
+    async with cluster(2, timing=FAST) as ((a, b), _store):
+        a.server.peers.quiet = 0.2
+        r = await a.room(seats=2, bots=[None])
+        code = r["code"]
+        await b.join(code, "Ben")
+        ana = await Client(f"{a.ws}/{code}", r["token"]).connect()
+        await ana.wait(lambda: ana.room is not None and ana.room["seats"][1] is not None)
+        await ana.send({"type": "start"})
+        await ana.wait(lambda: ana.state is not None)
+        await play_out([ana], lambda: ana.state["view"]["current"] == 1, limit=10)
+        await asyncio.sleep(2.5)  # a quiet room would have been read at least once
+        assert a.server.peers.quiet_reads == 0
+        await ana.close()

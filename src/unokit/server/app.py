@@ -349,8 +349,7 @@ class Server:
         self.public_meta.pop(code, None)
         self.wake.pop(code, None)
         self.meta.pop(code, None)
-        self.peers.presence.pop(code, None)
-        self.peers.watching.pop(code, None)
+        self.peers.forget(code)
         if not self.conns.get(code):
             self.conns.pop(code, None)
         lock = self.locks.get(code)

@@ -29,6 +29,7 @@ DEAF_READ_EVERY = 0.5  # seconds
 PRESENCE_TTL = 12.0  # a server not heard from for this long has no one connected
 QUIET = 2 * PRESENCE_EVERY  # ``Peers.quiet_rooms``: a room's other servers this silent
 QUIET_READ_EVERY = 2.0  # seconds between two reads of one quiet room
+QUIET_FOR = 120.0  # read a silent server's player's room for this long at most
 
 
 def news(room: Room, entries: list[dict[str, Any]]) -> dict[str, Any]:
@@ -54,12 +55,12 @@ class Peers:
         # heard, their names, how many), from the same presence messages
         self.watching: dict[str, dict[str, tuple[float, list[str], int]]] = defaultdict(dict)
         self.deaf_reads = 0  # turns of ``read_while_deaf`` (the bus was down)
-        # when a bus message about each room last came (``quiet_rooms``), and when a
-        # quiet room was last read from the store
-        self.heard: dict[str, float] = {}
+        # code -> seat -> (the server it sits on, when that server last said so): its
+        # presence reports (``quiet_rooms``); and when a quiet room was last read
+        self.seen_at: dict[str, dict[int, tuple[str, float]]] = defaultdict(dict)
         self.quiet_read: dict[str, float] = {}
-        # a room whose other servers said nothing for this long, while a player of it
-        # who sits elsewhere is to act: their bus may be down though this one is not
+        # a player's server silent this long while the player is to act: its bus may be
+        # down though this one's is not
         self.quiet = QUIET
         self.quiet_reads = 0  # quiet rooms read from the store
 
@@ -79,7 +80,6 @@ class Peers:
         code = msg.get("code")
         if not isinstance(code, str):
             return
-        self.heard[code] = time.monotonic()  # the room's other servers can be heard
         if code not in self.server.rooms:
             lock = self.server.locks.get(code)
             if msg.get("t") is None and lock is not None and lock.locked():
@@ -209,25 +209,42 @@ class Peers:
                     log.exception("room %s: reading it while the bus is down failed", code)
 
     def quiet_rooms(self, now: float) -> list[Room]:
-        """Rooms in play with clients here that wait for a player who sits on another
-        server, when nothing about them came over the bus for ``quiet`` seconds.  A
-        healthy server of the cluster tells its rooms' presence every
-        ``PRESENCE_EVERY`` seconds, so a room this quiet has a server whose bus is down
-        while this one's is up (issue 48, D3: a one-sided outage froze the room)."""
+        """Rooms in play with clients here whose player to act sits on another server
+        (its presence reports said so) that has said nothing of them for ``quiet``
+        seconds, up to ``QUIET_FOR``.  A healthy server reports every
+        ``PRESENCE_EVERY`` seconds, so such a server's bus is down while this one's is
+        up (issue 48, D3: a one-sided outage froze the room).  Another server of the
+        room that still talks changes nothing (a review's case: a spectator's server
+        kept the room "heard"), and a player who never sat elsewhere, or left, is not
+        waited for here (an absent player's room was read every 2 s)."""
         out = []
         for code, room in list(self.server.rooms.items()):
             match = room.match
-            if room.status != "playing" or match is None or not self.server.conns.get(code):
-                self.heard.pop(code, None)
+            seen = self.seen_at.get(code)
+            if (
+                room.status != "playing"
+                or match is None
+                or not seen
+                or not self.server.conns.get(code)
+            ):
                 continue
-            heard = self.heard.setdefault(code, now)
-            if now - heard < self.quiet or now - self.quiet_read.get(code, 0.0) < QUIET_READ_EVERY:
+            if now - self.quiet_read.get(code, 0.0) < QUIET_READ_EVERY:
                 continue
             seat = match.next_to_ask()
             s = room.seats[seat] if seat is not None else None
-            if s is not None and s.kind == "person" and not s.connected:
+            if seat is None or s is None or s.kind != "person" or s.connected:
+                continue
+            said = seen.get(seat)
+            if said is not None and self.quiet <= now - said[1] <= QUIET_FOR:
                 out.append(room)
         return out
+
+    def forget(self, code: str) -> None:
+        """Nothing of a room that left this server's memory stays here."""
+        self.presence.pop(code, None)
+        self.watching.pop(code, None)
+        self.seen_at.pop(code, None)
+        self.quiet_read.pop(code, None)
 
     async def read_quiet_rooms(self) -> None:
         """Read the ``quiet_rooms`` from the store (their new entries), one at a time."""
@@ -288,7 +305,14 @@ class Peers:
             counts = {int(k): int(v) for k, v in seats.items()}
         except (TypeError, ValueError):
             return
-        self.presence[code][origin] = (time.monotonic(), counts)
+        now = time.monotonic()
+        self.presence[code][origin] = (now, counts)
+        seen = self.seen_at[code]
+        for seat, n in counts.items():
+            if n > 0:
+                seen[seat] = (origin, now)
+            elif seen.get(seat, ("", 0.0))[0] == origin:
+                del seen[seat]  # left that server, said by that server: not silence
         self.count_presence(code)
         w = msg.get("watching")  # (absent from a server of an older version)
         if isinstance(w, dict) and isinstance(w.get("count"), int):
