@@ -30,6 +30,7 @@ def test_reactions_spectators_and_their_chat(browser: Any, tmp_path: Any) -> Non
             assert ana.page.locator("#watchers h2").inner_text() == "Watching (1)"
             assert ana.page.locator("#watchers li").first.inner_text() == "Dee"
             # Ana reacts: on Dee's page, beside Ana's seat, and in the log
+            first_click = time.monotonic()
             ana.page.click(".reactions [data-emote='gg']")
             dee.page.wait_for_selector(".opp[data-seat='0'] .react-bubble")
             assert dee.page.locator(".opp[data-seat='0'] .react-bubble").inner_text() == (
@@ -37,22 +38,29 @@ def test_reactions_spectators_and_their_chat(browser: Any, tmp_path: Any) -> Non
             )
             assert dee.page.locator("#log li", has_text="Ana: Good game!").count() == 1
             # issue 49, M5: a burst of clicks puts 3 lines in the others' logs, not 20
-            # (the first click above was one of them)
-            for _ in range(24):
+            # (the first click above was one of them; 3 in any 10 s, so on a machine slow
+            # enough to spread the clicks over more than 10 s, up to 3 more may go out)
+            for _ in range(12):
                 ana.page.click(".reactions [data-emote='gg']")
+            spread = time.monotonic() - first_click
 
             def refused() -> int:
                 return sum(f.get("code") == "rate_limited" for f in ana.frames)
 
+            def went() -> int:
+                return sum(f.get("type") == "react" for f in ana.frames)
+
             deadline = time.monotonic() + 30
-            while refused() < 22:  # the server read every click: 2 went out, 22 refused
-                assert time.monotonic() < deadline, f"{refused()} of 22 clicks refused"
+            while refused() + went() < 13:  # the server answered every click
+                assert time.monotonic() < deadline, f"{refused()} refused, {went()} sent"
                 ana.page.wait_for_timeout(50)
+            assert went() == 3 if spread < 9.5 else 3 <= went() <= 6, (went(), spread)
             dee.page.wait_for_function(
-                "() => [...document.querySelectorAll('#log li')]"
-                ".filter(li => li.textContent.includes('Ana: Good game!')).length >= 3"
+                "n => [...document.querySelectorAll('#log li')]"
+                ".filter(li => li.textContent.includes('Ana: Good game!')).length >= n",
+                arg=went(),
             )
-            assert dee.page.locator("#log li", has_text="Ana: Good game!").count() == 3
+            assert dee.page.locator("#log li", has_text="Ana: Good game!").count() == went()
             # Dee reacts and chats: beside her name in Ana's spectator list, and logged
             dee.page.click(".reactions [data-emote='wow']")
             ana.page.wait_for_selector("#watchers .react-bubble")

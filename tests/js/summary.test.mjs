@@ -80,7 +80,7 @@ test("first-out scoring: the game's end names no target and draws no chart of ze
   const firstOut = room({ rules: { preset: "no-mercy", options: { scoring: "first-out", target_score: 1000 } } });
   const tree = summaryView(st, ctx({ st, room: firstOut }), recorder());
   const hint = text(find(tree, ".hint"));
-  assert.match(hint, /first player out wins/);
+  assert.match(hint, /one round decides it/);
   assert.doesNotMatch(hint, /1000|target/);
   assert.equal(find(tree, "#by-round"), null);
   // standard scoring keeps both

@@ -314,7 +314,7 @@ export default {
   "summary.hostEnded": "Der Gastgeber hat das Spiel beendet",
   "summary.overHint.one": "Das Spiel ist vorbei (das Ziel war {n} Punkt).",
   "summary.overHint.other": "Das Spiel ist vorbei (das Ziel war {n} Punkte).",
-  "summary.overFirstOut": "Das Spiel ist vorbei: Wer zuerst keine Karten mehr hat, gewinnt.",
+  "summary.overFirstOut": "Das Spiel ist vorbei: eine Runde entscheidet es, Punkte werden nicht gezählt.",
   "summary.overHost": " Spielt noch einmal mit denselben Plätzen, oder geht zurück zur Lobby, um sie zu ändern.",
   "summary.overGuest": " Der Gastgeber kann ein neues starten.",
   "summary.roundHint.one": "Runde {round} ist vorbei. Wer zuerst {n} Punkt hat, gewinnt.",

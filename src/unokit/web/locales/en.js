@@ -315,7 +315,7 @@ export default {
   "summary.hostEnded": "The host ended the game",
   "summary.overHint.one": "The game is over (the target was {n} point).",
   "summary.overHint.other": "The game is over (the target was {n} points).",
-  "summary.overFirstOut": "The game is over: the first player out wins it.",
+  "summary.overFirstOut": "The game is over: one round decides it, and no points are counted.",
   "summary.overHost": " Play again with the same seats, or go back to the lobby to change them.",
   "summary.overGuest": " The host can start another.",
   "summary.roundHint.one": "Round {round} is over. First to {n} point wins.",

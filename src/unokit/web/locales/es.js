@@ -326,7 +326,7 @@ export default {
   "summary.overHint.one": "La partida ha terminado (la meta era {n} punto).",
   "summary.overHint.many": "La partida ha terminado (la meta era {n} puntos).",
   "summary.overHint.other": "La partida ha terminado (la meta era {n} puntos).",
-  "summary.overFirstOut": "La partida ha terminado: gana quien se queda antes sin cartas.",
+  "summary.overFirstOut": "La partida ha terminado: una sola ronda la decide y no se cuentan puntos.",
   "summary.overHost": " Jugad otra vez con los mismos asientos, o volved a la sala de espera para cambiarlos.",
   "summary.overGuest": " El anfitrión puede empezar otra.",
   "summary.roundHint.one": "La ronda {round} ha terminado. Gana quien llegue antes a {n} punto.",

@@ -326,7 +326,7 @@ export default {
   "summary.overHint.one": "La partie est finie (l'objectif était {n} point).",
   "summary.overHint.other": "La partie est finie (l'objectif était {n} points).",
   "summary.overHint.many": "La partie est finie (l'objectif était {n} points).",
-  "summary.overFirstOut": "La partie est finie : le premier à n'avoir plus de cartes la gagne.",
+  "summary.overFirstOut": "La partie est finie : une seule manche la décide, sans compter de points.",
   "summary.overHost": " Rejouez avec les mêmes places, ou retournez à la salle d'attente pour les changer.",
   "summary.overGuest": " L'hôte peut en lancer une autre.",
   "summary.roundHint.one": "La manche {round} est finie. Le premier à {n} point gagne.",

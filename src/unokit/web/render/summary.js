@@ -35,7 +35,8 @@ export function summaryView(st, ctx, act, ended = false) {
   const v = st.view;
   const over = v.phase === "game_over" || ended;
   const target = ruleValue("target_score", room, rules) ?? 500;
-  // first-out scoring: whoever goes out first wins the game; no points, no target
+  // first-out scoring: one round decides the game (its first out, or No Mercy's last
+  // one standing); no points, no target
   const firstOut = ruleValue("scoring", room, rules) === "first-out";
   const out = outWords(viewGame(v, rules)); // a seat out of the game: eliminated, knocked out
   const rows = v.names.map((name, s) => h("tr", { class: s === v.round_winner ? "winner" : "" },
