@@ -4,7 +4,10 @@ A room's turn timer, its bots' pauses, the autopilot of a player who left and th
 next round all count from here (``Room``, ``Driver.due``), so a test can stop time
 (``frozen``) and move it by hand: what is due, and when, is then checked to the
 hundredth of a second without waiting for it, and a loaded machine cannot make the
-answer late.  The server's waits (``asyncio``) still run on the loop's own clock.
+answer late.  The server's waits (``asyncio``) still run on the loop's own clock: a
+driver task running meanwhile wakes on real time and acts, so a test that stops the
+clock runs no driver (its rooms are not added to the server) and asks ``Driver.due``
+and ``Master.due`` itself.
 """
 
 from __future__ import annotations
