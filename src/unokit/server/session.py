@@ -118,6 +118,20 @@ class Sessions:
             if self.server.per_address[addr] <= 0:
                 del self.server.per_address[addr]
 
+    async def read_again(self, websocket: WebSocket, room: Room) -> Room | None:
+        """``room`` brought up to what the store has, before a hello is answered; None
+        (and the client told why) if the store is away or the room is gone."""
+        try:
+            async with self.server.locks[room.code]:
+                room = await self.server.refresh(self.server.rooms.get(room.code, room))
+        except StoreError:
+            await refuse(websocket, "storage_unavailable", STORE_DOWN)
+            return None
+        if self.server.rooms.get(room.code) is not room:
+            await refuse(websocket, "no_room", f"there is no room {room.code}")
+            return None
+        return room
+
     async def session(self, websocket: WebSocket, code: str, addr: str) -> None:
         await websocket.accept()
         if self.server.lookup_window.full(addr):
@@ -159,15 +173,10 @@ class Sessions:
             if seat is None and self.server.cluster:
                 # joined through another server a moment ago, whose news has not come
                 # yet: the store knows (a token's look-up is counted by join_window)
-                try:
-                    async with self.server.locks[room.code]:
-                        room = await self.server.refresh(self.server.rooms.get(room.code, room))
-                except StoreError:
-                    await refuse(websocket, "storage_unavailable", STORE_DOWN)
+                again = await self.read_again(websocket, room)
+                if again is None:
                     return
-                if self.server.rooms.get(room.code) is not room:
-                    await refuse(websocket, "no_room", f"there is no room {room.code}")
-                    return
+                room = again
                 seat = room.seat_of(hello.token)
             if seat is None:
                 await refuse(websocket, "bad_token", "this seat token is not valid here")
@@ -181,15 +190,10 @@ class Sessions:
             # a player (a checked token, counted by join_window) saw more of this room
             # (on a server that just died) than this server has applied yet: read it
             # from the store first, so their view never goes back
-            try:
-                async with self.server.locks[room.code]:
-                    room = await self.server.refresh(self.server.rooms.get(room.code, room))
-            except StoreError:
-                await refuse(websocket, "storage_unavailable", STORE_DOWN)
+            again = await self.read_again(websocket, room)
+            if again is None:
                 return
-            if self.server.rooms.get(room.code) is not room:
-                await refuse(websocket, "no_room", f"there is no room {room.code}")
-                return
+            room = again
         conn = Conn(websocket, room, seat, addr, queue=asyncio.Queue(self.server.limits.send_queue))
         conn.bucket = Bucket(self.server.limits.messages_per_second)
         if hello.last_seq is not None:
