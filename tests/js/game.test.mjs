@@ -111,3 +111,20 @@ test("the log of a live table names the challenged card by the game's descriptor
   assert.match(store.S.log.at(-1).text, /Wild Draw Four.*not guilty, Ben draws 6/);
   store.setRules(null);
 });
+
+test("a colour being chosen stays open when a move elsewhere changes the version, and closes when the card no longer plays", async () => {
+  const store = await import("../../src/unokit/web/store.js");
+  store.resetRoom("ABC234");
+  const legal = [{ play: "W", color: "R" }, { play: "W", color: "Y" }, { play: "W", color: "G" }, { play: "W", color: "B" }, { draw: true }];
+  const msg = (version, over = {}) => ({ type: "state", game: 1, version, view: view({ legal, ...over }), events: [] });
+  store.takeState(msg(5), 0);
+  assert.equal(store.pickCard("W", 3).choice.stage, "color");
+  // another seat is caught for UNO: a new version, Ana's Wild plays as before
+  store.takeState(msg(6, { hand_sizes: [4, 8, 2] }), 0);
+  assert.equal(store.S.choice?.stage, "color");
+  assert.deepEqual(store.answerChoice("color", "G"), { action: { play: "W", color: "G" } });
+  // the turn moved on: the question goes with it
+  store.pickCard("W", 3);
+  store.takeState(msg(7, { current: 1, legal: [] }), 0);
+  assert.equal(store.S.choice, null);
+});

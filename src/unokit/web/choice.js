@@ -13,6 +13,17 @@ export function startChoice(legal, code, index) {
   return options.length ? { card: code, index, options, stage: null } : null;
 }
 
+/** The choice still being made after a new state: a move elsewhere at the table (a
+ * catch, a reaction's version, a bot's timer) must not close the colour or target
+ * question a player is answering, so the choice is kept while its card stands for
+ * the same legal actions; null when it does not (the turn moved on, the hand changed). */
+export function keepChoice(choice, legal) {
+  if (!choice) return null;
+  const again = startChoice(legal, choice.card, choice.index);
+  if (!again || JSON.stringify(again.options) !== JSON.stringify(choice.options)) return null;
+  return choice;
+}
+
 /** The next step: {choice} with the question to ask (stage "multi", "color" or
  * "target"), or {action}: the legal action the answers so far pick. */
 export function advanceChoice(c, unoArmed) {

@@ -5,7 +5,7 @@
 import { describe } from "./log.js";
 import { gameDescriptor } from "./render/game.js";
 import { t } from "./i18n.js";
-import { advanceChoice, canArmUno, cannotPlay, startChoice } from "./choice.js";
+import { advanceChoice, canArmUno, cannotPlay, keepChoice, startChoice } from "./choice.js";
 
 const ROOM = () => ({
   code: null,
@@ -154,7 +154,7 @@ export function takeState(msg, now) {
   if (before && before.text !== beforeText) S.fresh.unshift(before.text);
   S.state = msg;
   if (prev && prev.view.round !== msg.view.round) S.summaryHidden = false;
-  if (!prev || prev.version !== msg.version) S.choice = null;
+  if (!prev || prev.version !== msg.version) S.choice = keepChoice(S.choice, msg.view.legal);
   // the server's clocks, as seconds left when it sent this state
   S.clockDeadline = msg.clock ? now + msg.clock.left * 1000 : null;
   S.nextRoundAt = msg.next_round_in !== undefined && msg.next_round_in !== null ? now + msg.next_round_in * 1000 : null;
