@@ -282,7 +282,7 @@ def _versions(url: str) -> list[int]:
 
 def test_migrations_are_applied_once_and_again_on_restart_change_nothing(pg_url: str) -> None:
     store = PostgresStore(pg_url)
-    assert store.schema_version() == SCHEMA_VERSION == 2
+    assert store.schema_version() == SCHEMA_VERSION == 3
     store.save_room(RoomRow("AAAAAA", {"status": "lobby"}))
     store.append("AAAAAA", 1, {"t": "round"})
     store.close()
@@ -291,12 +291,12 @@ def test_migrations_are_applied_once_and_again_on_restart_change_nothing(pg_url:
         assert [r.code for r in store.load_rooms()] == ["AAAAAA"]
         assert store.log("AAAAAA", 1) == [{"t": "round"}]
         store.close()
-    assert _versions(pg_url) == [1, 2]
+    assert _versions(pg_url) == [1, 2, 3]
 
 
 def test_a_database_of_the_previous_version_is_migrated_with_its_games(pg_url: str) -> None:
-    """A database a version-1 unokit made (no leases table) gains version 2 when a
-    newer server opens it; its rooms and logs stay."""
+    """A database a version-1 unokit made (no leases table) gains versions 2 and 3
+    when a newer server opens it; its rooms and logs stay."""
     from unokit.server.pgstore import MIGRATIONS
 
     with psycopg.connect(pg_url, autocommit=True) as conn:
@@ -309,7 +309,7 @@ def test_a_database_of_the_previous_version_is_migrated_with_its_games(pg_url: s
         conn.execute("""INSERT INTO rooms VALUES ('AAAAAA', '{"status": "playing"}')""")
         conn.execute("""INSERT INTO log VALUES ('AAAAAA', 1, 0, '{"t": "round"}')""")
     store = PostgresStore(pg_url, shared=True)
-    assert _versions(pg_url) == [1, 2]
+    assert _versions(pg_url) == [1, 2, 3]
     assert store.log("AAAAAA", 1) == [{"t": "round"}]
     assert store.take_leases("me", ["AAAAAA"], 5.0) == {"AAAAAA"}
     store.close()
@@ -321,7 +321,7 @@ def test_a_database_with_a_newer_schema_is_refused_in_one_line(pg_url: str) -> N
         conn.execute("INSERT INTO schema_version (version) VALUES (99)")
     with pytest.raises(StoreOpenError) as e:
         PostgresStore(pg_url)
-    assert "schema version 99, newer than this unokit's (2): upgrade unokit" in str(e.value)
+    assert f"schema version 99, newer than this unokit's ({SCHEMA_VERSION}): upgrade unokit" in str(e.value)
     assert "\n" not in str(e.value)
 
 
@@ -1030,3 +1030,21 @@ def test_a_lease_taken_over_waits_for_the_old_holders_commit_under_way(pg_url: s
     finally:
         a.close()
         b.close()
+
+
+def test_the_public_room_list_reads_public_lobbies_newest_first(pg_url: str) -> None:
+    """Issue 49 item 3: every server of a cluster lists the same public rooms, from the
+    store; private rooms and started games are not listed."""
+    store = PostgresStore(pg_url)
+    rows = {
+        "AAAAAA": {"status": "lobby", "public": True, "created": 10.0},
+        "BBBBBB": {"status": "lobby", "public": True, "created": 30.0},
+        "CCCCCC": {"status": "lobby", "public": False, "created": 40.0},
+        "DDDDDD": {"status": "playing", "public": True, "created": 50.0},
+        "EEEEEE": {"status": "lobby", "created": 60.0},  # stored before rooms had the flag
+    }
+    for code, data in rows.items():
+        store.save_room(RoomRow(code, data))
+    assert [r.code for r in store.public_rooms()] == ["BBBBBB", "AAAAAA"]
+    assert [r.code for r in store.public_rooms(limit=1)] == ["BBBBBB"]
+    store.close()

@@ -361,6 +361,7 @@ def create_room(
     players: int = 3,
     seats: list[str] | None = None,
     timer: int = 0,
+    public: bool = False,
 ) -> str:
     """The host makes a room through the home page's form; returns the code."""
     page = host.page
@@ -382,6 +383,7 @@ def create_room(
         page.select_option(f"#seat-{i}", choice)
     if timer:
         page.select_option("#timer", str(timer))
+    page.set_checked("#public", public)
     page.click("#create-btn")
     page.wait_for_selector(".waiting")
     host.seat = 0
@@ -433,3 +435,16 @@ def shot(page: Page, name: str) -> Path:
     path = IMG / name
     page.screenshot(path=str(path), animations="disabled")
     return path
+
+
+def serious(page: Page) -> list[str]:
+    """axe-core's serious and critical findings on the page as it is now (axe is
+    vendored in axe-playwright-python, a dev dependency: nothing is fetched)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    out = []
+    for v in Axe().run(page).response["violations"]:
+        if v["impact"] in ("serious", "critical"):
+            where = [n["target"] for n in v["nodes"]][:3]
+            out.append(f"{v['id']} ({v['impact']}): {v['help']} at {where}")
+    return out

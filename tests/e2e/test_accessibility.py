@@ -7,22 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_table import Player, create_room, find_seed, run_server, shot
+from browser_table import Player, create_room, find_seed, run_server, serious, shot
 
 from unokit.engine.phases import P_START_COLOR
-
-axe_mod = pytest.importorskip("axe_playwright_python.sync_playwright")
-
-
-def serious(page: Any) -> list[str]:
-    results = axe_mod.Axe().run(page)
-    out = []
-    for v in results.response["violations"]:
-        if v["impact"] in ("serious", "critical"):
-            where = [n["target"] for n in v["nodes"]][:3]
-            out.append(f"{v['id']} ({v['impact']}): {v['help']} at {where}")
-    return out
-
 
 # The selects narrower than their longest choice, whose text is then cut ("open: a
 # friend joi"): each measured against a copy of itself at its own width.

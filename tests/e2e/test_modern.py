@@ -13,8 +13,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import pytest
-from browser_table import Player, create_room, find_seed, run_server, shot
+from browser_table import Player, create_room, find_seed, run_server, serious, shot
 
 from unokit.engine import PLAY
 from unokit.engine.modern.base import ModernGame
@@ -50,17 +49,6 @@ def _first_play_ends_with(suffix: str, target: bool = False) -> Any:
         )
 
     return good
-
-
-def serious(page: Any) -> list[str]:
-    """axe-core's serious and critical findings (as test_accessibility.py)."""
-    axe = pytest.importorskip("axe_playwright_python.sync_playwright")
-    results = axe.Axe().run(page)
-    return [
-        f"{v['id']}: {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
-        for v in results.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
 
 
 def play_through(p: Player, limit: float = 240.0, prefer: str = "") -> dict[str, int]:

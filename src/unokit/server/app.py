@@ -461,7 +461,8 @@ def create_app(
     )
     app.state.server = server
 
-    HttpRoutes(server).install(app)
+    app.state.routes = HttpRoutes(server)
+    app.state.routes.install(app)
     Sessions(server, allowed_origins).install(app)
 
     return app

@@ -25,6 +25,7 @@ class Limits:
     connections_per_address: int = 30
     rooms_per_address_per_hour: int = 30
     joins_per_address_per_minute: int = 30  # joins and token checks (guessing)
+    lists_per_address_per_minute: int = 60  # the home page's list of public rooms
     send_queue: int = 256  # messages waiting for a slow client before it is dropped
     hello_timeout: float = 10.0
     room_idle_seconds: float = 6 * 3600.0  # nobody connected, no change: the room goes

@@ -15,6 +15,8 @@ MAX_MESSAGE = 4096  # bytes of one websocket message
 MAX_CHAT = 200  # characters of one chat line
 MAX_NAME = 20  # characters of a display name
 LEVELS = ("easy", "normal", "hard")
+# the page's languages (src/unokit/web/locales): a room says which its host speaks
+Lang = Literal["en", "de", "es", "fr"]
 TIMERS = (0, 15, 30, 60)
 
 
@@ -203,6 +205,13 @@ class WatchChat(Strict):
     on: bool
 
 
+class SetPublic(Strict):
+    """Host: list the room on the home page for strangers to join, or not (issue 49)."""
+
+    type: Literal["public"]
+    on: bool
+
+
 class Start(Strict):
     type: Literal["start"]
 
@@ -256,6 +265,7 @@ ClientMessage = Annotated[
     | Chat
     | React
     | WatchChat
+    | SetPublic
     | Start
     | AddBot
     | Kick
@@ -277,6 +287,8 @@ class CreateRoom(Strict):
     seats: Annotated[int, Field(ge=2, le=10)] = 4
     bots: list[Literal["easy", "normal", "hard"] | None] = Field(default_factory=list)
     timer: Literal[0, 15, 30, 60] = 0
+    public: bool = False
+    lang: Lang = "en"
 
     @field_validator("name")
     @classmethod
@@ -303,6 +315,20 @@ def check_options(v: dict[str, Any]) -> dict[str, Any]:
 
 class JoinRoom(Strict):
     name: str
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str) -> str:
+        return clean_name(v)
+
+
+class QuickPlay(Strict):
+    """``POST /api/quickplay``: a seat in the best open public room of this game, or a
+    new public room that others can join (issue 49 item 3)."""
+
+    name: str
+    preset: Annotated[str, Field(max_length=40)] = "classic"
+    lang: Lang = "en"
 
     @field_validator("name")
     @classmethod

@@ -87,6 +87,11 @@ MIGRATIONS: tuple[LiteralString, ...] = (
         token BIGINT NOT NULL DEFAULT 1
     );
     """,
+    # 3: the home page's list of public rooms (issue 49 item 3) reads the open ones only
+    """
+    CREATE INDEX rooms_open ON rooms (((data->>'created')::double precision) DESC)
+        WHERE data->>'public' = 'true' AND data->>'status' = 'lobby';
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -598,6 +603,15 @@ class PostgresStore:
                     "AND code = ANY(%s::text[]) ORDER BY code FOR UPDATE)",
                     (holder, codes),
                 )
+
+    def public_rooms(self, limit: int = 200) -> list[RoomRow]:
+        rows = self._run(
+            "SELECT code, data::text FROM rooms "
+            "WHERE data->>'public' = 'true' AND data->>'status' = 'lobby' "
+            "ORDER BY (data->>'created')::double precision DESC LIMIT %s",
+            (limit,),
+        )
+        return [RoomRow(c, json.loads(d)) for c, d in rows]
 
     def orphans(self, limit: int = 100) -> list[str]:
         """Rooms in play whose lease lapsed (their server died) or that never had one."""

@@ -156,6 +156,10 @@ class Room:
     host: int = 0
     status: str = "lobby"  # lobby, playing, over
     watch_chat: bool = True  # spectators may chat (the host's choice)
+    # listed on the home page while in the lobby with a seat free (issue 49 item 3):
+    # strangers may join it there or through Quick play
+    is_public: bool = False
+    lang: str = "en"  # the host's page language when it was made, shown in the list
     game_no: int = 0
     game_seed: int = 0
     dealer: int = -1
@@ -277,6 +281,8 @@ class Room:
         timer: int,
         timing: Timing | None = None,
         code: str | None = None,
+        public: bool = False,
+        lang: str = "en",
     ) -> tuple[Room, str]:
         """A new room with the host in seat 0; returns it and the host's seat token."""
         rules = from_preset(preset, options)
@@ -296,6 +302,8 @@ class Room:
             timer=timer,
             timing=room_timing(timing, timer),
             store=store,
+            is_public=public,
+            lang=lang,
         )
         room.save()
         return room, token
@@ -312,6 +320,8 @@ class Room:
                 "host": self.host,
                 "status": self.status,
                 "watch_chat": self.watch_chat,
+                "public": self.is_public,
+                "lang": self.lang,
                 "game": self.game_no,
                 "game_seed": self.game_seed,
                 "created": self.created,
@@ -354,6 +364,8 @@ class Room:
             host=d.get("host", 0),
             status=d["status"],
             watch_chat=bool(d.get("watch_chat", True)),
+            is_public=bool(d.get("public", False)),
+            lang=str(d.get("lang", "en")),
             game_no=d.get("game", 0),
             game_seed=d.get("game_seed", 0),
             timing=room_timing(timing, timer),
@@ -765,6 +777,23 @@ class Room:
             raise
         self.touch()
 
+    def set_public(self, by: int | None, on: bool) -> None:
+        """The host lists the room on the home page, or takes it off (issue 49)."""
+        self._host_only(by)
+        before = self.is_public
+        self.is_public = on
+        try:
+            self.save()
+        except BaseException:
+            self.is_public = before
+            raise
+        self.touch()
+
+    def listing(self) -> dict[str, Any] | None:
+        """This room in the home page's list of public rooms, or None (``listing``)."""
+        row = self.to_row()
+        return listing(row.code, row.data)
+
     def set_watch_chat(self, by: int | None, on: bool) -> None:
         """The host lets spectators chat, or not (issue 36 item 16)."""
         self._host_only(by)
@@ -979,6 +1008,8 @@ class Room:
             "rules": {"preset": self.preset, "options": self.options},
             "timer": self.timer,
             "watch_chat": self.watch_chat,
+            "public": self.is_public,
+            "lang": self.lang,
             "seats": [
                 None
                 if s is None
@@ -1068,3 +1099,31 @@ def _bot_name(seats: list[Seat | None], seat: int) -> str:
         if f"{name} (bot)".lower() not in taken and name.lower() not in taken:
             return f"{name} (bot)"
     return f"Bot {seat}"
+
+
+def listing(code: str, data: dict[str, Any]) -> dict[str, Any] | None:
+    """What the home page's list of public rooms shows of a stored room: its game,
+    rules and who sits there (names only, nothing of a game), or None when it is not
+    open to strangers (private, started or full).  Built from the stored row, so a
+    server lists the rooms of the whole cluster without replaying any game."""
+    if not data.get("public") or data.get("status") != "lobby":
+        return None
+    seats = data.get("seats") or []
+    free = sum(s is None for s in seats)
+    if free == 0:
+        return None
+    host_index = data.get("host", 0)
+    host = seats[host_index] if 0 <= host_index < len(seats) else None
+    return {
+        "code": code,
+        "preset": data.get("preset", "classic"),
+        "options": data.get("options", {}),
+        "timer": data.get("timer", 0),
+        "lang": data.get("lang", "en"),
+        "host": host["name"] if host else None,
+        "seats": len(seats),
+        "free": free,
+        "people": [s["name"] for s in seats if s is not None and s.get("kind") == "person"],
+        "bots": sum(s is not None and s.get("kind") == "bot" for s in seats),
+        "created": data.get("created", 0.0),
+    }

@@ -127,6 +127,11 @@ class Store(Protocol):
 
     def release_leases(self, holder: str, codes: list[str]) -> None: ...
 
+    def public_rooms(self, limit: int = 200) -> list[RoomRow]:
+        """Rooms their hosts made public that are still in the lobby, newest first
+        (full ones too: ``room.listing`` says which are open)."""
+        ...
+
     def orphans(self, limit: int = 100) -> list[str]:
         """Rooms in play whose lease lapsed or that never had one."""
         ...
@@ -192,6 +197,13 @@ class MemoryStore(_Leases):
 
     def load_rooms(self) -> list[RoomRow]:
         return [RoomRow(c, json.loads(json.dumps(d))) for c, d in self.rooms.items()]
+
+    def public_rooms(self, limit: int = 200) -> list[RoomRow]:
+        open_ = [
+            (c, d) for c, d in self.rooms.items() if d.get("public") and d.get("status") == "lobby"
+        ]
+        open_.sort(key=lambda cd: -float(cd[1].get("created", 0.0)))
+        return [RoomRow(c, json.loads(json.dumps(d))) for c, d in open_[:limit]]
 
     def delete_room(self, code: str) -> None:
         self.rooms.pop(code, None)
@@ -271,6 +283,8 @@ CREATE TABLE IF NOT EXISTS records (
     text TEXT NOT NULL,
     PRIMARY KEY (code, game)
 );
+CREATE INDEX IF NOT EXISTS rooms_open ON rooms (json_extract(data, '$.created') DESC)
+    WHERE json_extract(data, '$.public') = 1 AND json_extract(data, '$.status') = 'lobby';
 """
 
 
@@ -581,6 +595,15 @@ class SQLiteStore(_Leases):
             (code, game, start),
         )
         return [json.loads(r[0]) for r in rows]
+
+    def public_rooms(self, limit: int = 200) -> list[RoomRow]:
+        rows = self._run(
+            "SELECT code, data FROM rooms WHERE json_extract(data, '$.public') = 1 "
+            "AND json_extract(data, '$.status') = 'lobby' "
+            "ORDER BY json_extract(data, '$.created') DESC LIMIT ?",
+            (limit,),
+        )
+        return [RoomRow(c, json.loads(d)) for c, d in rows]
 
     def orphans(self, limit: int = 100) -> list[str]:
         rows = self._run("SELECT code FROM rooms WHERE json_extract(data, '$.status') = 'playing'")

@@ -25,13 +25,26 @@ from unokit.server.conns import STORE_DOWN
 from unokit.server.limits import Window
 from unokit.server.options import check_room_options, rules_json
 from unokit.server.replay import frames_of
-from unokit.server.room import CODE_ALPHABET, CODE_LENGTH, Room, RoomChanged, RoomError, new_code
+from unokit.server.room import (
+    CODE_ALPHABET,
+    CODE_LENGTH,
+    Room,
+    RoomChanged,
+    RoomError,
+    listing,
+    new_code,
+)
 from unokit.server.store import StoreError
 
 if TYPE_CHECKING:
     from unokit.server.app import Server
 
 log = logging.getLogger("unokit.server")
+
+# the home page's list of public rooms: at most this many, read from the store at
+# most once a LIST_FRESH seconds by each server however many pages ask
+LIST_LENGTH = 50
+LIST_FRESH = 1.0
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
@@ -84,6 +97,9 @@ class HttpRoutes:
         self.server = server
         # the replay viewer (issue 36 item 13): a record as the table's state messages
         self.replay_window = Window(server.limits.replays_per_address_per_minute, 60)
+        self.list_window = Window(server.limits.lists_per_address_per_minute, 60)
+        self.fresh = LIST_FRESH  # tests: 0, every list read again
+        self.listed: tuple[float, list[dict[str, Any]]] = (-LIST_FRESH, [])
 
     def install(self, app: FastAPI) -> None:
         app.add_middleware(Headers)
@@ -101,6 +117,9 @@ class HttpRoutes:
         )
         app.add_api_route("/api/rules", self.rules, methods=["GET"])
         app.add_api_route("/api/rooms", self.create_room, methods=["POST"])
+        app.add_api_route("/api/public", self.public_rooms, methods=["GET"])
+        app.add_api_route("/api/quickplay", self.quick_play, methods=["POST"])
+        app.add_api_route("/api/rooms/{code}/qr.svg", self.qr_code, methods=["GET"])
         app.add_api_route("/api/rooms/{code}", self.room_info, methods=["GET"])
         app.add_api_route("/api/rooms/{code}/join", self.join, methods=["POST"])
         app.add_api_route("/api/rooms/{code}/record", self.record, methods=["GET"])
@@ -164,6 +183,11 @@ class HttpRoutes:
         addr = address(request.client)
         if not self.server.room_window.allow(addr):
             return error(429, "rate_limited", "too many rooms from here; wait a while")  # type: ignore[return-value]
+        room, token = await self.new_room(body)
+        return {"code": room.code, "seat": 0, "token": token, "link": f"/r/{room.code}"}
+
+    async def new_room(self, body: m.CreateRoom) -> tuple[Room, str]:
+        """A room made and held by this server, its host seated; the host's token."""
         for _ in range(5):  # a code taken (in memory or in the store): astronomically rare
             code = new_code()
             if code in self.server.rooms:
@@ -180,6 +204,8 @@ class HttpRoutes:
                         body.timer,
                         self.server.timing,
                         code=c,
+                        public=body.public,
+                        lang=body.lang,
                     )
                 )
             except RoomChanged:
@@ -189,7 +215,77 @@ class HttpRoutes:
             raise RoomError("no free room code; try again", code="room_changed")
         await self.server.bus.watch(room.code)  # no other server has it yet: nothing missed
         self.server.add(room)
-        return {"code": room.code, "seat": 0, "token": token, "link": f"/r/{room.code}"}
+        return room, token
+
+    async def open_rooms(self) -> list[dict[str, Any]]:
+        """The public rooms strangers may join, most recently made first, as the store
+        has them (every server of a cluster lists the same), read at most once a
+        ``LIST_FRESH`` seconds."""
+        at, rooms = self.listed
+        now = time.monotonic()
+        if now - at < self.fresh:
+            return rooms
+        self.server.check_store()
+        rows = await self.server.io(self.server.store.public_rooms, 4 * LIST_LENGTH)
+        rooms = [x for x in (listing(r.code, r.data) for r in rows) if x is not None]
+        self.listed = (now, rooms[:LIST_LENGTH])
+        return self.listed[1]
+
+    async def public_rooms(self, request: Request) -> dict[str, Any]:
+        if not self.list_window.allow(address(request.client)):
+            raise RoomError("too many requests; wait a minute", code="rate_limited")
+        return {"rooms": await self.open_rooms()}
+
+    async def quick_play(self, body: m.QuickPlay, request: Request) -> dict[str, Any]:
+        """A seat for someone who just wants to play: the open public room of this game
+        with the most people waiting (in their language first, then the oldest), or,
+        when there is none, a new public room of it, theirs to start with bots in the
+        empty seats or to wait in for others (issue 49 item 3)."""
+        addr = address(request.client)
+        refusal = m.name_refusal(body.name, [])
+        if refusal is not None:
+            raise RoomError(refusal[1], code=refusal[0])
+        check_room_options(body.preset, {})
+        if not self.server.join_window.allow(addr):
+            raise RoomError("too many attempts; wait a minute", code="rate_limited")
+        self.listed = (-LIST_FRESH, [])  # a seat taken a moment ago must not be offered
+        rooms = [r for r in await self.open_rooms() if r["preset"] == body.preset]
+        rooms.sort(key=lambda r: (r["lang"] != body.lang, r["free"], r["created"]))
+        for listed in rooms[:5]:
+            room = await self.server.find(listed["code"])
+            if room is None or not room.is_public:
+                continue
+            try:
+                room, seat, token = await self.server.master.join(room, body.name)
+            except RoomError as e:
+                if e.code in ("room_full", "room_started", "name_taken"):
+                    continue  # taken meanwhile, or someone of that name sits there
+                raise
+            return {
+                "code": room.code,
+                "seat": seat,
+                "token": token,
+                "link": f"/r/{room.code}",
+                "created": False,
+            }
+        if not self.server.room_window.allow(addr):
+            raise RoomError("too many rooms from here; wait a while", code="rate_limited")
+        new = m.CreateRoom(name=body.name, preset=body.preset, public=True, lang=body.lang)
+        room, token = await self.new_room(new)
+        return {
+            "code": room.code,
+            "seat": 0,
+            "token": token,
+            "link": f"/r/{room.code}",
+            "created": True,
+        }
+
+    async def qr_code(self, code: str, request: Request) -> Response:
+        """The room's link as a QR code (SVG, drawn here: the page fetches nothing from
+        elsewhere), for a friend's phone across the table."""
+        room = await self.look_up(code, address(request.client))
+        link = str(request.base_url).rstrip("/") + f"/r/{room.code}"
+        return Response(qr_svg(link), media_type="image/svg+xml")
 
     def probing(self, addr: str) -> None:
         """Refuse every look-up from an address that looked up too many codes that do
@@ -285,3 +381,25 @@ class HttpRoutes:
                 self.server.lookup_window.allow(addr)
             return error(404, "no_record", "no such game in this room")
         return await self.replayed(text, view, addr)
+
+
+def qr_svg(text: str) -> bytes:
+    """``text`` as a QR code in SVG (segno), dark on white with its quiet zone, so it
+    reads on either theme of the page."""
+    import io
+
+    import segno
+
+    out = io.BytesIO()
+    segno.make_qr(text, error="m").save(
+        out,
+        kind="svg",
+        scale=4,
+        border=4,
+        dark="#111",
+        light="#fff",
+        xmldecl=False,
+        svgclass="qr",
+        title="Room link",
+    )
+    return out.getvalue()

@@ -301,6 +301,7 @@ function context(prev) {
     clockDeadline: S.clockDeadline, nextRoundAt: S.nextRoundAt, summaryHidden: S.summaryHidden,
     log: S.log, revealed: S.revealed, help: S.help, rulesOpen: S.rulesOpen, watchers: S.watchers,
     watchName: S.watchName, toolsOpen: S.toolsOpen, botLevels: S.botLevels, origin: location.origin,
+    canShare: typeof navigator.share === "function",
   };
 }
 
@@ -461,6 +462,10 @@ const act = {
   setBotLevel(seat, level) {
     store.setBotLevel(seat, level);
     render();
+  },
+  share(link) {
+    // the phone's share sheet; a person who closes it has chosen, nothing to say
+    navigator.share({ title: t("page.titleRoom", { code: S.code }), url: link }).catch(() => {});
   },
 };
 

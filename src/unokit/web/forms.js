@@ -8,7 +8,7 @@ import { el } from "./dom.js";
 import { api, saveName, saveSeat, savedName, savedSeat } from "./net.js";
 import { gameDescriptor } from "./render/game.js";
 import { choiceText, optionHelp, optionLabel, presetDescription, presetName, rulesLine } from "./render/rules.js";
-import { errorText, t, tn, tNodes, tOr } from "./i18n.js";
+import { errorText, language, LANGUAGES, t, tn, tNodes, tOr } from "./i18n.js";
 
 /**
  * The rules a room is dealt by, as form controls: a preset (with its description), the
@@ -150,6 +150,12 @@ export function homeView(rules, go) {
   seatsSel.addEventListener("change", drawSeats);
   drawSeats();
   const err = el("p", { class: "form-error", role: "alert" });
+  const publicBox = el("input", { type: "checkbox", id: "public", name: "public" });
+  const nameOrFocus = () => {
+    const name = nameInput.value.trim();
+    if (!name) nameInput.focus();
+    return name;
+  };
 
   const create = el("form", { class: "panel create", "aria-labelledby": "create-h" },
     el("h2", { id: "create-h", text: t("home.newRoom") }),
@@ -158,6 +164,7 @@ export function homeView(rules, go) {
     el("div", { class: "field" }, el("label", { for: "seats", text: t("home.players") }), seatsSel),
     seatBox,
     ruleControls.timer,
+    el("div", { class: "opt check" }, publicBox, el("label", { for: "public", text: t("home.public") })),
     err,
     el("button", { class: "btn primary big", type: "submit", id: "create-btn", text: t("home.create") }));
   create.addEventListener("submit", async (e) => {
@@ -174,6 +181,7 @@ export function homeView(rules, go) {
       saveName(name);
       const res = await api("/api/rooms", {
         name, ...ruleControls.value(), seats: n, bots: seatChoice.slice(0, n - 1),
+        public: publicBox.checked, lang: language(),
       });
       saveSeat(res.code, { token: res.token, seat: res.seat, name });
       go(res.link);
@@ -204,12 +212,83 @@ export function homeView(rules, go) {
     go(`/r/${code}`);
   });
 
+  // Quick play: a seat among strangers in an open public room of this game, or a new
+  // public room of it (issue 49 item 3)
+  const quickSel = el("select", { id: "quick-preset", name: "quick-preset", "aria-label": t("home.quickGame") },
+    rules.presets.map((p) => el("option", { value: p.name, text: presetName(p.name) })));
+  const quickErr = el("p", { class: "form-error", role: "alert" });
+  const quick = el("form", { class: "quick", id: "quick-form" },
+    el("div", { class: "field" }, el("label", { for: "quick-preset", text: t("home.quickGame") }), quickSel),
+    el("button", { class: "btn primary big", type: "submit", id: "quick-btn", text: t("home.quickBtn") }),
+    el("p", { class: "hint", text: t("home.quickHint") }),
+    quickErr);
+  quick.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    quickErr.textContent = "";
+    const name = nameOrFocus();
+    if (!name) {
+      quickErr.textContent = t("home.nameFirst");
+      return;
+    }
+    try {
+      saveName(name);
+      const res = await api("/api/quickplay", { name, preset: quickSel.value, lang: language() });
+      saveSeat(res.code, { token: res.token, seat: res.seat, name });
+      go(res.link);
+    } catch (ex) {
+      quickErr.textContent = ex.message;
+    }
+  });
+  const list = publicRoomsPanel(go, () => nameInput.value.trim());
+
   return el("div", { class: "home" },
     el("section", { class: "panel intro" },
       el("h1", { text: t("home.title") }),
       el("p", {}, ...tNodes("home.intro", { link: el("a", { href: "/replay", id: "replay-home", text: t("home.introLink") }) })),
-      el("div", { class: "field" }, el("label", { for: "name", text: t("home.yourName") }), nameInput)),
+      el("div", { class: "field" }, el("label", { for: "name", text: t("home.yourName") }), nameInput),
+      quick),
+    list,
     el("div", { class: "home-forms" }, create, join));
+}
+
+/** The open public rooms (``GET /api/public``), each with a Join button that opens the
+ * room's page to take a seat; loaded when the home page is drawn and on Refresh. */
+export function publicRoomsPanel(go, nameNow) {
+  const body = el("div", { class: "public-body", "aria-live": "polite" }, el("p", { class: "hint", text: t("common.loading") }));
+  const refresh = el("button", { class: "btn small", type: "button", id: "public-refresh", text: t("home.publicRefresh") });
+  const load = async () => {
+    let rooms;
+    try {
+      rooms = (await api("/api/public")).rooms;
+    } catch (ex) {
+      body.replaceChildren(el("p", { class: "form-error", text: t("home.publicFailed", { reason: ex.message }) }));
+      return;
+    }
+    body.replaceChildren(publicRoomsList(rooms, go, nameNow));
+  };
+  refresh.addEventListener("click", load);
+  load();
+  return el("section", { class: "panel public-rooms", id: "public-rooms", "aria-labelledby": "public-h" },
+    el("div", { class: "public-head" }, el("h2", { id: "public-h", text: t("home.publicTitle") }), refresh),
+    body);
+}
+
+export function publicRoomsList(rooms, go, nameNow) {
+  if (!rooms.length) return el("p", { class: "hint", id: "public-none", text: t("home.publicNone") });
+  return el("ul", { class: "public-list" }, rooms.map((r) => el("li", { class: "public-room", dataset: { code: r.code } },
+    el("b", { class: "public-what", text: rulesLine({ rules: { preset: r.preset, options: r.options }, timer: r.timer }) }),
+    el("div", { class: "public-who" },
+      el("span", { text: t("home.publicWho", { host: r.host || "?", names: r.people.join(", ") }) }),
+      el("span", { class: "badge", text: tn("home.publicFree", r.free, { total: r.seats }) }),
+      el("span", { class: "badge lang", lang: r.lang, text: LANGUAGES[r.lang]?.name || r.lang })),
+    el("button", {
+      class: "btn", type: "button", text: t("home.publicJoin"), "aria-label": t("home.publicJoinLabel", { code: r.code, host: r.host || "?" }),
+      onclick: () => {
+        const name = nameNow();
+        if (name) saveName(name);
+        go(`/r/${r.code}`);
+      },
+    }))));
 }
 
 /** A room seen from outside: take a seat, continue as before, or just watch.

@@ -10,7 +10,8 @@ import { helpPanel } from "./side.js";
 
 /**
  * ``ctx``: {room, seat (mine, null watching), origin (the page's, for the link), help,
- * botLevels}.  ``act``: msg(message to the server), setBotLevel(seat, level), toggleHelp.
+ * botLevels, canShare (the browser has a share sheet)}.  ``act``: msg(message to the
+ * server), setBotLevel(seat, level), toggleHelp, share(link).
  */
 export function waitingView(ctx, act, forms = {}) {
   const { room, seat } = ctx;
@@ -41,7 +42,18 @@ export function waitingView(ctx, act, forms = {}) {
   const link = `${ctx.origin}/r/${room.code}`;
   return h("section", { class: "panel waiting", key: "waiting" },
     h("h1", { text: t("room.title", { code: room.code }) }),
-    h("p", { class: "share" }, tNodes("lobby.share", { link: h("a", { href: link, class: "share-link", text: link }) })),
+    h("div", { class: "share-box", key: "share-box" },
+      h("div", { class: "share-words" },
+        h("p", { class: "share" }, tNodes("lobby.share", { link: h("a", { href: link, class: "share-link", text: link }) })),
+        ctx.canShare ? h("button", { class: "btn small", type: "button", id: "share-btn", text: t("lobby.shareBtn"), onclick: () => act.share(link) }) : null,
+        // issue 49 item 3: strangers find a public room on the home page and by Quick play
+        host
+          ? h("div", { class: "opt check", key: "public" },
+              h("input", { type: "checkbox", id: "public-switch", props: { checked: !!room.public }, onchange: (e) => act.msg({ type: "public", on: e.currentTarget.checked }) }),
+              h("label", { for: "public-switch", text: t("lobby.public") }))
+          : room.public ? h("p", { class: "hint", id: "public-note", key: "public-note", text: t("lobby.publicNote") }) : null),
+      // the link for a phone across the table: drawn by the server, nothing fetched elsewhere
+      h("img", { class: "qr", src: `/api/rooms/${room.code}/qr.svg`, alt: t("lobby.qrAlt", { link }), width: 148, height: 148 })),
     h("p", { class: "hint", id: "lobby-rules", text: rulesLine(room) }),
     room.game > 0 ? h("p", { class: "hint", id: "last-game", key: "last-game" },
       tNodes(host ? "lobby.lastGameHost" : "lobby.lastGame", {
