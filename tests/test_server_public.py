@@ -186,3 +186,37 @@ async def test_a_rooms_link_as_a_qr_code() -> None:
         assert r.text.startswith("<svg") and 'class="qr"' in r.text
         r = await h.get("/api/rooms/ZZZZZZ/qr.svg")
         assert r.status_code == 404 and r.json()["code"] == "no_room"
+
+
+async def test_the_ready_check_shows_who_is_ready_and_asks_again_each_game() -> None:
+    async with running() as h:
+        made = await h.room(seats=3)
+        ben = await h.join(made["code"], "Ben")
+        url = f"{h.ws}/{made['code']}"
+        host = await Client(url, made["token"]).connect()
+        guest = await Client(url, ben["token"]).connect()
+        watcher = await Client(url).connect()
+
+        def ready(c: Client) -> list[bool]:
+            assert c.room is not None
+            return [bool(s and s["ready"]) for s in c.room["seats"]]
+
+        await guest.send({"type": "ready", "on": True})
+        await host.wait(lambda: ready(host) == [False, True, False])
+        await watcher.wait(lambda: ready(watcher) == [False, True, False])
+        # a spectator has no seat to be ready in: refused, nothing changed
+        await watcher.send({"type": "ready", "on": True})
+        await watcher.wait(lambda: bool(watcher.errors))
+        assert watcher.errors[-1]["code"] == "no_seat"
+        (row,) = [r for r in h.server.store.load_rooms() if r.code == made["code"]]
+        assert [bool(s and s.get("ready")) for s in row.data["seats"]] == [False, True, False]
+        await host.send({"type": "ready", "on": True})
+        await host.wait(lambda: ready(host) == [True, True, False])
+        await host.send({"type": "start"})
+        await host.wait(lambda: host.room is not None and host.room["status"] == "playing")
+        assert ready(host) == [False, False, False]  # asked again before the next game
+        await guest.send({"type": "ready", "on": True})
+        await guest.wait(lambda: bool(guest.errors))
+        assert guest.errors[-1]["code"] == "room_started"
+        for c in (host, guest, watcher):
+            await c.close()

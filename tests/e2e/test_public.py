@@ -4,7 +4,8 @@ Quick play, in the browser.
 Two people who never shared a link meet: Ana presses Quick play and gets a new public
 room; Ben sees it in the home page's list and Quick play seats him in it; Ana starts
 and both are at the table.  A host takes a room off the list with the lobby's switch.
-The lobby shows the room's link as a QR code the server drew.
+Ben says he is ready (the lobby's ready check).  The lobby shows the room's link as a
+QR code the server drew.
 """
 
 from __future__ import annotations
@@ -71,10 +72,13 @@ def test_two_strangers_meet_through_quick_play(browser: Any, tmp_path: Any) -> N
             ben.page.click("#quick-btn")
             ben.page.wait_for_url(f"**/r/{code}")
             ben.page.wait_for_selector(".seat-row .tag.you")
-            assert (
-                "Ben" in ana.page.locator(".seats").inner_text(timeout=10_000)
-                or ana.page.locator(".seat-row.person >> nth=1").wait_for() is None
-            )
+            ana.page.locator(".seat-row.person").nth(1).wait_for()
+            assert "Ben" in ana.page.locator(".seats").inner_text()
+            # the ready check: Ben says he is ready, Ana sees it before she starts
+            ben.page.click("#ready-btn")
+            ana.page.wait_for_selector(".seat-row.person .tag.ready")
+            assert ana.page.locator("#ready-count").inner_text() == "Ready: 1 of 2 players."
+            assert ben.page.get_attribute("#ready-btn", "aria-pressed") == "true"
             ana.page.click("#start-btn")
             for p in (ana, ben):
                 p.page.wait_for_selector(".table-wrap")

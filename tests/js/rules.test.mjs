@@ -5,7 +5,7 @@ import { test } from "node:test";
 
 import { waitingView } from "../../src/unokit/web/render/lobby.js";
 import { ruleSentence, rulesInForce, rulesLine, rulesPanel, ruleValue } from "../../src/unokit/web/render/rules.js";
-import { find, findAll, recorder, RULES, room, text } from "./helpers.mjs";
+import { find, findAll, hasClass, recorder, RULES, room, text } from "./helpers.mjs";
 
 test("house rules are the options that differ from the official ones, each in a sentence", () => {
   const r = room({ rules: { preset: "classic", options: { hand_size: 5, jump_in: true } }, timer: 30 });
@@ -60,4 +60,28 @@ test("the lobby: the host may add a bot at the level picked, and start", () => {
   const guest = waitingView({ ...c, seat: 1 }, recorder());
   assert.equal(find(guest, "#start-btn"), null);
   assert.equal(findAll(guest, (v) => v.tag === "button").length, 0);
+});
+
+test("the lobby's ready check and public switch (issue 49): who is ready, my button, the host's switch", () => {
+  const [ana, ben] = room().seats;
+  const r = room({ status: "lobby", public: true, seats: [{ ...ana, ready: false }, { ...ben, kind: "person", ready: true }, null] });
+  const act = recorder();
+  const host = waitingView({ room: r, seat: 0, origin: "http://x", help: false, botLevels: {} }, act);
+  assert.equal(text(find(host, "#ready-count")), "Ready: 1 of 2 players.");
+  const readyTags = findAll(host, (v) => hasClass(v, "tag") && hasClass(v, "ready"));
+  assert.equal(readyTags.length, 1);
+  find(host, "#ready-btn").attrs.onclick();
+  find(host, "#public-switch").attrs.onchange({ currentTarget: { checked: false } });
+  assert.deepEqual(act.calls, [["msg", { type: "ready", on: true }], ["msg", { type: "public", on: false }]]);
+  assert.equal(find(host, "#public-switch").attrs.props.checked, true);
+  // Ben, ready: his button takes it back; he has no switch, and is told the room is public
+  const act2 = recorder();
+  const guest = waitingView({ room: r, seat: 1, origin: "http://x", help: false, botLevels: {} }, act2);
+  assert.equal(find(guest, "#public-switch"), null);
+  assert.ok(find(guest, "#public-note"));
+  assert.equal(find(guest, "#ready-btn").attrs["aria-pressed"], "true");
+  find(guest, "#ready-btn").attrs.onclick();
+  assert.deepEqual(act2.calls, [["msg", { type: "ready", on: false }]]);
+  // the QR code of the link, drawn by the server
+  assert.equal(find(guest, ".qr").attrs.src, "/api/rooms/ABC234/qr.svg");
 });

@@ -172,6 +172,8 @@ class Master:
             await commits.change(room, lambda r: r.set_rules(seat, *rules))
         elif isinstance(msg, m.WatchChat):
             await commits.change(room, lambda r: r.set_watch_chat(seat, msg.on))
+        elif isinstance(msg, m.Ready):
+            await commits.change(room, lambda r: r.set_ready(seat, msg.on))
         elif isinstance(msg, m.SetPublic):
             await commits.change(room, lambda r: r.set_public(seat, msg.on))
         else:

@@ -212,6 +212,13 @@ class SetPublic(Strict):
     on: bool
 
 
+class Ready(Strict):
+    """A seated person in the lobby: ready to start, or not yet (issue 49)."""
+
+    type: Literal["ready"]
+    on: bool
+
+
 class Start(Strict):
     type: Literal["start"]
 
@@ -266,6 +273,7 @@ ClientMessage = Annotated[
     | React
     | WatchChat
     | SetPublic
+    | Ready
     | Start
     | AddBot
     | Kick

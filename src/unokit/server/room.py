@@ -115,13 +115,21 @@ class Seat:
     token_hash: str = ""
     connected: int = 0  # open connections holding this seat
     away_since: float | None = None  # monotonic time the last connection closed
+    # the lobby's ready check: a person says they are ready to start (issue 49); each
+    # start clears it, so it asks again before the next game
+    ready: bool = False
 
     def to_row(self) -> dict[str, Any]:
-        return {"name": self.name, "kind": self.kind, "level": self.level, "token": self.token_hash}
+        row = {"name": self.name, "kind": self.kind, "level": self.level, "token": self.token_hash}
+        if self.ready:
+            row["ready"] = True
+        return row
 
     @staticmethod
     def from_row(d: dict[str, Any]) -> Seat:
-        return Seat(d["name"], d["kind"], d.get("level", "normal"), d.get("token", ""))
+        seat = Seat(d["name"], d["kind"], d.get("level", "normal"), d.get("token", ""))
+        seat.ready = bool(d.get("ready", False))
+        return seat
 
 
 @dataclass
@@ -678,6 +686,8 @@ class Room:
                 for i, s in enumerate(self.seats):
                     if s is None:
                         self.seats[i] = Seat(_bot_name(self.seats, i), "bot", "normal")
+                    else:
+                        s.ready = False  # asked again before the next game
                 self.game_no += 1
                 self.game_seed = _randbits(63)
                 self.status = "playing"
@@ -775,6 +785,20 @@ class Room:
         except BaseException:
             self.preset, self.options, self.rules, self.timer, self.timing = before
             raise
+        self.touch()
+
+    def set_ready(self, by: int | None, on: bool) -> None:
+        """A person seated in the lobby says they are ready to start, or not yet: the
+        host sees who is before pressing Start (issue 49 item 3)."""
+        if by is None:
+            raise RoomError("only a player seated here can be ready", code="no_seat")
+        if self.status != "lobby":
+            raise RoomError("the game has started", code="room_started")
+        seat = self.seats[by]
+        assert seat is not None  # a seat with a token is taken
+        with self._all_or_nothing():
+            seat.ready = on
+            self.save()
         self.touch()
 
     def set_public(self, by: int | None, on: bool) -> None:
@@ -1023,6 +1047,7 @@ class Room:
                     if s.kind == "person" and s.away_since is not None
                     else None,
                     "autopilot": i in self.autopilot,
+                    "ready": s.ready,
                     "team": self.match.game.team_of(i)
                     if self.match is not None and self.match.game.teams
                     else None,

@@ -16,6 +16,7 @@ import { helpPanel } from "./side.js";
 export function waitingView(ctx, act, forms = {}) {
   const { room, seat } = ctx;
   const host = seat !== null && seat === room.host;
+  const people = room.seats.filter((s) => s && s.kind === "person");
   const rows = room.seats.map((s, i) => {
     const kids = [];
     if (s) {
@@ -23,7 +24,14 @@ export function waitingView(ctx, act, forms = {}) {
         h("span", { class: `dot ${s.connected ? "on" : "off"}`, "aria-hidden": "true" }),
         h("span", { class: "who", text: s.name }),
         h("span", { class: "tag", text: s.kind === "bot" ? t("lobby.botLevel", { level: tOr(`levels.${s.level}`, s.level) }) : i === room.host ? t("lobby.host") : s.connected ? t("lobby.here") : t("lobby.notHere") }),
-        i === seat ? h("span", { class: "tag you", text: t("common.you") }) : null);
+        i === seat ? h("span", { class: "tag you", text: t("common.you") }) : null,
+        s.kind === "person" && s.ready ? h("span", { class: "tag ready", text: t("lobby.ready") }) : null);
+      // the ready check: each person says when they are ready; the host sees it
+      if (i === seat && s.kind === "person")
+        kids.push(h("button", {
+          class: `btn small${s.ready ? "" : " primary"}`, type: "button", id: "ready-btn", "aria-pressed": s.ready ? "true" : "false",
+          text: s.ready ? t("lobby.notReady") : t("lobby.imReady"), onclick: () => act.msg({ type: "ready", on: !s.ready }),
+        }));
       if (host && i !== room.host)
         kids.push(h("button", { class: "btn small ghost", type: "button", text: t("lobby.remove"), "aria-label": t("lobby.removeLabel", { name: s.name }), onclick: () => act.msg({ type: "kick", seat: i }) }));
     } else {
@@ -66,7 +74,8 @@ export function waitingView(ctx, act, forms = {}) {
     host
       ? h("div", { class: "actions", key: "actions" },
           h("button", { class: "btn primary big", type: "button", id: "start-btn", text: t("lobby.start"), onclick: () => act.msg({ type: "start" }) }),
-          h("p", { class: "hint", text: t("lobby.startHint") }))
+          h("p", { class: "hint", text: t("lobby.startHint") }),
+          people.length > 1 ? h("p", { class: "hint", id: "ready-count", text: t("lobby.readyCount", { n: people.filter((s) => s.ready).length, total: people.length }) }) : null)
       : h("p", { class: "waiting-note", key: "waiting-note", text: seat === null ? t("lobby.watching") : t("lobby.waitingHost") }),
     seat === null && room.seats.some((x) => x === null) ? forms.seat || null : null,
     ctx.help ? helpPanel(act) : null);
