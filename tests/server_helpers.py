@@ -213,6 +213,25 @@ def choose(view: dict[str, Any]) -> dict[str, Any] | None:
     return turn[0] if turn else None
 
 
+async def play_out(clients: list[Client], done: Any, limit: float = 60.0) -> None:
+    """Every client plays ``choose``'s move whenever it is its turn, until ``done()``."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + limit
+    sent: dict[int, int] = {}
+    while not done():
+        if loop.time() > end:
+            raise TimeoutError("the game did not finish")
+        for c in clients:
+            st = c.state
+            if st is None or c.seat is None or st["view"]["phase"] in ("round_over", "game_over"):
+                continue
+            a = choose(st["view"])
+            if a is not None and sent.get(c.seat) != st["version"]:
+                sent[c.seat] = st["version"]
+                await c.act(a)
+        await asyncio.sleep(0.005)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -22,8 +22,7 @@ from typing import Any
 import pytest
 import websockets
 
-from server_helpers import FAST, Client, Harness, running
-from test_server import choose, play_out
+from server_helpers import FAST, Client, Harness, choose, play_out, running
 from unokit.engine.actions import Action
 from unokit.engine.state import to_json
 from unokit.engine.view import view_of

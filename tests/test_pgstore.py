@@ -282,7 +282,7 @@ def _versions(url: str) -> list[int]:
 
 def test_migrations_are_applied_once_and_again_on_restart_change_nothing(pg_url: str) -> None:
     store = PostgresStore(pg_url)
-    assert store.schema_version() == SCHEMA_VERSION == 3
+    assert store.schema_version() == SCHEMA_VERSION == 4
     store.save_room(RoomRow("AAAAAA", {"status": "lobby"}))
     store.append("AAAAAA", 1, {"t": "round"})
     store.close()
@@ -291,11 +291,11 @@ def test_migrations_are_applied_once_and_again_on_restart_change_nothing(pg_url:
         assert [r.code for r in store.load_rooms()] == ["AAAAAA"]
         assert store.log("AAAAAA", 1) == [{"t": "round"}]
         store.close()
-    assert _versions(pg_url) == [1, 2, 3]
+    assert _versions(pg_url) == [1, 2, 3, 4]
 
 
 def test_a_database_of_the_previous_version_is_migrated_with_its_games(pg_url: str) -> None:
-    """A database a version-1 unokit made (no leases table) gains versions 2 and 3
+    """A database a version-1 unokit made (no leases table) gains versions 2 to 4
     when a newer server opens it; its rooms and logs stay."""
     from unokit.server.pgstore import MIGRATIONS
 
@@ -309,7 +309,7 @@ def test_a_database_of_the_previous_version_is_migrated_with_its_games(pg_url: s
         conn.execute("""INSERT INTO rooms VALUES ('AAAAAA', '{"status": "playing"}')""")
         conn.execute("""INSERT INTO log VALUES ('AAAAAA', 1, 0, '{"t": "round"}')""")
     store = PostgresStore(pg_url, shared=True)
-    assert _versions(pg_url) == [1, 2, 3]
+    assert _versions(pg_url) == [1, 2, 3, 4]
     assert store.log("AAAAAA", 1) == [{"t": "round"}]
     assert store.take_leases("me", ["AAAAAA"], 5.0) == {"AAAAAA"}
     store.close()
@@ -1049,3 +1049,36 @@ def test_the_public_room_list_reads_public_lobbies_newest_first(pg_url: str) -> 
     assert [r.code for r in store.public_rooms()] == ["BBBBBB", "AAAAAA"]
     assert [r.code for r in store.public_rooms(limit=1)] == ["BBBBBB"]
     store.close()
+
+
+def test_profiles_count_a_game_once_and_rank_the_listed(pg_url: str) -> None:
+    """Issue 49 item 4 on PostgreSQL: a game's end saved by two servers counts once;
+    the leaderboard lists the listed profiles with a rated game, best first."""
+    from unokit.server import profiles
+
+    one, two = PostgresStore(pg_url, shared=True), PostgresStore(pg_url, shared=True)
+    for pid, listed in (("AAAAAAAAAA", True), ("BBBBBBBBBB", True), ("CCCCCCCCCC", False)):
+        assert one.create_profile("hash-" + pid, profiles.new_row(pid, pid[:3], "red", listed, 0.0))
+    assert not two.create_profile(
+        "hash-other", profiles.new_row("AAAAAAAAAA", "x", "red", True, 0.0)
+    )
+    assert two.profile_by_token("hash-BBBBBBBBBB")["id"] == "BBBBBBBBBB"
+    results = [
+        {"profile": "BBBBBBBBBB", "seat": 0, "won": True, "points": 50},
+        {"profile": "AAAAAAAAAA", "seat": 1, "won": False, "points": 0},
+        {"profile": "CCCCCCCCCC", "seat": 2, "won": False, "points": 0},
+    ]
+    for r in results:
+        r.update(rated=True, players=3, at=1.0)
+    assert one.count_game("ROOM01", 1, results)
+    assert not two.count_game("ROOM01", 1, results)  # the other server saves the same end
+    b = two.load_profile("BBBBBBBBBB")
+    assert b is not None and (b["games"], b["wins"], b["points"], b["rated"]) == (1, 1, 50, 1)
+    assert [h["code"] for h in b["history"]] == ["ROOM01"]
+    assert [p["id"] for p in two.leaderboard()] == ["BBBBBBBBBB", "AAAAAAAAAA"]
+    changed = one.update_profile("CCCCCCCCCC", {"listed": True, "name": "Cy"})
+    assert changed is not None and changed["name"] == "Cy" and changed["games"] == 1
+    assert len(two.leaderboard()) == 3
+    assert one.update_profile("ZZZZZZZZZZ", {"name": "x"}) is None
+    one.close()
+    two.close()

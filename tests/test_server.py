@@ -16,7 +16,17 @@ from typing import Any
 
 import pytest
 
-from server_helpers import Client, Harness, Subprocess, act, bare_server, choose, running, self_step
+from server_helpers import (
+    Client,
+    Harness,
+    Subprocess,
+    act,
+    bare_server,
+    choose,
+    play_out,
+    running,
+    self_step,
+)
 from unokit.cards import CARD_CODE
 from unokit.engine.view import view_of
 from unokit.match import Timing
@@ -40,25 +50,6 @@ def snapshot(h: Harness, code: str) -> Any:
         json.dumps(g.state_json(), sort_keys=True) if g else None,
         [(s.name, s.kind) if s else None for s in room.seats],
     )
-
-
-async def play_out(clients: list[Client], done: Any, limit: float = 60.0) -> None:
-    """Every client plays ``choose``'s move whenever it is its turn, until ``done()``."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + limit
-    sent: dict[int, int] = {}
-    while not done():
-        if loop.time() > end:
-            raise TimeoutError("the game did not finish")
-        for c in clients:
-            st = c.state
-            if st is None or c.seat is None or st["view"]["phase"] in ("round_over", "game_over"):
-                continue
-            a = choose(st["view"])
-            if a is not None and sent.get(c.seat) != st["version"]:
-                sent[c.seat] = st["version"]
-                await c.act(a)
-        await asyncio.sleep(0.005)
 
 
 async def test_code_and_token_shape() -> None:

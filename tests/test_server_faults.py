@@ -798,8 +798,7 @@ async def a_game_played_out(store: Any) -> AsyncIterator[tuple[Any, str, Any, An
     """Ana (the host) and Ben on one server over ``store``, a game to 1 point played
     to its end (the room's status no longer "playing"): the harness, the room's code
     and the two clients."""
-    from server_helpers import FAST, Client, running
-    from test_server import play_out
+    from server_helpers import FAST, Client, play_out, running
 
     async with running(store, timing=FAST) as h:
         r = await h.room(seats=2, bots=[None], options={"target_score": 1})
@@ -984,8 +983,7 @@ def test_a_room_change_stuck_in_the_store_stops_no_other_room_and_shows_nothing(
     websocket) until the store has it, and a call that then fails changes nothing."""
     import asyncio
 
-    from server_helpers import FAST, Client, running
-    from test_server import play_out
+    from server_helpers import FAST, Client, play_out, running
 
     async def run() -> None:
         store = Hangs()

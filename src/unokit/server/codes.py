@@ -33,6 +33,9 @@ SERVER_CODES: dict[str, str] = {
     "name_reserved": 'names with the bots\' mark "(bot)" are kept for the bots',
     "room_changed": "another server of the cluster changed the room first; nothing was "
     "applied, a fresh view follows: try again",
+    "bad_profile": "this profile token is not known here: the profile it held is lost",
+    "no_profile": "there is no profile with that id",
+    "profile_seated": "this profile already has a seat in the room",
     "restarting": "the server is stopping (a restart or an upgrade): reconnect, to it or "
     "to another server",
 }

@@ -26,6 +26,7 @@ class Limits:
     rooms_per_address_per_hour: int = 30
     joins_per_address_per_minute: int = 30  # joins and token checks (guessing)
     lists_per_address_per_minute: int = 60  # the home page's list of public rooms
+    profiles_per_address_per_hour: int = 10  # profiles made (issue 49 item 4)
     send_queue: int = 256  # messages waiting for a slow client before it is dropped
     hello_timeout: float = 10.0
     room_idle_seconds: float = 6 * 3600.0  # nobody connected, no change: the room goes

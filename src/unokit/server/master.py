@@ -73,7 +73,9 @@ class Master:
                     ) from None
                 raise
 
-    async def join(self, room: Room, name: str) -> tuple[Room, int, str]:
+    async def join(
+        self, room: Room, name: str, profile: tuple[str, str] | None = None
+    ) -> tuple[Room, int, str]:
         """A person takes the room's first free seat (``POST /api/rooms/CODE/join``):
         stored, then everyone told; the room (maybe read again), the seat and its
         token.  Another server seating someone meanwhile: read the room, try again."""
@@ -87,7 +89,7 @@ class Master:
                 if refusal is not None:
                     raise RoomError(refusal[1], code=refusal[0])
                 try:
-                    sit = functools.partial(Room.join, name=name)
+                    sit = functools.partial(Room.join, name=name, profile=profile)
                     seat, token = await server.commits.change(room, sit)
                     break
                 except RoomChanged:

@@ -17,6 +17,9 @@ MAX_NAME = 20  # characters of a display name
 LEVELS = ("easy", "normal", "hard")
 # the page's languages (src/unokit/web/locales): a room says which its host speaks
 Lang = Literal["en", "de", "es", "fr"]
+# a profile's secret token (issue 49 item 4), as a seat token: sent in bodies, never URLs
+ProfileToken = Annotated[str, Field(min_length=1, max_length=100)]
+ProfileColor = Literal["red", "orange", "gold", "green", "teal", "blue", "purple", "pink"]
 TIMERS = (0, 15, 30, 60)
 
 
@@ -297,6 +300,7 @@ class CreateRoom(Strict):
     timer: Literal[0, 15, 30, 60] = 0
     public: bool = False
     lang: Lang = "en"
+    profile: ProfileToken | None = None
 
     @field_validator("name")
     @classmethod
@@ -323,6 +327,7 @@ def check_options(v: dict[str, Any]) -> dict[str, Any]:
 
 class JoinRoom(Strict):
     name: str
+    profile: ProfileToken | None = None
 
     @field_validator("name")
     @classmethod
@@ -337,8 +342,36 @@ class QuickPlay(Strict):
     name: str
     preset: Annotated[str, Field(max_length=40)] = "classic"
     lang: Lang = "en"
+    profile: ProfileToken | None = None
 
     @field_validator("name")
     @classmethod
     def _name(cls, v: str) -> str:
         return clean_name(v)
+
+
+class NewProfile(Strict):
+    """``POST /api/profiles``: a profile for this browser (issue 49 item 4)."""
+
+    name: str
+    color: ProfileColor = "blue"
+    listed: bool = False  # on the leaderboard
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str) -> str:
+        return clean_name(v)
+
+
+class MyProfile(Strict):
+    """``POST /api/profiles/me``: the profile this token holds, changed if asked."""
+
+    token: ProfileToken
+    name: str | None = None
+    color: ProfileColor | None = None
+    listed: bool | None = None
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str | None) -> str | None:
+        return None if v is None else clean_name(v)

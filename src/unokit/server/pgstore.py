@@ -49,6 +49,8 @@ from psycopg import conninfo, sql
 from psycopg.errors import DeadlockDetected
 from psycopg_pool import ConnectionPool, PoolTimeout
 
+from unokit.server import profiles
+from unokit.server.profiles import HISTORY_KEYS
 from unokit.server.store import RoomRow, StoreError, StoreLocked, StoreOpenError
 
 log = logging.getLogger("unokit.server")
@@ -91,6 +93,33 @@ MIGRATIONS: tuple[LiteralString, ...] = (
     """
     CREATE INDEX rooms_open ON rooms (((data->>'created')::double precision) DESC)
         WHERE data->>'public' = 'true' AND data->>'status' = 'lobby';
+    """,
+    # 4: profiles, their games and ratings (issue 49 item 4, unokit.server.profiles).
+    # ``counted`` holds each game counted, so a game counts once whichever server of
+    # the cluster saves its end, however often
+    """
+    CREATE TABLE profiles (
+        id TEXT PRIMARY KEY,
+        token TEXT NOT NULL UNIQUE,
+        data JSONB NOT NULL
+    );
+    CREATE TABLE results (
+        code TEXT NOT NULL,
+        game INTEGER NOT NULL,
+        profile TEXT NOT NULL,
+        data JSONB NOT NULL,
+        at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (code, game, profile)
+    );
+    CREATE TABLE counted (
+        code TEXT NOT NULL,
+        game INTEGER NOT NULL,
+        PRIMARY KEY (code, game)
+    );
+    CREATE INDEX results_of ON results (profile, at DESC);
+    CREATE INDEX profiles_board ON profiles
+        (((data->>'mu')::double precision - 3 * (data->>'sigma')::double precision) DESC)
+        WHERE data->>'listed' = 'true';
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -643,6 +672,92 @@ class PostgresStore:
     def record(self, code: str, game: int) -> str | None:
         rows = self._run("SELECT text FROM records WHERE code = %s AND game = %s", (code, game))
         return str(rows[0][0]) if rows else None
+
+    # ------------------------------------------------------------ profiles ---
+    def create_profile(self, token_hash: str, row: dict[str, Any]) -> bool:
+        rows = self._run(
+            "INSERT INTO profiles (id, token, data) VALUES (%s, %s, %s::jsonb) "
+            "ON CONFLICT DO NOTHING RETURNING 1",
+            (row["id"], token_hash, json.dumps(row)),
+        )
+        return bool(rows)
+
+    def profile_by_token(self, token_hash: str) -> dict[str, Any] | None:
+        rows = self._run("SELECT data::text FROM profiles WHERE token = %s", (token_hash,))
+        return dict(json.loads(rows[0][0])) if rows else None
+
+    def load_profile(self, pid: str) -> dict[str, Any] | None:
+        rows = self._run("SELECT data::text FROM profiles WHERE id = %s", (pid,))
+        if not rows:
+            return None
+        games = self._run(
+            "SELECT code, game, data::text FROM results WHERE profile = %s "
+            "ORDER BY at DESC LIMIT %s",
+            (pid, profiles.HISTORY),
+        )
+        history = [{"code": c, "game": g, **json.loads(d)} for c, g, d in games]
+        return {**json.loads(rows[0][0]), "history": history}
+
+    def update_profile(self, pid: str, changes: dict[str, Any]) -> dict[str, Any] | None:
+        rows = self._run(
+            "UPDATE profiles SET data = data || %s::jsonb WHERE id = %s RETURNING data::text",
+            (json.dumps(changes), pid),
+        )
+        return dict(json.loads(rows[0][0])) if rows else None
+
+    def count_game(self, code: str, game: int, results: list[dict[str, Any]]) -> bool:
+        with self._use() as conn, conn.transaction():
+            new = conn.execute(
+                "INSERT INTO counted (code, game) VALUES (%s, %s) ON CONFLICT DO NOTHING "
+                "RETURNING 1",
+                (code, game),
+            ).fetchall()
+            if not new:
+                return False
+            ids = sorted({r["profile"] for r in results})
+            # locked in one order (D5): two games ending at once wait, never deadlock
+            rows = {
+                pid: json.loads(d)
+                for pid, d in conn.execute(
+                    "SELECT id, data::text FROM profiles WHERE id = ANY(%s::text[]) "
+                    "ORDER BY id FOR UPDATE",
+                    (ids,),
+                ).fetchall()
+            }
+            with conn.cursor() as cur:
+                cur.executemany(
+                    "UPDATE profiles SET data = %s::jsonb WHERE id = %s",
+                    [
+                        (json.dumps(row), pid)
+                        for pid, row in sorted(profiles.after_game(rows, results).items())
+                    ],
+                )
+                cur.executemany(
+                    "INSERT INTO results (code, game, profile, data, at) "
+                    "VALUES (%s, %s, %s, %s::jsonb, %s) ON CONFLICT DO NOTHING",
+                    [
+                        (
+                            code,
+                            game,
+                            r["profile"],
+                            json.dumps({k: r[k] for k in HISTORY_KEYS}),
+                            r["at"],
+                        )
+                        for r in results
+                        if r["profile"] in rows
+                    ],
+                )
+            return True
+
+    def leaderboard(self, limit: int = 50) -> list[dict[str, Any]]:
+        rows = self._run(
+            "SELECT data::text FROM profiles WHERE data->>'listed' = 'true' "
+            "AND (data->>'rated')::int > 0 ORDER BY "
+            "(data->>'mu')::double precision - 3 * (data->>'sigma')::double precision DESC "
+            "LIMIT %s",
+            (limit,),
+        )
+        return [dict(json.loads(r[0])) for r in rows]
 
     def schema_version(self) -> int:
         rows = self._run("SELECT COALESCE(MAX(version), 0) FROM schema_version")

@@ -118,17 +118,29 @@ class Seat:
     # the lobby's ready check: a person says they are ready to start (issue 49); each
     # start clears it, so it asks again before the next game
     ready: bool = False
+    # the person's profile (its public id and avatar colour), if they came with one:
+    # the room's finished games count for it (issue 49 item 4)
+    profile: str = ""
+    color: str = ""
 
     def to_row(self) -> dict[str, Any]:
-        row = {"name": self.name, "kind": self.kind, "level": self.level, "token": self.token_hash}
+        row: dict[str, Any] = {
+            "name": self.name,
+            "kind": self.kind,
+            "level": self.level,
+            "token": self.token_hash,
+        }
         if self.ready:
             row["ready"] = True
+        if self.profile:
+            row["profile"], row["color"] = self.profile, self.color
         return row
 
     @staticmethod
     def from_row(d: dict[str, Any]) -> Seat:
         seat = Seat(d["name"], d["kind"], d.get("level", "normal"), d.get("token", ""))
         seat.ready = bool(d.get("ready", False))
+        seat.profile, seat.color = d.get("profile", ""), d.get("color", "")
         return seat
 
 
@@ -291,13 +303,17 @@ class Room:
         code: str | None = None,
         public: bool = False,
         lang: str = "en",
+        profile: tuple[str, str] | None = None,
     ) -> tuple[Room, str]:
         """A new room with the host in seat 0; returns it and the host's seat token."""
         rules = from_preset(preset, options)
         rules.check_players(seats)
         token = new_token()
         seat_list: list[Seat | None] = [None] * seats
-        seat_list[0] = Seat(host_name, "person", token_hash=token_hash(token))
+        host = Seat(host_name, "person", token_hash=token_hash(token))
+        if profile:
+            host.profile, host.color = profile
+        seat_list[0] = host
         for i, level in enumerate(bots[: seats - 1], start=1):
             if level is not None:
                 seat_list[i] = Seat(_bot_name(seat_list, i), "bot", level)
@@ -525,17 +541,23 @@ class Room:
                 found = i
         return found
 
-    def join(self, name: str) -> tuple[int, str]:
-        """Take the first empty seat (lobby only); returns the seat and its token."""
+    def join(self, name: str, profile: tuple[str, str] | None = None) -> tuple[int, str]:
+        """Take the first empty seat (lobby only); returns the seat and its token.
+        ``profile``: the person's profile (id, colour), whose stats the game counts for."""
         if self.status != "lobby":
             raise RoomError("the game has started: you can watch", code="room_started")
         if any(s is not None and s.name.lower() == name.lower() for s in self.seats):
             raise RoomError(f"someone here is already called {name}", code="name_taken")
+        if profile and any(s is not None and s.profile == profile[0] for s in self.seats):
+            raise RoomError("this profile already has a seat here", code="profile_seated")
         for i, s in enumerate(self.seats):
             if s is None:
                 token = new_token()
                 with self._all_or_nothing():
-                    self.seats[i] = Seat(name, "person", token_hash=token_hash(token))
+                    sat = Seat(name, "person", token_hash=token_hash(token))
+                    if profile:
+                        sat.profile, sat.color = profile
+                    self.seats[i] = sat
                     # a bot was named before this person came: "Ben" beside "Ben (bot)"
                     # reads as one person twice in the log, so the bot takes another name
                     for j, b in enumerate(self.seats):
@@ -873,6 +895,7 @@ class Room:
             return
         if self.store is not None and self.match is not None:
             self.store.save_record(self.code, self.game_no, dumps(self.match.game))
+            self._count_game()
         row_saved = False
         if self.store is not None:
             row = self.to_row()
@@ -890,8 +913,34 @@ class Room:
             rs.revealed = True
         if self.store is not None and self.match is not None:
             self.store.save_record(self.code, self.game_no, dumps(self.match.game))
+            self._count_game()
         self.save()
         self.touch()
+
+    def _count_game(self) -> None:
+        """Count a game played to its end for the profiles that played it, and rate it
+        when two or more did (``Store.count_game``: once, whoever saves it)."""
+        assert self.store is not None and self.match is not None
+        g = self.match.game
+        if not g.game_over:
+            return  # ended by the host, no winner: it counts nowhere
+        out = g.outcome()
+        results: list[dict[str, Any]] = []
+        seen: set[str] = set()
+        for i, s in enumerate(self.seats):
+            if s is None or s.kind != "person" or not s.profile or s.profile in seen:
+                continue
+            seen.add(s.profile)
+            points = out.scores[g.team_of(i)]  # a team's under team scoring
+            results.append(
+                {"profile": s.profile, "seat": i, "won": i in out.winning_seats, "points": points}
+            )
+        if not results:
+            return
+        at = time.time()
+        for r in results:
+            r.update(rated=len(results) >= 2, players=len(self.seats), at=at)
+        self.store.count_game(self.code, self.game_no, results)
 
     def _game(self) -> Game:
         if self.match is None or self.status == "lobby":
@@ -1048,6 +1097,8 @@ class Room:
                     else None,
                     "autopilot": i in self.autopilot,
                     "ready": s.ready,
+                    "profile": s.profile or None,
+                    "color": s.color or None,
                     "team": self.match.game.team_of(i)
                     if self.match is not None and self.match.game.teams
                     else None,

@@ -42,6 +42,8 @@ from typing import Any, Protocol
 import orjson
 
 from unokit.errors import UnoError
+from unokit.server import profiles
+from unokit.server.profiles import HISTORY_KEYS
 
 BUSY_TIMEOUT = 0.1  # seconds a write waits for a lock held by another process
 
@@ -136,6 +138,35 @@ class Store(Protocol):
         """Rooms in play whose lease lapsed or that never had one."""
         ...
 
+    # profiles (issue 49 item 4; unokit.server.profiles says what they hold)
+    def create_profile(self, token_hash: str, row: dict[str, Any]) -> bool:
+        """Store a new profile; False if its id is taken (draw another)."""
+        ...
+
+    def profile_by_token(self, token_hash: str) -> dict[str, Any] | None:
+        """The profile whose token hashes to ``token_hash``, or None."""
+        ...
+
+    def load_profile(self, pid: str) -> dict[str, Any] | None:
+        """A profile with its last games (``history``), or None."""
+        ...
+
+    def update_profile(self, pid: str, changes: dict[str, Any]) -> dict[str, Any] | None:
+        """Change a profile's name, colour or listing; the profile after, or None."""
+        ...
+
+    def count_game(self, code: str, game: int, results: list[dict[str, Any]]) -> bool:
+        """Count one finished game for the profiles that played it (one result each:
+        ``profile``, ``seat``, ``won``, ``points``), and rate it when two or more did
+        (``profiles.after_game``), all at once; False (nothing changed) if this game
+        was counted before: a game counts once whichever server saves it, however
+        often."""
+        ...
+
+    def leaderboard(self, limit: int = 50) -> list[dict[str, Any]]:
+        """Listed profiles with a rated game, best ``profiles.ordinal`` first."""
+        ...
+
     def soonest_lapse(self, holder: str) -> float | None:
         """Seconds until the first lease of another holder lapses (negative: lapsed),
         None when there is none: when to look for a dead server's rooms."""
@@ -191,6 +222,9 @@ class MemoryStore(_Leases):
         self.rooms: dict[str, dict[str, Any]] = {}
         self.logs: dict[tuple[str, int], list[dict[str, Any]]] = {}
         self.records: dict[tuple[str, int], str] = {}
+        self.profiles: dict[str, dict[str, Any]] = {}
+        self.tokens: dict[str, str] = {}  # token hash -> profile id
+        self.results: dict[tuple[str, int], list[dict[str, Any]]] = {}
 
     def save_room(self, row: RoomRow) -> None:
         self.rooms[row.code] = json.loads(json.dumps(row.data))
@@ -258,6 +292,53 @@ class MemoryStore(_Leases):
     def save_record(self, code: str, game: int, text: str) -> None:
         self.records[(code, game)] = text
 
+    def create_profile(self, token_hash: str, row: dict[str, Any]) -> bool:
+        if row["id"] in self.profiles or token_hash in self.tokens:
+            return False
+        self.profiles[row["id"]] = dict(row)
+        self.tokens[token_hash] = row["id"]
+        return True
+
+    def profile_by_token(self, token_hash: str) -> dict[str, Any] | None:
+        pid = self.tokens.get(token_hash)
+        return dict(self.profiles[pid]) if pid is not None else None
+
+    def load_profile(self, pid: str) -> dict[str, Any] | None:
+        row = self.profiles.get(pid)
+        if row is None:
+            return None
+        mine = [
+            {"code": code, "game": game, **{k: r[k] for k in HISTORY_KEYS}}
+            for (code, game), rs in self.results.items()
+            for r in rs
+            if r["profile"] == pid
+        ]
+        mine.sort(key=lambda r: -float(r["at"]))
+        return {**row, "history": mine[: profiles.HISTORY]}
+
+    def update_profile(self, pid: str, changes: dict[str, Any]) -> dict[str, Any] | None:
+        if pid not in self.profiles:
+            return None
+        self.profiles[pid].update(changes)
+        return dict(self.profiles[pid])
+
+    def count_game(self, code: str, game: int, results: list[dict[str, Any]]) -> bool:
+        if (code, game) in self.results:
+            return False
+        rows = {
+            r["profile"]: self.profiles[r["profile"]]
+            for r in results
+            if r["profile"] in self.profiles
+        }
+        self.profiles.update(profiles.after_game(rows, results))
+        self.results[(code, game)] = [dict(r) for r in results]
+        return True
+
+    def leaderboard(self, limit: int = 50) -> list[dict[str, Any]]:
+        rows = [r for r in self.profiles.values() if r.get("listed") and r.get("rated", 0) > 0]
+        rows.sort(key=lambda r: -profiles.ordinal(r["mu"], r["sigma"]))
+        return [dict(r) for r in rows[:limit]]
+
     def record(self, code: str, game: int) -> str | None:
         return self.records.get((code, game))
 
@@ -283,6 +364,25 @@ CREATE TABLE IF NOT EXISTS records (
     text TEXT NOT NULL,
     PRIMARY KEY (code, game)
 );
+CREATE TABLE IF NOT EXISTS profiles (
+    id TEXT PRIMARY KEY,
+    token TEXT NOT NULL UNIQUE,
+    data TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS results (
+    code TEXT NOT NULL,
+    game INTEGER NOT NULL,
+    profile TEXT NOT NULL,
+    data TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (code, game, profile)
+);
+CREATE TABLE IF NOT EXISTS counted (
+    code TEXT NOT NULL,
+    game INTEGER NOT NULL,
+    PRIMARY KEY (code, game)
+);
+CREATE INDEX IF NOT EXISTS results_of ON results (profile, at DESC);
 CREATE INDEX IF NOT EXISTS rooms_open ON rooms (json_extract(data, '$.created') DESC)
     WHERE json_extract(data, '$.public') = 1 AND json_extract(data, '$.status') = 'lobby';
 """
@@ -643,6 +743,98 @@ class SQLiteStore(_Leases):
     def record(self, code: str, game: int) -> str | None:
         rows = self._run("SELECT text FROM records WHERE code = ? AND game = ?", (code, game))
         return str(rows[0][0]) if rows else None
+
+    # ------------------------------------------------------------ profiles ---
+    def _transaction(self, work: Any) -> Any:
+        """``work(db)`` in one transaction, under the store's lock."""
+        with self._lock:
+            self._usable()
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                out = work(self._db)
+                self._db.execute("COMMIT")
+            except sqlite3.Error as e:
+                self._rollback()
+                raise StoreError(f"storage failed: {e}") from e
+            except BaseException:
+                self._rollback()
+                raise
+            self._same_files()
+            return out
+
+    def create_profile(self, token_hash: str, row: dict[str, Any]) -> bool:
+        rows = self._run(
+            "INSERT OR IGNORE INTO profiles (id, token, data) VALUES (?, ?, ?) RETURNING 1",
+            (row["id"], token_hash, json.dumps(row)),
+        )
+        return bool(rows)
+
+    def profile_by_token(self, token_hash: str) -> dict[str, Any] | None:
+        rows = self._run("SELECT data FROM profiles WHERE token = ?", (token_hash,))
+        return dict(json.loads(rows[0][0])) if rows else None
+
+    def load_profile(self, pid: str) -> dict[str, Any] | None:
+        rows = self._run("SELECT data FROM profiles WHERE id = ?", (pid,))
+        if not rows:
+            return None
+        games = self._run(
+            "SELECT code, game, data FROM results WHERE profile = ? ORDER BY at DESC LIMIT ?",
+            (pid, profiles.HISTORY),
+        )
+        history = [{"code": c, "game": g, **json.loads(d)} for c, g, d in games]
+        return {**json.loads(rows[0][0]), "history": history}
+
+    def update_profile(self, pid: str, changes: dict[str, Any]) -> dict[str, Any] | None:
+        def work(db: sqlite3.Connection) -> dict[str, Any] | None:
+            rows = db.execute("SELECT data FROM profiles WHERE id = ?", (pid,)).fetchall()
+            if not rows:
+                return None
+            row = {**json.loads(rows[0][0]), **changes}
+            db.execute("UPDATE profiles SET data = ? WHERE id = ?", (json.dumps(row), pid))
+            return row
+
+        out: dict[str, Any] | None = self._transaction(work)
+        return out
+
+    def count_game(self, code: str, game: int, results: list[dict[str, Any]]) -> bool:
+        def work(db: sqlite3.Connection) -> bool:
+            new = db.execute(
+                "INSERT OR IGNORE INTO counted (code, game) VALUES (?, ?) RETURNING 1", (code, game)
+            ).fetchall()
+            if not new:
+                return False
+            ids = sorted({r["profile"] for r in results})
+            marks = ",".join("?" * len(ids))
+            rows = {
+                pid: json.loads(d)
+                for pid, d in db.execute(
+                    f"SELECT id, data FROM profiles WHERE id IN ({marks})", ids
+                ).fetchall()
+            }
+            for pid, row in profiles.after_game(rows, results).items():
+                db.execute("UPDATE profiles SET data = ? WHERE id = ?", (json.dumps(row), pid))
+            db.executemany(
+                "INSERT OR IGNORE INTO results (code, game, profile, data, at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [
+                    (code, game, r["profile"], json.dumps({k: r[k] for k in HISTORY_KEYS}), r["at"])
+                    for r in results
+                    if r["profile"] in rows
+                ],
+            )
+            return True
+
+        counted: bool = self._transaction(work)
+        return counted
+
+    def leaderboard(self, limit: int = 50) -> list[dict[str, Any]]:
+        rows = self._run(
+            "SELECT data FROM profiles WHERE json_extract(data, '$.listed') = 1 "
+            "AND json_extract(data, '$.rated') > 0 ORDER BY "
+            "json_extract(data, '$.mu') - 3 * json_extract(data, '$.sigma') DESC LIMIT ?",
+            (limit,),
+        )
+        return [dict(json.loads(r[0])) for r in rows]
 
     def close(self) -> None:
         """Close the database and release the lock file.

@@ -20,7 +20,7 @@ from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoin
 from unokit.errors import UnoError
 from unokit.record import RecordError
 from unokit.server import messages as m
-from unokit.server import ops
+from unokit.server import ops, profiles
 from unokit.server.conns import STORE_DOWN
 from unokit.server.limits import Window
 from unokit.server.options import check_room_options, rules_json
@@ -33,6 +33,8 @@ from unokit.server.room import (
     RoomError,
     listing,
     new_code,
+    new_token,
+    token_hash,
 )
 from unokit.server.store import StoreError
 
@@ -100,6 +102,7 @@ class HttpRoutes:
         self.list_window = Window(server.limits.lists_per_address_per_minute, 60)
         self.fresh = LIST_FRESH  # tests: 0, every list read again
         self.listed: tuple[float, list[dict[str, Any]]] = (-LIST_FRESH, [])
+        self.profile_window = Window(server.limits.profiles_per_address_per_hour, 3600)
 
     def install(self, app: FastAPI) -> None:
         app.add_middleware(Headers)
@@ -120,6 +123,12 @@ class HttpRoutes:
         app.add_api_route("/api/public", self.public_rooms, methods=["GET"])
         app.add_api_route("/api/quickplay", self.quick_play, methods=["POST"])
         app.add_api_route("/api/rooms/{code}/qr.svg", self.qr_code, methods=["GET"])
+        app.add_api_route("/api/profiles", self.new_profile, methods=["POST"])
+        app.add_api_route("/api/profiles/me", self.my_profile, methods=["POST"])
+        app.add_api_route("/api/profiles/{pid}", self.profile_page, methods=["GET"])
+        app.add_api_route("/api/leaderboard", self.leaderboard, methods=["GET"])
+        app.add_api_route("/p/{pid}", self.index_too, methods=["GET"], include_in_schema=False)
+        app.add_api_route("/leaderboard", self.index, methods=["GET"], include_in_schema=False)
         app.add_api_route("/api/rooms/{code}", self.room_info, methods=["GET"])
         app.add_api_route("/api/rooms/{code}/join", self.join, methods=["POST"])
         app.add_api_route("/api/rooms/{code}/record", self.record, methods=["GET"])
@@ -138,7 +147,7 @@ class HttpRoutes:
     async def refused(self, request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, UnoError)  # registered for it
         ops.refused(exc.code)
-        status = {"no_room": 404, "rate_limited": 429}.get(exc.code, 400)
+        status = {"no_room": 404, "no_profile": 404, "rate_limited": 429}.get(exc.code, 400)
         return error(status, exc.code, exc.message)
 
     async def store_failed(self, request: Request, exc: Exception) -> JSONResponse:
@@ -154,6 +163,9 @@ class HttpRoutes:
 
     # ------------------------------------------------------------------ HTTP -------
     async def index(self) -> FileResponse:
+        return FileResponse(web_dir() / "index.html")
+
+    async def index_too(self, pid: str) -> FileResponse:
         return FileResponse(web_dir() / "index.html")
 
     async def room_page(self, code: str) -> FileResponse:
@@ -183,10 +195,13 @@ class HttpRoutes:
         addr = address(request.client)
         if not self.server.room_window.allow(addr):
             return error(429, "rate_limited", "too many rooms from here; wait a while")  # type: ignore[return-value]
-        room, token = await self.new_room(body)
+        profile = await self.profile_of(body.profile, addr)
+        room, token = await self.new_room(body, profile)
         return {"code": room.code, "seat": 0, "token": token, "link": f"/r/{room.code}"}
 
-    async def new_room(self, body: m.CreateRoom) -> tuple[Room, str]:
+    async def new_room(
+        self, body: m.CreateRoom, profile: tuple[str, str] | None = None
+    ) -> tuple[Room, str]:
         """A room made and held by this server, its host seated; the host's token."""
         for _ in range(5):  # a code taken (in memory or in the store): astronomically rare
             code = new_code()
@@ -206,6 +221,7 @@ class HttpRoutes:
                         code=c,
                         public=body.public,
                         lang=body.lang,
+                        profile=profile,
                     )
                 )
             except RoomChanged:
@@ -248,6 +264,7 @@ class HttpRoutes:
         check_room_options(body.preset, {})
         if not self.server.join_window.allow(addr):
             raise RoomError("too many attempts; wait a minute", code="rate_limited")
+        profile = await self.profile_of(body.profile, addr)
         self.listed = (-LIST_FRESH, [])  # a seat taken a moment ago must not be offered
         rooms = [r for r in await self.open_rooms() if r["preset"] == body.preset]
         rooms.sort(key=lambda r: (r["lang"] != body.lang, r["free"], r["created"]))
@@ -256,9 +273,9 @@ class HttpRoutes:
             if room is None or not room.is_public:
                 continue
             try:
-                room, seat, token = await self.server.master.join(room, body.name)
+                room, seat, token = await self.server.master.join(room, body.name, profile)
             except RoomError as e:
-                if e.code in ("room_full", "room_started", "name_taken"):
+                if e.code in ("room_full", "room_started", "name_taken", "profile_seated"):
                     continue  # taken meanwhile, or someone of that name sits there
                 raise
             return {
@@ -271,7 +288,7 @@ class HttpRoutes:
         if not self.server.room_window.allow(addr):
             raise RoomError("too many rooms from here; wait a while", code="rate_limited")
         new = m.CreateRoom(name=body.name, preset=body.preset, public=True, lang=body.lang)
-        room, token = await self.new_room(new)
+        room, token = await self.new_room(new, profile)
         return {
             "code": room.code,
             "seat": 0,
@@ -279,6 +296,76 @@ class HttpRoutes:
             "link": f"/r/{room.code}",
             "created": True,
         }
+
+    # ------------------------------------------------------------ profiles ---
+    async def profile_of(self, token: str | None, addr: str) -> tuple[str, str] | None:
+        """The (id, colour) of the profile ``token`` holds; None without a token;
+        ``bad_profile`` for a token the store does not know (the profile is lost)."""
+        if token is None:
+            return None
+        row = await self.server.io(self.server.store.profile_by_token, token_hash(token))
+        if row is None:
+            self.server.join_window.allow(addr)  # a wrong token counts, as a guess
+            raise RoomError("this browser's profile is not known here", code="bad_profile")
+        return row["id"], row["color"]
+
+    async def new_profile(self, body: m.NewProfile, request: Request) -> dict[str, Any]:
+        refusal = m.name_refusal(body.name, [])
+        if refusal is not None:
+            raise RoomError(refusal[1], code=refusal[0])
+        self.server.check_store()
+        if not self.profile_window.allow(address(request.client)):
+            raise RoomError("too many profiles from here; wait a while", code="rate_limited")
+        token = new_token()
+        for _ in range(5):  # an id taken: astronomically rare
+            row = profiles.new_row(
+                profiles.new_profile_id(), body.name, body.color, body.listed, time.time()
+            )
+            if await self.server.io(self.server.store.create_profile, token_hash(token), row):
+                return {"token": token, "profile": profiles.public(row)}
+        raise RoomError("no free profile id; try again", code="room_changed")
+
+    async def my_profile(self, body: m.MyProfile, request: Request) -> dict[str, Any]:
+        """The profile a token holds (the page checks it is still known), changed if
+        the body says how."""
+        addr = address(request.client)
+        if self.server.join_window.full(addr):
+            raise RoomError("too many attempts; wait a minute", code="rate_limited")
+        found = await self.profile_of(body.token, addr)
+        assert found is not None  # a token was given
+        pid = found[0]
+        changes = {
+            k: v
+            for k, v in (("name", body.name), ("color", body.color), ("listed", body.listed))
+            if v is not None
+        }
+        if "name" in changes:
+            refusal = m.name_refusal(str(changes["name"]), [])
+            if refusal is not None:
+                raise RoomError(refusal[1], code=refusal[0])
+        if changes:
+            await self.server.io(self.server.store.update_profile, pid, changes)
+        row = await self.server.io(self.server.store.load_profile, pid)
+        if row is None:
+            raise RoomError("this browser's profile is not known here", code="bad_profile")
+        return profiles.public(row)
+
+    async def profile_page(self, pid: str, request: Request) -> dict[str, Any]:
+        addr = address(request.client)
+        self.probing(addr)
+        row = None
+        if len(pid) <= 20 and pid.isalnum():
+            row = await self.server.io(self.server.store.load_profile, pid.upper())
+        if row is None:
+            self.server.lookup_window.allow(addr)
+            raise RoomError("there is no such profile", code="no_profile")
+        return profiles.public(row)
+
+    async def leaderboard(self, request: Request) -> dict[str, Any]:
+        if not self.list_window.allow(address(request.client)):
+            raise RoomError("too many requests; wait a minute", code="rate_limited")
+        rows = await self.server.io(self.server.store.leaderboard, 50)
+        return {"profiles": [{**profiles.public(r), "history": None} for r in rows]}
 
     async def qr_code(self, code: str, request: Request) -> Response:
         """The room's link as a QR code (SVG, drawn here: the page fetches nothing from
@@ -313,7 +400,8 @@ class HttpRoutes:
         if not self.server.join_window.allow(addr):
             return error(429, "rate_limited", "too many attempts; wait a minute")  # type: ignore[return-value]
         room = await self.look_up(code, addr)
-        room, seat, token = await self.server.master.join(room, body.name)
+        profile = await self.profile_of(body.profile, addr)
+        room, seat, token = await self.server.master.join(room, body.name, profile)
         return {"code": room.code, "seat": seat, "token": token, "link": f"/r/{room.code}"}
 
     async def record(
