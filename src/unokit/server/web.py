@@ -326,19 +326,25 @@ class HttpRoutes:
         raise RoomError("no free profile id; try again", code="room_changed")
 
     async def my_profile(self, body: m.MyProfile, request: Request) -> dict[str, Any]:
-        """The profile a token holds (the page checks it is still known), changed if
-        the body says how."""
+        """``{"profile": ...}``, the profile a token holds, changed if the body says how;
+        ``{"profile": null}`` when the server does not know the token (the page asks
+        this at each visit: a lost profile is an answer, not an error, so nothing is
+        logged as failed), ``bad_profile`` when a change was asked with it."""
         addr = address(request.client)
         if self.server.join_window.full(addr):
             raise RoomError("too many attempts; wait a minute", code="rate_limited")
-        found = await self.profile_of(body.token, addr)
-        assert found is not None  # a token was given
-        pid = found[0]
         changes = {
             k: v
             for k, v in (("name", body.name), ("color", body.color), ("listed", body.listed))
             if v is not None
         }
+        row = await self.server.io(self.server.store.profile_by_token, token_hash(body.token))
+        if row is None:
+            self.server.join_window.allow(addr)  # a wrong token counts, as a guess
+            if changes:
+                raise RoomError("this browser's profile is not known here", code="bad_profile")
+            return {"profile": None}
+        pid = row["id"]
         if "name" in changes:
             refusal = m.name_refusal(str(changes["name"]), [])
             if refusal is not None:
@@ -346,9 +352,7 @@ class HttpRoutes:
         if changes:
             await self.server.io(self.server.store.update_profile, pid, changes)
         row = await self.server.io(self.server.store.load_profile, pid)
-        if row is None:
-            raise RoomError("this browser's profile is not known here", code="bad_profile")
-        return profiles.public(row)
+        return {"profile": None if row is None else profiles.public(row)}
 
     async def profile_page(self, pid: str, request: Request) -> dict[str, Any]:
         addr = address(request.client)

@@ -30,8 +30,8 @@ const [
   { waitingView },
   { homeView, joinView, lobbyRulesForm, lobbySeatForm, rulesArrived, rulesRefused },
 ] = await Promise.all([import("./render/table.js"), import("./render/lobby.js"), import("./forms.js")]);
-const [{ initReplay, R, replayAct, replayKeys, replayState, showReplay, stopPlaying }, { replayBar }] = await Promise.all([
-  import("./replay.js"), import("./render/replaybar.js"),
+const [{ initReplay, R, replayAct, replayKeys, replayState, showReplay, stopPlaying }, { replayBar }, { leaderboardPage, profilePage }] = await Promise.all([
+  import("./replay.js"), import("./render/replaybar.js"), import("./profile.js"),
 ]);
 
 const main = document.getElementById("main");
@@ -72,8 +72,11 @@ function route() {
   stopPlaying();
   if (conn) conn.stop();
   conn = null;
+  const prof = location.pathname.match(/^\/p\/([A-Za-z0-9]{1,20})\/?$/);
   if (m) openRoom(m[1].toUpperCase());
   else if (/^\/replay\/?$/.test(location.pathname)) showReplay();
+  else if (prof) showProfile(prof[1].toUpperCase());
+  else if (/^\/leaderboard\/?$/.test(location.pathname)) showLeaderboard();
   else showHome();
 }
 
@@ -96,6 +99,19 @@ async function showHome() {
   }
   main.replaceChildren(homeView(S.rules, go));
   main.querySelector("#name")?.focus();
+}
+
+// ---------------------------------------------------------------- profiles ----------
+function showProfile(pid) {
+  store.resetRoom(null);
+  roombar.replaceChildren();
+  profilePage(main, pid, go);
+}
+
+function showLeaderboard() {
+  store.resetRoom(null);
+  roombar.replaceChildren();
+  leaderboardPage(main, go);
 }
 
 // ---------------------------------------------------------------- a room ------------

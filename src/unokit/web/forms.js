@@ -5,7 +5,8 @@
 // place it as it is.
 
 import { el } from "./dom.js";
-import { api, saveName, saveSeat, savedName, savedSeat } from "./net.js";
+import { api, apiWithProfile, saveName, saveSeat, savedName, savedSeat } from "./net.js";
+import { profilePanel } from "./profile.js";
 import { gameDescriptor } from "./render/game.js";
 import { choiceText, optionHelp, optionLabel, presetDescription, presetName, rulesLine } from "./render/rules.js";
 import { errorText, language, LANGUAGES, t, tn, tNodes, tOr } from "./i18n.js";
@@ -179,7 +180,7 @@ export function homeView(rules, go) {
     const n = Number(seatsSel.value);
     try {
       saveName(name);
-      const res = await api("/api/rooms", {
+      const res = await apiWithProfile("/api/rooms", {
         name, ...ruleControls.value(), seats: n, bots: seatChoice.slice(0, n - 1),
         public: publicBox.checked, lang: language(),
       });
@@ -232,7 +233,7 @@ export function homeView(rules, go) {
     }
     try {
       saveName(name);
-      const res = await api("/api/quickplay", { name, preset: quickSel.value, lang: language() });
+      const res = await apiWithProfile("/api/quickplay", { name, preset: quickSel.value, lang: language() });
       saveSeat(res.code, { token: res.token, seat: res.seat, name });
       go(res.link);
     } catch (ex) {
@@ -248,7 +249,8 @@ export function homeView(rules, go) {
       el("div", { class: "field" }, el("label", { for: "name", text: t("home.yourName") }), nameInput),
       quick),
     list,
-    el("div", { class: "home-forms" }, create, join));
+    el("div", { class: "home-forms" }, create,
+      el("div", { class: "home-side" }, join, profilePanel(go, () => nameInput.value.trim()))));
 }
 
 /** The open public rooms (``GET /api/public``), each with a Join button that opens the
@@ -308,7 +310,7 @@ export function joinView(room, enter) {
     if (!name) return;
     try {
       saveName(name);
-      const res = await api(`/api/rooms/${room.code}/join`, { name });
+      const res = await apiWithProfile(`/api/rooms/${room.code}/join`, { name });
       saveSeat(res.code, { token: res.token, seat: res.seat, name });
       enter(res.token);
     } catch (ex) {
@@ -359,7 +361,7 @@ export function lobbySeatForm(code, enter) {
     if (!name) return;
     try {
       saveName(name);
-      const res = await api(`/api/rooms/${code}/join`, { name });
+      const res = await apiWithProfile(`/api/rooms/${code}/join`, { name });
       saveSeat(res.code, { token: res.token, seat: res.seat, name });
       enter(res.token);
     } catch (ex) {

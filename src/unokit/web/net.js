@@ -254,3 +254,45 @@ export class Connection {
     return true;
   }
 }
+
+// --- the profile (issue 49 item 4) ----------------------------------------------------
+// A secret token in this browser, as a seat token: no password, no e-mail.  Clearing
+// the browser's data loses it, and the page says so; the server cannot give it back.
+const PROFILE = "unokit:profile";
+export function savedProfile() {
+  try {
+    const p = JSON.parse(localStorage.getItem(PROFILE) || "null");
+    return p && typeof p.token === "string" && typeof p.id === "string" ? p : null;
+  } catch {
+    return null;
+  }
+}
+export function saveProfile(p) {
+  try {
+    localStorage.setItem(PROFILE, JSON.stringify({ id: p.id, token: p.token }));
+  } catch {
+    /* private mode: the profile lasts as long as the page */
+  }
+}
+export function forgetProfile() {
+  try {
+    localStorage.removeItem(PROFILE);
+  } catch {
+    /* nothing kept */
+  }
+}
+/** A room request's body with this browser's profile, if it has one. */
+export function withProfile(body) {
+  const p = savedProfile();
+  return p ? { ...body, profile: p.token } : body;
+}
+/** ``api`` for a body that carries the profile: a profile the server no longer knows
+ * (``bad_profile``) is forgotten here, so the next try goes without it. */
+export async function apiWithProfile(path, body) {
+  try {
+    return await api(path, withProfile(body));
+  } catch (e) {
+    if (e.code === "bad_profile") forgetProfile();
+    throw e;
+  }
+}

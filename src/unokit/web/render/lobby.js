@@ -4,6 +4,7 @@
 // as ``forms.rules`` and ``forms.seat``, and the patch keeps them as they are.
 
 import { h } from "../dom.js";
+import { avatar } from "./avatar.js";
 import { t, tNodes, tOr } from "../i18n.js";
 import { rulesLine } from "./rules.js";
 import { helpPanel } from "./side.js";
@@ -22,6 +23,7 @@ export function waitingView(ctx, act, forms = {}) {
     if (s) {
       kids.push(
         h("span", { class: `dot ${s.connected ? "on" : "off"}`, "aria-hidden": "true" }),
+        s.kind === "person" ? avatar(s.name, s.color) : null,
         h("span", { class: "who", text: s.name }),
         h("span", { class: "tag", text: s.kind === "bot" ? t("lobby.botLevel", { level: tOr(`levels.${s.level}`, s.level) }) : i === room.host ? t("lobby.host") : s.connected ? t("lobby.here") : t("lobby.notHere") }),
         i === seat ? h("span", { class: "tag you", text: t("common.you") }) : null,

@@ -7,6 +7,7 @@
 import { cardName, colorName, COLOR_KEYS, COLORS, handOrder } from "../cards.js";
 import { h } from "../dom.js";
 import { t, tn, tNodes } from "../i18n.js";
+import { avatar } from "./avatar.js";
 import { challengedCard, challengeWords, drawWords, outWords, startColorWords, viewGame } from "./game.js";
 import { back, canArmUno, face, ic, isMyTurn, legalOf, OVER, secondsLeft } from "./parts.js";
 import { ruleValue } from "./rules.js";
@@ -190,6 +191,7 @@ export function opponentView(s, ctx, act) {
   },
   h("div", { class: "opp-head" },
     isTurn ? h("span", { class: "turn-mark", key: "turn-mark", "aria-hidden": "true" }, ic("turn")) : null,
+    avatar(v.names[s], seat?.color, 24),
     h("span", { class: "opp-name", key: "name", text: v.names[s] }),
     reactBubble(ctx.reacts, String(s), ctx.now),
     h("span", { class: "opp-score", key: "score", text: t("common.pts", { n: v.scores[s] }) })),
