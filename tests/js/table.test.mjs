@@ -163,3 +163,17 @@ test("the hand is shown sorted: by colour, numbers before actions, wilds last; a
   cards[0].attrs.onclick(); // Red 1, the server's fifth card
   assert.deepEqual(act.calls, [["clickCard", "R1", 4]]);
 });
+
+test("the hand sorts by colour or by number (issue 49), and the button switches", async () => {
+  const { handOrder } = await import("../../src/unokit/web/cards.js");
+  const hand = ["B3", "W", "R7", "G3", "R+2", "Y0", "W+4", "B7"];
+  const by = (mode) => handOrder(hand, mode).map((i) => hand[i]);
+  assert.deepEqual(by("color"), ["R7", "R+2", "Y0", "G3", "B3", "B7", "W", "W+4"]);
+  assert.deepEqual(by("number"), ["Y0", "G3", "B3", "R7", "B7", "R+2", "W", "W+4"]);
+  const act = recorder();
+  const tree = tableView(ctx({ handSort: "number" }), act);
+  assert.deepEqual(handCards(tree).map((v) => v.card), ["R5", "G7", "B+2", "W"]);
+  assert.equal(text(find(tree, "#sort-btn")), "Sort: number");
+  find(tree, "#sort-btn").attrs.onclick();
+  assert.deepEqual(act.calls, [["toggleSort"]]);
+});

@@ -317,7 +317,7 @@ function context(prev) {
     clockDeadline: S.clockDeadline, nextRoundAt: S.nextRoundAt, summaryHidden: S.summaryHidden,
     log: S.log, revealed: S.revealed, help: S.help, rulesOpen: S.rulesOpen, watchers: S.watchers,
     watchName: S.watchName, toolsOpen: S.toolsOpen, botLevels: S.botLevels, origin: location.origin,
-    canShare: typeof navigator.share === "function",
+    canShare: typeof navigator.share === "function", handSort: S.handSort,
   };
 }
 
@@ -477,6 +477,10 @@ const act = {
   },
   setBotLevel(seat, level) {
     store.setBotLevel(seat, level);
+    render();
+  },
+  toggleSort() {
+    store.setHandSort(S.handSort === "number" ? "color" : "number");
     render();
   },
   share(link) {

@@ -33,7 +33,8 @@ export const COLOR_KEYS = ["R", "Y", "G", "B"];
 
 // A hand in the order players sort theirs (issue 49: it came in the server's order):
 // by colour (red, yellow, green, blue; the dark side's pink, teal, orange, purple),
-// numbers before actions, wilds last; cards alike keep their order.
+// numbers before actions, wilds last; or by number (0-9, then the actions, each in
+// colour order), wilds last; cards alike keep their order.
 const SORT_COLOURS = "RYGBPTOV";
 function handKey(code) {
   const c = code[0] === "W" ? -1 : SORT_COLOURS.indexOf(code[0]);
@@ -41,10 +42,14 @@ function handKey(code) {
   const n = /^\d+$/.test(rest) ? Number(rest) : 100;
   return [c < 0 ? 99 : c, n, rest];
 }
-export function handOrder(codes) {
+export const HAND_SORTS = ["color", "number"];
+export function handOrder(codes, by = "color") {
   const keys = codes.map(handKey);
-  const cmp = (a, b) => keys[a][0] - keys[b][0] || keys[a][1] - keys[b][1]
-    || (keys[a][2] < keys[b][2] ? -1 : keys[a][2] > keys[b][2] ? 1 : 0) || a - b;
+  const text = (a, b) => (keys[a][2] < keys[b][2] ? -1 : keys[a][2] > keys[b][2] ? 1 : 0);
+  const wild = (a) => (keys[a][0] === 99 ? 1 : 0);
+  const cmp = by === "number"
+    ? (a, b) => wild(a) - wild(b) || keys[a][1] - keys[b][1] || text(a, b) || keys[a][0] - keys[b][0] || a - b
+    : (a, b) => keys[a][0] - keys[b][0] || keys[a][1] - keys[b][1] || text(a, b) || a - b;
   return codes.map((_, i) => i).sort(cmp);
 }
 export const DARK_KEYS = ["P", "T", "O", "V"];

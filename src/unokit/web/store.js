@@ -34,6 +34,7 @@ const ROOM = () => ({
 
 export const S = {
   ...ROOM(),
+  handSort: savedHandSort(), // how my hand is sorted (issue 49): kept in this browser
   help: false,
   rulesOpen: false,
   toolsOpen: false,
@@ -41,6 +42,24 @@ export const S = {
 };
 
 let logCount = 0;
+
+function savedHandSort() {
+  try {
+    return globalThis.localStorage?.getItem("unokit:handSort") === "number" ? "number" : "color";
+  } catch {
+    return "color";
+  }
+}
+
+/** Sort my hand by colour or by number, and remember it in this browser. */
+export function setHandSort(by) {
+  S.handSort = by === "number" ? "number" : "color";
+  try {
+    globalThis.localStorage?.setItem("unokit:handSort", S.handSort);
+  } catch {
+    /* private mode: this page only */
+  }
+}
 
 /** A fresh room (or the replay viewer): what belonged to the last one goes. */
 export function resetRoom(code, extra = {}) {

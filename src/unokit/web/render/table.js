@@ -235,7 +235,7 @@ export function myArea(ctx, act) {
   const counts = {};
   // shown sorted (colour, then number, wilds last); ``i`` stays the card's place in the
   // server's hand, which the choice keeps
-  const cards = handOrder(v.hand).map((i) => {
+  const cards = handOrder(v.hand, ctx.handSort).map((i) => {
     const code = v.hand[i];
     counts[code] = (counts[code] || 0) + 1;
     const ok = playable.has(code);
@@ -283,7 +283,14 @@ export function myArea(ctx, act) {
     h("span", { class: "me-score", key: "score", text: t("common.pts", { n: v.scores[me] }) }),
     v.hand.length === 1 ? h("span", { class: `badge uno${v.vulnerable === me ? " uncalled" : ""}`, key: "uno", text: v.vulnerable === me ? t("me.callUno") : t("common.uno") }) : null,
     knocked ? h("span", { class: "badge knocked", key: "knocked", text: t(knocked) }) : null);
-  return h("div", { class: `me${myTurn ? " turn" : ""}`, key: "me" }, h("div", { class: "me-bar" }, head, buttons), hand);
+  // how the hand is sorted: by colour or by number, remembered in this browser
+  const byNumber = ctx.handSort === "number";
+  const sort = ctx.replay ? null : h("button", {
+    class: "btn small ghost", type: "button", id: "sort-btn", key: "sort",
+    title: t(byNumber ? "me.sortedByNumber" : "me.sortedByColor"),
+    text: t(byNumber ? "me.sortNumber" : "me.sortColor"), onclick: () => act.toggleSort?.(),
+  });
+  return h("div", { class: `me${myTurn ? " turn" : ""}`, key: "me" }, h("div", { class: "me-bar" }, head, sort, buttons), hand);
 }
 
 // the colours offered: those of the legal actions (UNO Flip!'s dark side: P T O V)
