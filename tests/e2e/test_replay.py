@@ -249,7 +249,7 @@ def test_a_dropped_flip_record_and_a_finished_rooms_link(browser: Any, tmp_path:
             page.goto(url + "/replay")
             open_file(page, downloaded)
             assert where(page) == "Round 1 of 1: the deal"
-            assert record["players"][1] in page.locator(".opponents").inner_text()
+            assert record["players"][1] in page.locator(".opponents-ring").inner_text()
             page.click("#rp-last")
             assert where(page) == last_move(record)
             assert posted and all("/api/replay?view=spectator" in u for u in posted), posted

@@ -68,7 +68,7 @@ test("the other players' hands are backs and counts: no card of theirs is drawn"
   // a live table never shows ``open`` hands (the replay viewer's), even if a message had them
   const c = ctx({ st: { open: hidden } });
   const tree = tableView(c, recorder());
-  const opps = find(tree, ".opponents");
+  const opps = find(tree, ".opponents-ring");
   assert.deepEqual(faces(opps), []);
   const backs = findAll(opps, (v) => v.tag === "#dom" && v.card === null);
   assert.equal(backs.length, 6 + 2);
@@ -112,7 +112,7 @@ test("a spectator's table has no hand and no buttons to act", () => {
   assert.equal(find(tree, ".hand"), null);
   assert.equal(find(tree, "#uno-btn"), null);
   assert.match(text(find(tree, ".spectator")), /You are watching/);
-  assert.equal(findAll(find(tree, ".opponents"), "li").length, 3);
+  assert.equal(findAll(find(tree, ".opponents-ring"), "li").length, 3);
 });
 
 test("a Wild Draw Four on me: the prompt offers challenge and accept", () => {
@@ -176,4 +176,14 @@ test("the hand sorts by colour or by number (issue 49), and the button switches"
   assert.equal(text(find(tree, "#sort-btn")), "Sort: number");
   find(tree, "#sort-btn").attrs.onclick();
   assert.deepEqual(act.calls, [["toggleSort"]]);
+});
+
+test("opponents sit around the table in play order from my left (issue 49 item 1)", async () => {
+  const { ringSides } = await import("../../src/unokit/web/render/table.js");
+  assert.deepEqual([1, 2, 3, 4, 5, 6, 9].map(ringSides), [[0, 1], [1, 0], [1, 1], [1, 2], [1, 3], [2, 2], [3, 3]]);
+  const names = ["Ana", "Ben", "Cy", "Dee", "Eve"];
+  const tree = tableView(ctx({ view: view({ seat: 2, names, hand_sizes: [5, 5, 4, 5, 5], scores: [0, 0, 0, 0, 0], live: names.map(() => true) }) }), recorder());
+  const at = (where) => findAll(find(tree, `.at-${where}`), ".opp").map((v) => v.attrs.dataset.seat);
+  // after Cy (seat 2) come Dee (left), Eve and Ana (across), Ben (right, before Cy again)
+  assert.deepEqual([at("left"), at("top"), at("right")], [[3], [4, 0], [1]]);
 });

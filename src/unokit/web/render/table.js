@@ -36,7 +36,12 @@ export function tableView(ctx, act) {
     const s = (start + k) % n;
     if (s !== me) order.push(s);
   }
-  const opps = h("ul", { class: "opponents", key: "opponents", "aria-label": t("table.others") }, order.map((s) => opponentView(s, ctx, act)));
+  // seated around the table (issue 49 item 1): the next to play on my left (from me
+  // upwards), then across the top, then down my right; on a phone, one row in play order
+  const [left, top] = ringSides(order.length);
+  const side = (where, seats) => h("ul", { class: `opponents at-${where}`, key: `opponents-${where}` }, seats.map((s) => opponentView(s, ctx, act)));
+  const opps = h("div", { class: "opponents-ring", key: "opponents", role: "group", "aria-label": t("table.others") },
+    side("left", order.slice(0, left)), side("top", order.slice(left, left + top)), side("right", order.slice(left + top)));
 
   const bannerText = turnText(v, legalOf(st), ctx.room, ctx.rules);
   // the turn timer counts down a person's decision, as the server times it (its
@@ -63,6 +68,13 @@ export function tableView(ctx, act) {
     class: `table-wrap force-${v.color || "none"}${myTurn ? " my-turn" : ""}${v.side ? " side-" + v.side : ""}${flipNote?.fresh ? " flipping" : ""}`,
     dataset: { game: v.game || "classic" }, key: "table-wrap",
   }, table, sideView(ctx, act), summary);
+}
+
+/** How many opponents sit on my left and across the top (the rest on my right): one
+ * across from me; two, one each side; then up to a third of them on each side. */
+export function ringSides(n) {
+  const each = n <= 1 ? 0 : n <= 3 ? 1 : Math.ceil((n - 2) / 3);
+  return [each, n - 2 * each];
 }
 
 /** Whether the round summary is up: a round or the game over (or ended by the host),
