@@ -128,3 +128,19 @@ test("a colour being chosen stays open when a move elsewhere changes the version
   store.takeState(msg(7, { current: 1, legal: [] }), 0);
   assert.equal(store.S.choice, null);
 });
+
+test("the same reaction again counts on its line, until a game line comes between (issue 49)", async () => {
+  const store = await import("../../src/unokit/web/store.js");
+  store.resetRoom("ABC234");
+  store.clearLog();
+  const ana = { name: "Ana", seat: 0 };
+  for (let i = 0; i < 3; i++) store.addChat(ana, "gg");
+  assert.deepEqual(store.S.log.map((e) => e.text), ["Ana: Good game! ×3"]);
+  store.addChat({ name: "Ben", seat: 1 }, "gg"); // someone else: a line of their own
+  store.addChat(ana, "gg");
+  store.addChat(ana, "nice");
+  assert.deepEqual(store.S.log.map((e) => e.text), ["Ana: Good game! ×3", "Ben: Good game!", "Ana: Good game!", "Ana: Nice!"]);
+  store.addChat({ name: "Ana", seat: 0, text: "gg" }); // chat text never collapses
+  store.addChat({ name: "Ana", seat: 0, text: "gg" });
+  assert.equal(store.S.log.length, 6);
+});

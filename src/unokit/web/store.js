@@ -89,8 +89,9 @@ export function addLog(entry) {
 // one continues the first: "Ben played Green Skip: Cy is skipped") or a chat line
 function lineText(src) {
   if (src.chat) {
-    const { name, watching, text, emote } = src.chat;
-    return t(watching ? "chat.lineWatching" : "chat.line", { name, text: emote ? emoteText(emote) : text });
+    const { name, watching, text, emote, times } = src.chat;
+    const line = t(watching ? "chat.lineWatching" : "chat.line", { name, text: emote ? emoteText(emote) : text });
+    return times > 1 ? t("chat.times", { line, n: times }) : line;
   }
   let text = "";
   for (const args of src.events) {
@@ -106,9 +107,19 @@ export function emoteText(emote) {
   return EMOTES.includes(emote) ? t(`react.${emote}`) : String(emote);
 }
 
-/** A chat line (``emote``: a reaction) into the log. */
+/** A chat line (``emote``: a reaction) into the log.  The same reaction again from the
+ * same person, with nothing logged between, counts on the line already there ("Ana:
+ * Nice! ×5", issue 49 item 2): the game's lines do not scroll away under repeats. */
 export function addChat(msg, emote = null) {
-  const src = { chat: { name: msg.name, watching: msg.seat === null, text: msg.text, emote } };
+  const src = { chat: { name: msg.name, watching: msg.seat === null, text: msg.text, emote, times: 1 } };
+  const last = S.log[S.log.length - 1];
+  const same = last?.src?.chat;
+  if (emote && same && same.emote === emote && same.name === src.chat.name && same.watching === src.chat.watching) {
+    same.times += 1;
+    last.text = lineText(last.src);
+    S.log = [...S.log];
+    return;
+  }
   addLog({ text: lineText(src), cls: emote ? "chat react" : "chat", src });
 }
 

@@ -350,6 +350,7 @@ export default {
   "chat.label": "Chatnachricht",
   "chat.send": "Senden",
   "chat.line": "{name}: {text}",
+  "chat.times": "{line} ×{n}",
   "chat.lineWatching": "{name} (schaut zu): {text}",
   "react.label": "Reagieren",
   "react.nice": "Stark!",

@@ -351,6 +351,7 @@ export default {
   "chat.label": "Chat message",
   "chat.send": "Send",
   "chat.line": "{name}: {text}",
+  "chat.times": "{line} ×{n}",
   "chat.lineWatching": "{name} (watching): {text}",
   "react.label": "React",
   "react.nice": "Nice!",

@@ -362,6 +362,7 @@ export default {
   "chat.label": "Mensaje de chat",
   "chat.send": "Enviar",
   "chat.line": "{name}: {text}",
+  "chat.times": "{line} ×{n}",
   "chat.lineWatching": "{name} (mirando): {text}",
   "react.label": "Reaccionar",
   "react.nice": "¡Bien!",

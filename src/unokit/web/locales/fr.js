@@ -362,6 +362,7 @@ export default {
   "chat.label": "Message",
   "chat.send": "Envoyer",
   "chat.line": "{name} : {text}",
+  "chat.times": "{line} ×{n}",
   "chat.lineWatching": "{name} (spectateur) : {text}",
   "react.label": "Réagir",
   "react.nice": "Bien joué !",

@@ -5,6 +5,7 @@
 import { h } from "../dom.js";
 import { t, tn } from "../i18n.js";
 import { EMOTES, emoteText } from "../store.js";
+import { emotePicture } from "./emotes.js";
 import { face } from "./parts.js";
 import { rulesPanel } from "./rules.js";
 
@@ -15,7 +16,7 @@ for (const k of EMOTES) Object.defineProperty(EMOTE_TEXT, k, { get: () => emoteT
 /** A reaction beside a seat (key: the seat, or "w:" and a spectator's name), while it lasts. */
 export function reactBubble(reacts, key, now) {
   const r = reacts?.[key];
-  return r && now < r.until ? h("span", { class: "react-bubble", role: "status", text: r.text }) : null;
+  return r && now < r.until ? h("span", { class: "react-bubble", role: "status" }, emotePicture(r.emote, 20), h("span", { text: r.text })) : null;
 }
 
 // key names as words: an arrow glyph may be missing from the reader's fonts
@@ -86,9 +87,9 @@ function chatForm(act) {
 export function reactionsView(act) {
   return h("div", { class: "reactions", key: "reactions", role: "group", "aria-label": t("react.label") },
     Object.entries(EMOTE_TEXT).map(([k, text]) => h("button", {
-      class: "btn small ghost", type: "button", dataset: { key: `react:${k}`, emote: k }, text,
+      class: "btn small ghost", type: "button", dataset: { key: `react:${k}`, emote: k },
       onclick: () => act.msg({ type: "react", emote: k }),
-    })));
+    }, emotePicture(k, 18), h("span", { text }))));
 }
 
 export function watchersView(ctx) {
