@@ -59,7 +59,8 @@ def test_reactions_spectators_and_their_chat(browser: Any, tmp_path: Any) -> Non
             # a game line came between them
             counted = """n => [...document.querySelectorAll('#log li')]
                 .filter(li => li.textContent.includes('Ana: Good game!'))
-                .reduce((sum, li) => sum + Number((li.textContent.match(/×(\\d+)/) || [0, 1])[1]), 0) >= n"""
+                .map((li) => li.textContent.match(/×(\\d+)/))
+                .reduce((sum, m) => sum + (m ? Number(m[1]) : 1), 0) >= n"""
             dee.page.wait_for_function(counted, arg=went())
             lines = dee.page.locator("#log li", has_text="Ana: Good game!").all_inner_texts()
             times = [int(x.rsplit("×", 1)[1]) if "×" in x else 1 for x in lines]
