@@ -125,9 +125,14 @@ async def test_strangers_play_a_rated_game_shown_on_profiles_and_leaderboard_aft
         pb = (await h.get(f"/api/profiles/{b['profile']['id']}")).json()
         for p in (pa, pb):
             assert (p["games"], p["rated"]) == (1, 1)
-            assert [(g["code"], g["game"], g["rated"], g["players"]) for g in p["history"]] == [
-                (code, 1, True, 2)
+            # anyone sees the game, not its room: a code lets whoever has it in
+            assert [(g.get("code"), g["game"], g["rated"], g["players"]) for g in p["history"]] == [
+                (None, 1, True, 2)
             ]
+            assert code not in json.dumps(p)
+        # its holder sees the room too
+        mine = (await h.post("/api/profiles/me", {"token": a["token"]})).json()["profile"]
+        assert mine["history"][0]["code"] == code
         winner, loser = (pa, pb) if pa["wins"] else (pb, pa)
         assert (winner["wins"], loser["wins"]) == (1, 0)
         assert winner["points"] > 0 and winner["history"][0]["won"] is True
@@ -203,3 +208,82 @@ async def test_the_rating_follows_openskill_and_ties_the_losers() -> None:
     )
     assert (out["B"]["games"], out["B"]["wins"], out["B"]["rated"]) == (1, 0, 1)
     assert "gone" not in out
+
+
+async def test_each_seat_counts_its_points_and_a_kicked_person_takes_their_profile() -> None:
+    """Seat 2's points are seat 2's (the classic game names a side for every seat even
+    without teams: ``team_of`` is not a seat's score index then)."""
+    async with running() as h:
+        ana, ben = await new_profile(h, "Ana"), await new_profile(h, "Ben")
+        body = {"name": "Ana", "seats": 3, "bots": ["easy", None], "profile": ana["token"]}
+        made = (await h.post("/api/rooms", {**body, "options": ONE_ROUND})).json()
+        code = made["code"]
+        joined = (
+            await h.post(f"/api/rooms/{code}/join", {"name": "Ben", "profile": ben["token"]})
+        ).json()
+        assert joined["seat"] == 2
+        host = await Client(f"{h.ws}/{code}", made["token"]).connect()
+        guest = await Client(f"{h.ws}/{code}", joined["token"]).connect()
+        await host.send({"type": "start"})
+        await play_out(
+            [host, guest], lambda: host.room is not None and host.room["status"] == "over", 120
+        )
+        await host.wait(
+            lambda: host.state is not None and host.state["view"]["phase"] == "game_over"
+        )
+        assert host.state is not None
+        scores = host.state["view"]["scores"]
+        for p, seat in ((ana, 0), (ben, 2)):
+            got = (await h.post("/api/profiles/me", {"token": p["token"]})).json()["profile"]
+            assert (got["history"][0]["seat"], got["points"]) == (seat, scores[seat]), (scores, got)
+        # back in the lobby, a new game: the host kicks Ben; his seat's bot is not his
+        await host.send({"type": "end"})
+        await host.wait(lambda: host.room is not None and host.room["status"] == "lobby")
+        await host.send({"type": "start"})
+        await host.wait(lambda: host.room is not None and host.room["status"] == "playing")
+        await host.send({"type": "kick", "seat": 2})
+        await host.wait(lambda: host.room is not None and host.room["seats"][2]["kind"] == "bot")
+        assert host.room is not None and host.room["seats"][2]["profile"] is None
+        row = next(r for r in h.server.store.load_rooms() if r.code == code)
+        assert "profile" not in row.data["seats"][2]
+        for c in (host, guest):
+            await c.close()
+
+
+async def test_a_finished_game_saved_later_still_counts() -> None:
+    """The winning move's record could not be saved; the next save of the room (any:
+    here the host's Public switch) saves it and counts the game."""
+    from unokit.engine.view import view_of
+    from unokit.server.room import Room, token_hash
+    from unokit.server.store import StoreError
+
+    class Flaky(MemoryStore):
+        fail = 0
+
+        def save_record(self, code: str, game: int, text: str) -> None:
+            if self.fail:
+                self.fail -= 1
+                raise StoreError("storage failed: disk full")
+            super().save_record(code, game, text)
+
+    store = Flaky()
+    for pid in ("PAAAAAAAAA", "PBBBBBBBBB"):
+        store.create_profile(token_hash(pid), profiles.new_row(pid, pid[:2], "red", True, 0.0))
+    room, _ = Room.create(
+        store, "Ana", "classic", ONE_ROUND, 2, [], 0, profile=("PAAAAAAAAA", "red")
+    )
+    room.join("Ben", profile=("PBBBBBBBBB", "blue"))
+    room.start(0)
+    assert room.match is not None
+    g = room.match.game
+    while not g.game_over:  # as the server commits: the entry stored, then applied
+        seat = g.current
+        legal = view_of(g, seat).legal
+        action = next((a for a in legal if a.kind == 0), legal[0])
+        store.append(room.code, room.game_no, room.prepare(seat, action, room.match.version))
+        store.fail = 1 if len(g.hands[seat]) == 1 else 0  # the winning move's record fails
+        room.commit(seat, action, room.match.version)
+    assert room.status == "over" and room.finish_pending and not store.results
+    room.set_public(0, True)  # any save of the room
+    assert not room.finish_pending
+    assert [store.profiles[p]["games"] for p in ("PAAAAAAAAA", "PBBBBBBBBB")] == [1, 1]

@@ -8,6 +8,7 @@ of a game, no token.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -220,3 +221,42 @@ async def test_the_ready_check_shows_who_is_ready_and_asks_again_each_game() -> 
         assert guest.errors[-1]["code"] == "room_started"
         for c in (host, guest, watcher):
             await c.close()
+
+
+async def test_quick_play_passes_over_a_lobby_whose_host_left() -> None:
+    async with running() as h:
+        fresh(h)
+        gone = (await h.post("/api/quickplay", {"name": "Ana"})).json()
+        host = await Client(f"{h.ws}/{gone['code']}", gone["token"]).connect()
+        await host.close()  # the host closed the tab: only the host can start it
+        await host_left(h, gone["code"])
+        assert await listed(h) == []
+        ben = (await h.post("/api/quickplay", {"name": "Ben"})).json()
+        assert ben["created"] is True and ben["code"] != gone["code"]
+
+
+async def host_left(h: Harness, code: str) -> None:
+    room = h.server.rooms[code]
+    for _ in range(200):
+        if room.seats[room.host].connected == 0 and room.seats[room.host].away_since is not None:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the server did not see the host's connection close")
+
+
+async def test_ready_toggles_are_rate_limited_and_a_bad_preset_uses_no_quota() -> None:
+    limits = Limits(
+        messages_per_second=10_000, ready_per_10_seconds=4, joins_per_address_per_minute=2
+    )
+    async with running(limits=limits) as h:
+        for _ in range(3):  # refused before any allowance is counted
+            r = await h.post("/api/quickplay", {"name": "Ana", "preset": "nope"})
+            assert r.status_code == 400 and r.json()["code"] == "bad_preset"
+        made = (await h.post("/api/quickplay", {"name": "Ana"})).json()
+        host = await Client(f"{h.ws}/{made['code']}", made["token"]).connect()
+        for i in range(8):
+            await host.send({"type": "ready", "on": i % 2 == 0})
+        await host.wait(lambda: any(e["code"] == "rate_limited" for e in host.errors))
+        saves = sum(1 for f in host.frames if f["type"] == "room")
+        assert saves <= 1 + 4, saves  # the welcome's room message and four toggles
+        await host.close()

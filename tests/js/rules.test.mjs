@@ -80,6 +80,7 @@ test("the lobby's ready check and public switch (issue 49): who is ready, my but
   assert.equal(find(guest, "#public-switch"), null);
   assert.ok(find(guest, "#public-note"));
   assert.equal(find(guest, "#ready-btn").attrs["aria-pressed"], "true");
+  assert.equal(text(find(guest, "#ready-btn")), "I'm ready"); // a toggle: the same words, pressed
   find(guest, "#ready-btn").attrs.onclick();
   assert.deepEqual(act2.calls, [["msg", { type: "ready", on: false }]]);
   // the QR code of the link, drawn by the server

@@ -22,6 +22,7 @@ class Limits:
     # and at most this many in any 10 s: 25 quick clicks on one reaction put 20
     # identical lines in everyone's log, and the game's lines scrolled away (issue 49, M5)
     reactions_per_10_seconds: int = 3
+    ready_per_10_seconds: int = 4  # the lobby's ready check (issue 49)
     connections_per_address: int = 30
     rooms_per_address_per_hour: int = 30
     joins_per_address_per_minute: int = 30  # joins and token checks (guessing)

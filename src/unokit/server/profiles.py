@@ -64,9 +64,14 @@ def new_ratings(
     return dict(zip(ids, after, strict=True))
 
 
-def public(row: dict[str, Any]) -> dict[str, Any]:
-    """A profile as anyone may see it (its page, the leaderboard): never the token."""
+def public(row: dict[str, Any], own: bool = False) -> dict[str, Any]:
+    """A profile as anyone may see it (its page, the leaderboard): never the token, and
+    its games without their room codes, which let whoever has one into the room and its
+    records (private rooms too); ``own``: as its token's holder sees it, codes included."""
     mu, sigma = row.get("mu", MU), row.get("sigma", SIGMA)
+    history = [
+        h if own else {k: v for k, v in h.items() if k != "code"} for h in row.get("history", [])
+    ]
     return {
         "id": row["id"],
         "name": row["name"],
@@ -79,7 +84,7 @@ def public(row: dict[str, Any]) -> dict[str, Any]:
         "rating": round(ordinal(mu, sigma), 2),
         "mu": round(mu, 3),
         "sigma": round(sigma, 3),
-        "history": row.get("history", []),
+        "history": history,
     }
 
 

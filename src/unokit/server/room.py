@@ -360,6 +360,7 @@ class Room:
             return
         if self.finish_pending and self.status == "over" and self.match is not None:
             self.store.save_record(self.code, self.game_no, dumps(self.match.game))
+            self._count_game()  # a finished game counts whichever save gets it stored
             self.finish_pending = False
         row = self.to_row()
         row.data["rev"] = self.rev + 1
@@ -630,6 +631,8 @@ class Room:
         s = self.seats[seat]
         assert s is not None
         s.kind = kind
+        if kind == "bot":  # the person's profile leaves with them: the bot's games are not theirs
+            s.profile = s.color = ""
         if self.match is None:
             return
         if kind == "bot":
@@ -931,7 +934,8 @@ class Room:
             if s is None or s.kind != "person" or not s.profile or s.profile in seen:
                 continue
             seen.add(s.profile)
-            points = out.scores[g.team_of(i)]  # a team's under team scoring
+            # a team's under team scoring (``team_of`` names a side even without teams)
+            points = out.scores[g.team_of(i) if g.teams else i]
             results.append(
                 {"profile": s.profile, "seat": i, "won": i in out.winning_seats, "points": points}
             )

@@ -93,6 +93,8 @@ class Sessions:
         self.chat_window = Window(server.limits.chat_per_minute, 60)
         self.react_window = Window(server.limits.reactions_per_minute, 60)
         self.react_burst = Window(server.limits.reactions_per_10_seconds, 10)
+        # the ready check: each toggle is a stored save and a room message to everyone
+        self.ready_window = Window(server.limits.ready_per_10_seconds, 10)
 
     def install(self, app: FastAPI) -> None:
         app.add_api_websocket_route("/ws/{code}", self.ws)
@@ -354,4 +356,6 @@ class Sessions:
             if self.server.cluster:
                 self.server.bus.publish({"t": "chat", "code": room.code, "line": line})
             return
+        if isinstance(msg, m.Ready) and not self.ready_window.allow(f"{room.code}:{seat}"):
+            raise RoomError("too many messages; wait a little", code="rate_limited")
         await self.server.master.submit(conn, msg)

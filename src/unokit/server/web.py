@@ -19,6 +19,7 @@ from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoin
 
 from unokit.errors import UnoError
 from unokit.record import RecordError
+from unokit.rules import from_preset
 from unokit.server import messages as m
 from unokit.server import ops, profiles
 from unokit.server.conns import STORE_DOWN
@@ -244,6 +245,9 @@ class HttpRoutes:
         self.server.check_store()
         rows = await self.server.io(self.server.store.public_rooms, 4 * LIST_LENGTH)
         rooms = [x for x in (listing(r.code, r.data) for r in rows) if x is not None]
+        # a lobby whose host left never starts: not offered (known for this server's rooms)
+        here = self.server.rooms
+        rooms = [x for x in rooms if x["code"] not in here or not host_gone(here[x["code"]])]
         self.listed = (now, rooms[:LIST_LENGTH])
         return self.listed[1]
 
@@ -262,6 +266,7 @@ class HttpRoutes:
         if refusal is not None:
             raise RoomError(refusal[1], code=refusal[0])
         check_room_options(body.preset, {})
+        from_preset(body.preset, {})  # an unknown preset: bad_preset, before any quota
         if not self.server.join_window.allow(addr):
             raise RoomError("too many attempts; wait a minute", code="rate_limited")
         profile = await self.profile_of(body.profile, addr)
@@ -270,7 +275,7 @@ class HttpRoutes:
         rooms.sort(key=lambda r: (r["lang"] != body.lang, r["free"], r["created"]))
         for listed in rooms[:5]:
             room = await self.server.find(listed["code"])
-            if room is None or not room.is_public:
+            if room is None or not room.is_public or host_gone(room):
                 continue
             try:
                 room, seat, token = await self.server.master.join(room, body.name, profile)
@@ -352,7 +357,7 @@ class HttpRoutes:
         if changes:
             await self.server.io(self.server.store.update_profile, pid, changes)
         row = await self.server.io(self.server.store.load_profile, pid)
-        return {"profile": None if row is None else profiles.public(row)}
+        return {"profile": None if row is None else profiles.public(row, own=True)}
 
     async def profile_page(self, pid: str, request: Request) -> dict[str, Any]:
         addr = address(request.client)
@@ -495,3 +500,16 @@ def qr_svg(text: str) -> bytes:
         title="Room link",
     )
     return out.getvalue()
+
+
+HOST_GRACE = 30.0  # seconds a new room's host has to open its page
+
+
+def host_gone(room: Room) -> bool:
+    """Whether a lobby's host has left (only the host starts it): no connection to
+    their seat here or on another server, after they had one or after the grace a
+    new room's host has to open its page."""
+    seat = room.seats[room.host]
+    if seat is None or seat.connected > 0 or room.host in room.elsewhere:
+        return False
+    return seat.away_since is not None or time.time() - room.created > HOST_GRACE

@@ -88,8 +88,11 @@ export function profilePanel(go, nameNow) {
 export async function profilePage(main, pid, go) {
   main.replaceChildren(el("p", { class: "panel loading", text: t("common.loading") }));
   let p;
+  const token = savedProfile()?.id === pid ? savedProfile().token : null;
   try {
-    p = await api(`/api/profiles/${encodeURIComponent(pid)}`);
+    // its holder sees the rooms of its games (codes open rooms: nobody else does)
+    p = token ? (await api("/api/profiles/me", { token })).profile : null;
+    p = p || (await api(`/api/profiles/${encodeURIComponent(pid)}`));
   } catch (e) {
     main.replaceChildren(el("section", { class: "panel" }, el("h1", { text: t("profile.none") }), el("p", { text: e.message }),
       el("a", { class: "btn", href: "/", text: t("profile.home") })));
@@ -102,9 +105,9 @@ export async function profilePage(main, pid, go) {
     ? el("ol", { class: "history", id: "history" }, p.history.map((g) => el("li", {},
         el("span", { class: `badge ${g.won ? "won" : "lost"}`, text: g.won ? t("profile.won") : t("profile.lost1") }),
         " ",
-        el("span", { text: t("profile.gameLine", { code: g.code, game: g.game, points: g.points, players: g.players, rated: g.rated ? t("profile.rated") : t("profile.unrated"), when: new Date(g.at * 1000).toLocaleDateString() }) }),
-        " ",
-        el("a", { href: `/replay?room=${g.code}&game=${g.game}`, text: t("profile.replay") }))))
+        el("span", { text: t(g.code ? "profile.gameLine" : "profile.gameLineOther", { code: g.code, game: g.game, points: g.points, players: g.players, rated: g.rated ? t("profile.rated") : t("profile.unrated"), when: new Date(g.at * 1000).toLocaleDateString() }) }),
+        g.code ? " " : null,
+        g.code ? el("a", { href: `/replay?room=${g.code}&game=${g.game}`, text: t("profile.replay") }) : null)))
     : el("p", { class: "hint", id: "history", text: t("profile.noGames") });
   const section = el("section", { class: "panel profile-page", id: "profile-page" },
     el("div", { class: "profile-head" }, avatar(p.name, p.color, 64),

@@ -31,8 +31,9 @@ export function waitingView(ctx, act, forms = {}) {
       // the ready check: each person says when they are ready; the host sees it
       if (i === seat && s.kind === "person")
         kids.push(h("button", {
-          class: `btn small${s.ready ? "" : " primary"}`, type: "button", id: "ready-btn", "aria-pressed": s.ready ? "true" : "false",
-          text: s.ready ? t("lobby.notReady") : t("lobby.imReady"), onclick: () => act.msg({ type: "ready", on: !s.ready }),
+          // a toggle: its words stay, its pressed state says whether I am ready
+          class: `btn small ready-toggle${s.ready ? " pressed" : " primary"}`, type: "button", id: "ready-btn", "aria-pressed": s.ready ? "true" : "false",
+          text: t("lobby.imReady"), onclick: () => act.msg({ type: "ready", on: !s.ready }),
         }));
       if (host && i !== room.host)
         kids.push(h("button", { class: "btn small ghost", type: "button", text: t("lobby.remove"), "aria-label": t("lobby.removeLabel", { name: s.name }), onclick: () => act.msg({ type: "kick", seat: i }) }));
