@@ -187,3 +187,21 @@ test("opponents sit around the table in play order from my left (issue 49 item 1
   // after Cy (seat 2) come Dee (left), Eve and Ana (across), Ben (right, before Cy again)
   assert.deepEqual([at("left"), at("top"), at("right")], [[3], [4, 0], [1]]);
 });
+
+test("a first game's hints say what may be played and why, when to call UNO, whom to catch (issue 49 item 5)", async () => {
+  const { hints, coachView } = await import("../../src/unokit/web/render/coach.js");
+  const said = hints(view());
+  assert.equal(said[0], "You may play Red 5 and Wild. A card plays when it has the colour in force (red) or the same number or symbol as the top card (9); a Wild plays on anything.");
+  assert.deepEqual(hints(view({ legal: [{ draw: true }] })), ["Nothing in your hand is red or a 9, and you have no Wild: draw a card (D)."]);
+  const two = hints(view({ hand: ["R5", "G7"], legal: [{ play: "R5" }, { play: "R5", uno: true }, { draw: true }] }));
+  assert.match(two[1], /^Two cards left: press UNO!/);
+  assert.deepEqual(hints(view({ current: 1, legal: [{ catch: 2 }], vulnerable: 2 })), ["Cy has one card and did not call UNO: press Catch! and they draw the penalty."]);
+  assert.deepEqual(hints(view({ current: 1, legal: [] })), ["Ben is playing. On your turn, the cards you may play light up."]);
+  assert.deepEqual(hints(view({ seat: null, legal: [] })), []); // a spectator: nothing
+  // shown only with hints on; Hide turns them off
+  assert.equal(coachView(ctx({ hints: false }), recorder()), null);
+  const act = recorder();
+  const box = coachView(ctx({ hints: true }), act);
+  find(box, "#hints-off").attrs.onclick();
+  assert.deepEqual(act.calls, [["setHints", false]]);
+});

@@ -80,6 +80,17 @@ function route() {
   else showHome();
 }
 
+function takeAutostart(code) {
+  try {
+    const key = `unokit:autostart:${code}`;
+    const on = sessionStorage.getItem(key) === "1";
+    sessionStorage.removeItem(key);
+    return on;
+  } catch {
+    return false;
+  }
+}
+
 function go(path) {
   history.pushState(null, "", path);
   route();
@@ -186,6 +197,8 @@ function onMessage(msg) {
       store.setRoom(msg);
       rulesArrived(rulesForm, msg);
       render();
+      // "Learn to play" made this room: its first game starts as soon as it is ours
+      if (msg.status === "lobby" && msg.game === 0 && msg.you === msg.host && takeAutostart(msg.code)) act.msg({ type: "start" });
       return;
     case "state": {
       const { prev, events } = store.takeState(msg, Date.now());
@@ -317,7 +330,7 @@ function context(prev) {
     clockDeadline: S.clockDeadline, nextRoundAt: S.nextRoundAt, summaryHidden: S.summaryHidden,
     log: S.log, revealed: S.revealed, help: S.help, rulesOpen: S.rulesOpen, watchers: S.watchers,
     watchName: S.watchName, toolsOpen: S.toolsOpen, botLevels: S.botLevels, origin: location.origin,
-    canShare: typeof navigator.share === "function", handSort: S.handSort,
+    canShare: typeof navigator.share === "function", handSort: S.handSort, hints: S.hints,
   };
 }
 
@@ -477,6 +490,10 @@ const act = {
   },
   setBotLevel(seat, level) {
     store.setBotLevel(seat, level);
+    render();
+  },
+  setHints(on) {
+    store.setHints(on);
     render();
   },
   toggleSort() {

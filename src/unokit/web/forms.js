@@ -7,6 +7,7 @@
 import { el } from "./dom.js";
 import { api, apiWithProfile, saveName, saveSeat, savedName, savedSeat } from "./net.js";
 import { profilePanel } from "./profile.js";
+import { setHints } from "./store.js";
 import { gameDescriptor } from "./render/game.js";
 import { choiceText, optionHelp, optionLabel, presetDescription, presetName, rulesLine } from "./render/rules.js";
 import { errorText, language, LANGUAGES, t, tn, tNodes, tOr } from "./i18n.js";
@@ -221,8 +222,33 @@ export function homeView(rules, go) {
   const quick = el("form", { class: "quick", id: "quick-form" },
     el("div", { class: "field" }, el("label", { for: "quick-preset", text: t("home.quickGame") }), quickSel),
     el("button", { class: "btn primary big", type: "submit", id: "quick-btn", text: t("home.quickBtn") }),
+    el("button", { class: "btn big", type: "button", id: "learn-btn", text: t("home.learn"), onclick: () => learn() }),
     el("p", { class: "hint", text: t("home.quickHint") }),
+    el("p", { class: "hint", text: t("home.learnHint") }),
     quickErr);
+  // "Learn to play": a round against two easy bots, hints on, started at once
+  const learn = async () => {
+    quickErr.textContent = "";
+    const name = nameOrFocus();
+    if (!name) {
+      quickErr.textContent = t("home.nameFirst");
+      return;
+    }
+    try {
+      saveName(name);
+      const res = await apiWithProfile("/api/rooms", { name, preset: "classic", seats: 3, bots: ["easy", "easy"], lang: language() });
+      saveSeat(res.code, { token: res.token, seat: res.seat, name });
+      setHints(true);
+      try {
+        sessionStorage.setItem(`unokit:autostart:${res.code}`, "1");
+      } catch {
+        /* no autostart: the host presses Start */
+      }
+      go(res.link);
+    } catch (ex) {
+      quickErr.textContent = ex.message;
+    }
+  };
   quick.addEventListener("submit", async (e) => {
     e.preventDefault();
     quickErr.textContent = "";

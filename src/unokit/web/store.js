@@ -35,6 +35,7 @@ const ROOM = () => ({
 export const S = {
   ...ROOM(),
   handSort: savedHandSort(), // how my hand is sorted (issue 49): kept in this browser
+  hints: savedFlag("unokit:hints"), // a first game's hints (issue 49 item 5), remembered
   help: false,
   rulesOpen: false,
   toolsOpen: false,
@@ -48,6 +49,24 @@ function savedHandSort() {
     return globalThis.localStorage?.getItem("unokit:handSort") === "number" ? "number" : "color";
   } catch {
     return "color";
+  }
+}
+
+function savedFlag(key) {
+  try {
+    return globalThis.localStorage?.getItem(key) === "on";
+  } catch {
+    return false;
+  }
+}
+
+/** Hints on or off, remembered in this browser. */
+export function setHints(on) {
+  S.hints = !!on;
+  try {
+    globalThis.localStorage?.setItem("unokit:hints", S.hints ? "on" : "off");
+  } catch {
+    /* private mode: this page only */
   }
 }
 

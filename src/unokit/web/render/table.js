@@ -8,6 +8,7 @@ import { cardName, colorName, COLOR_KEYS, COLORS, handOrder } from "../cards.js"
 import { h } from "../dom.js";
 import { t, tn, tNodes } from "../i18n.js";
 import { avatar } from "./avatar.js";
+import { coachView } from "./coach.js";
 import { challengedCard, challengeWords, drawWords, outWords, startColorWords, viewGame } from "./game.js";
 import { back, canArmUno, face, ic, isMyTurn, legalOf, OVER, secondsLeft } from "./parts.js";
 import { ruleValue } from "./rules.js";
@@ -40,7 +41,9 @@ export function tableView(ctx, act) {
   // upwards), then across the top, then down my right; on a phone, one row in play order
   const [left, top] = ringSides(order.length);
   const side = (where, seats) => h("ul", { class: `opponents at-${where}`, key: `opponents-${where}` }, seats.map((s) => opponentView(s, ctx, act)));
-  const opps = h("div", { class: "opponents-ring", key: "opponents", role: "group", "aria-label": t("table.others") },
+  // focusable: on a phone the row scrolls sideways, and a keyboard must reach it too
+  // (axe's scrollable-region-focusable)
+  const opps = h("div", { class: "opponents-ring", key: "opponents", role: "group", tabindex: 0, "aria-label": t("table.others") },
     side("left", order.slice(0, left)), side("top", order.slice(left, left + top)), side("right", order.slice(left + top)));
 
   const bannerText = turnText(v, legalOf(st), ctx.room, ctx.rules);
@@ -62,7 +65,7 @@ export function tableView(ctx, act) {
   const summary = summaryShown(ctx) ? summaryView(st, ctx, act, ended) : null;
   const table = h("section", { class: "table", key: "table", "aria-labelledby": "table-h" },
     h("h1", { class: "visually-hidden", id: "table-h", key: "table-h", text: ctx.replay ? t("table.headingReplay") : t("table.heading", { code: ctx.code }) }),
-    opps, banner, note, stage, mine,
+    opps, banner, note, coachView(ctx, act), stage, mine,
     phaseOver && ctx.summaryHidden ? h("button", { class: "btn", type: "button", id: "show-summary", key: "show-summary", text: t("table.showScores"), onclick: () => act.showSummary() }) : null);
   return h("div", {
     class: `table-wrap force-${v.color || "none"}${myTurn ? " my-turn" : ""}${v.side ? " side-" + v.side : ""}${flipNote?.fresh ? " flipping" : ""}`,
