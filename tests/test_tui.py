@@ -110,6 +110,18 @@ def screen_text(app: UnoApp) -> str:
     return "\n".join(out)
 
 
+async def drawn_footer(pilot: Pilot[int], app: UnoApp) -> str:
+    """The footer's line as drawn.  The footer draws its keys a frame or more after the
+    table (the flake hunt caught it blank on a loaded machine), so this waits for it to
+    be drawn, not for a time."""
+    for _ in range(400):
+        footer = screen_text(app).splitlines()[-1]
+        if footer.strip():
+            return footer
+        await pilot.pause()
+    raise AssertionError("the footer was never drawn")
+
+
 def hand_codes(app: UnoApp) -> list[str]:
     return [CARD_CODE[c] for c in app.table.view().hand]
 
@@ -719,7 +731,7 @@ async def test_attack_says_launcher_not_draw() -> None:
         assert "Launcher" in str(app.query_one("#b-draw").render())
         assert "launcher" in str(app.query_one("#pile").render())
         assert "draw" not in str(app.query_one("#pile").render())
-        footer = screen_text(app).splitlines()[-1]
+        footer = await drawn_footer(pilot, app)
         assert "Launcher" in footer and "Draw" not in footer
 
 
