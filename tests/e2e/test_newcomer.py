@@ -650,7 +650,7 @@ def test_phone_banner_picker_and_opponents_fit_and_follow_the_turn(
             if take_turn(ana):
                 continue
             got = page.evaluate(
-                """() => { const row = document.querySelector('.opponents');
+                """() => { const row = document.querySelector('.opponents-ring');
                   const t = row && row.querySelector('.opp.turn');
                   if (!t) return null;
                   const r = row.getBoundingClientRect(), b = t.getBoundingClientRect();

@@ -372,15 +372,16 @@ function render(prev) {
 // On a narrow screen the opponents' row scrolls sideways: keep whoever is to play in
 // view (the row alone scrolls, never the page).
 function withRowScroll(draw) {
-  const oldRow = main.querySelector(".opponents");
+  const oldRow = main.querySelector(".opponents-ring");
   const keep = oldRow ? oldRow.scrollLeft : 0;
   draw();
-  const row = main.querySelector(".opponents");
+  const row = main.querySelector(".opponents-ring");
   if (!row) return;
   if (row !== oldRow) row.scrollLeft = keep;
   const turn = row.querySelector(".opp.turn");
   if (!turn || row.scrollWidth <= row.clientWidth) return;
-  const left = turn.offsetLeft; // the row is positioned: its own coordinates
+  // in the row's own coordinates (its lists are display: contents, boxless)
+  const left = turn.getBoundingClientRect().left - row.getBoundingClientRect().left + row.scrollLeft;
   if (left < row.scrollLeft) row.scrollLeft = left - 4;
   else if (left + turn.offsetWidth > row.scrollLeft + row.clientWidth) row.scrollLeft = left + turn.offsetWidth - row.clientWidth + 4;
 }

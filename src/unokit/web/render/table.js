@@ -305,7 +305,8 @@ export function myArea(ctx, act) {
     title: t(byNumber ? "me.sortedByNumber" : "me.sortedByColor"),
     text: t(byNumber ? "me.sortNumber" : "me.sortColor"), onclick: () => act.toggleSort?.(),
   });
-  return h("div", { class: `me${myTurn ? " turn" : ""}`, key: "me" }, h("div", { class: "me-bar" }, head, sort, buttons), hand);
+  // after the hand in the tab order: Draw, UNO and the cards come first
+  return h("div", { class: `me${myTurn ? " turn" : ""}`, key: "me" }, h("div", { class: "me-bar" }, head, buttons), hand, sort);
 }
 
 // the colours offered: those of the legal actions (UNO Flip!'s dark side: P T O V)
