@@ -112,15 +112,41 @@ class Cluster:
         self.start()
 
     def start(self) -> None:
-        options = (
-            f"-c listen_addresses=127.0.0.1 -p {self.port} "
-            f"-c unix_socket_directories={self.sockets} -c fsync=off"
-        )
-        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.logfile), "-w", "-o", options,
-                  "start")  # fmt: skip
+        """The postmaster as a child of this process, in its process group: ``pg_ctl
+        start`` gave it a session of its own, so a test run killed as a group (the
+        flake hunt's timeout, a Ctrl-C of make) left the cluster running for ever."""
+        cmd = [str(self.bin / "postgres"), "-D", str(self.data), "-c", "listen_addresses=127.0.0.1",
+               "-p", str(self.port), "-c", f"unix_socket_directories={self.sockets}",
+               "-c", "fsync=off"]  # fmt: skip
+        # as root, the cluster's user by Popen's own setuid: runuser would give it a
+        # session of its own again
+        ids = pwd.getpwnam(self.user) if self.user is not None else None
+        with self.logfile.open("ab") as log:
+            self.proc = subprocess.Popen(
+                cmd,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                user=ids.pw_uid if ids else None,
+                group=ids.pw_gid if ids else None,
+                extra_groups=[] if ids else None,
+            )
+        deadline = time.monotonic() + 60
+        while True:  # ready when it answers a connection
+            try:
+                psycopg.connect(self.url(), connect_timeout=2).close()
+                return
+            except psycopg.OperationalError:
+                if self.proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(
+                        f"PostgreSQL did not start: {self.logfile.read_text()[-2000:]}"
+                    ) from None
+                time.sleep(0.05)
 
     def stop(self, mode: str = "fast") -> None:
         self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "stop")
+        proc = getattr(self, "proc", None)
+        if proc is not None:
+            proc.wait(30)
 
     def url(self, db: str = "postgres") -> str:
         return f"postgresql://unokit@127.0.0.1:{self.port}/{db}"
