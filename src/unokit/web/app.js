@@ -330,7 +330,7 @@ function context(prev) {
     clockDeadline: S.clockDeadline, nextRoundAt: S.nextRoundAt, summaryHidden: S.summaryHidden,
     log: S.log, revealed: S.revealed, help: S.help, rulesOpen: S.rulesOpen, watchers: S.watchers,
     watchName: S.watchName, toolsOpen: S.toolsOpen, botLevels: S.botLevels, origin: location.origin,
-    canShare: typeof navigator.share === "function", handSort: S.handSort, hints: S.hints,
+    canShare: typeof navigator.share === "function", handSort: S.handSort, hints: S.hints, lastPlay: S.lastPlay,
   };
 }
 

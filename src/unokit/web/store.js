@@ -19,6 +19,7 @@ const ROOM = () => ({
   prevKind: null, // the last event's kind, for the log's wording
   choice: null, // a play being put together: {stage, options, ...}
   unoArmed: false,
+  lastPlay: null, // {seat, card}: the last card played, and by whom
   revealed: null, // {seat, cards}: a challenged hand shown to me
   summaryHidden: false,
   flipNote: null, // {side, until, fresh}: a flip announced over the piles
@@ -165,6 +166,9 @@ export function takeEvents(msg, now) {
     fresh.push(ev);
     // a challenged hand stays in view until the challenger's own next play (or a new round)
     if (ev.kind === "reveal" && ev.cards) S.revealed = { seat: ev.seat, cards: ev.cards };
+    // who put the discard's top card there (the table marks it, issue 49 item 1)
+    if (ev.kind === "play" && ev.cards?.length) S.lastPlay = { seat: ev.seat, card: ev.cards[ev.cards.length - 1] };
+    if (ev.kind === "round_start") S.lastPlay = null;
     if (ev.kind === "round_start" || ((ev.kind === "play" || ev.kind === "keep") && ev.seat === S.seat)) S.revealed = null;
     // the game's descriptor (what a challenge is about): the rules come before the room
     const args = [ev, names, S.seat, S.prevKind, gameDescriptor(S.rules, msg.view.game)];

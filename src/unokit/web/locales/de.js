@@ -224,6 +224,8 @@ export default {
   "table.pileOtherDraw.other": "Ziehstapel, {n} Karten; die Rückseite der obersten Karte ist {card}. Eine Karte ziehen (D)",
   "table.colorInForce": "Geltende Farbe: {color}",
   "table.colour": "Farbe",
+  "table.playedBy": "gespielt von {name}",
+  "table.playedByYou": "von dir gespielt",
   "table.colourToChoose": "Farbe: wird noch gewählt",
   "table.cwLabel": "Es wird im Uhrzeigersinn gespielt, zu den höheren Plätzen",
   "table.ccwLabel": "Es wird gegen den Uhrzeigersinn gespielt",

@@ -225,6 +225,8 @@ export default {
   "table.pileOtherDraw.other": "Draw pile, {n} cards; its top card's other side is {card}. Draw a card (D)",
   "table.colorInForce": "Colour in force: {color}",
   "table.colour": "colour",
+  "table.playedBy": "played by {name}",
+  "table.playedByYou": "played by you",
   "table.colourToChoose": "colour: to be chosen",
   "table.cwLabel": "Play goes clockwise, to higher seats",
   "table.ccwLabel": "Play goes counter-clockwise",

@@ -232,6 +232,8 @@ export default {
   "table.pileOtherDraw.other": "Mazo, {n} cartas; el reverso de la carta de arriba es {card}. Robar una carta (D)",
   "table.colorInForce": "Color en juego: {color}",
   "table.colour": "color",
+  "table.playedBy": "jugada por {name}",
+  "table.playedByYou": "jugada por ti",
   "table.colourToChoose": "color: por elegir",
   "table.cwLabel": "Se juega en el sentido de las agujas del reloj, hacia los asientos más altos",
   "table.ccwLabel": "Se juega en sentido contrario a las agujas del reloj",

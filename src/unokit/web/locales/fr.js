@@ -232,6 +232,8 @@ export default {
   "table.pileOtherDraw.many": "Pioche, {n} cartes ; le dos de la carte du dessus est {card}. Piocher une carte (D)",
   "table.colorInForce": "Couleur en jeu : {color}",
   "table.colour": "couleur",
+  "table.playedBy": "jouée par {name}",
+  "table.playedByYou": "jouée par vous",
   "table.colourToChoose": "couleur : à choisir",
   "table.cwLabel": "On joue dans le sens des aiguilles d'une montre, vers les places suivantes",
   "table.ccwLabel": "On joue dans le sens inverse des aiguilles d'une montre",

@@ -40,6 +40,9 @@ export function tableView(ctx, act) {
   // seated around the table (issue 49 item 1): the next to play on my left (from me
   // upwards), then across the top, then down my right; on a phone, one row in play order
   const [left, top] = ringSides(order.length);
+  // where each seat sits, for the cards' motion: a played card comes from its player
+  const where = { [me]: "bottom" };
+  order.forEach((s, i) => (where[s] = i < left ? "left" : i < left + top ? "top" : "right"));
   const side = (where, seats) => h("ul", { class: `opponents at-${where}`, key: `opponents-${where}` }, seats.map((s) => opponentView(s, ctx, act)));
   // focusable: on a phone the row scrolls sideways, and a keyboard must reach it too
   // (axe's scrollable-region-focusable)
@@ -57,7 +60,7 @@ export function tableView(ctx, act) {
   const note = flipNote
     ? h("div", { class: `flip-note ${flipNote.side}`, id: "flip-note", key: "flip-note", role: "status" }, t(`table.flipNote.${flipNote.side === "dark" ? "dark" : "light"}`))
     : null;
-  const stage = h("div", { class: "stage", key: "stage" }, centerView(ctx, act), promptView(ctx, act));
+  const stage = h("div", { class: "stage", key: "stage" }, centerView(ctx, act, where), promptView(ctx, act));
   const mine = me === null ? spectatorBar(ctx) : myArea(ctx, act);
 
   const phaseOver = OVER.includes(v.phase);
@@ -89,7 +92,7 @@ export function summaryShown(ctx) {
 }
 
 // centre: draw pile, discard, colour in force, direction, turn
-function centerView(ctx, act) {
+function centerView(ctx, act, where = {}) {
   const { st, prev } = ctx;
   const v = st.view;
   const drawLegal = legalOf(st).find((a) => a.draw);
@@ -107,10 +110,15 @@ function centerView(ctx, act) {
   // a face-up card on the draw pile read as a second discard (issue 49): it says what it is
   v.pile_top ? h("span", { class: "pile-label", "aria-hidden": "true", text: t("table.pileLabel") }) : null);
   const flyIn = prev && prev.view.top !== v.top && prev.view.discard.length !== v.discard.length;
-  const topEl = v.top ? face(v.top, { size: "lg", dark: v.side === "dark" }, { class: flyIn ? "fly-in" : null }) : h("span", { class: "card card-lg empty" });
+  // the top card's player, if it was played this round (not the start card)
+  const by = ctx.lastPlay && ctx.lastPlay.card === v.top ? ctx.lastPlay.seat : null;
+  const from = by !== null && where[by] ? ` from-${where[by]}` : "";
+  const topEl = v.top ? face(v.top, { size: "lg", dark: v.side === "dark" }, { class: flyIn ? `fly-in${from}` : null }) : h("span", { class: "card card-lg empty" });
   const discard = h("div", { class: "pile discardpile", id: "discard" },
     h("span", { class: "discard-under", "aria-hidden": "true" }),
-    topEl);
+    topEl,
+    by !== null && v.names[by] ? h("span", { class: "played-by", id: "played-by", key: "played-by" },
+      avatar(v.names[by], ctx.room?.seats[by]?.color, 16), h("span", { text: by === v.seat ? t("table.playedByYou") : t("table.playedBy", { name: v.names[by] }) })) : null);
   const force = v.color
     ? h("div", { class: `force-chip fc-${v.color}`, id: "color-in-force", key: "force", role: "status", "aria-label": t("table.colorInForce", { color: colorName(v.color) }) },
         h("span", { class: "swatch", "aria-hidden": "true", text: v.color }),
