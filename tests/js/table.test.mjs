@@ -216,3 +216,33 @@ test("the discard says who played its top card, and the card comes from their se
   // the start card was played by nobody
   assert.equal(find(tableView(ctx({ lastPlay: null }), recorder()), "#played-by"), null);
 });
+
+test("hints follow the rules: a drawn card that must be played, jump-in, over, knocked out (review of issue 49)", async () => {
+  const { hints } = await import("../../src/unokit/web/render/coach.js");
+  assert.deepEqual(hints(view({ phase: "drawn", drawn: "R5", legal: [{ play: "R5" }] })), ["You drew Red 5: it plays, and the rules say you must play it now."]);
+  assert.deepEqual(hints(view({ phase: "drawn", drawn: "W+4", legal: [{ keep: true }] })), ["You drew Wild Draw Four: keep it, and your turn ends."]);
+  assert.match(hints(view({ current: 1, legal: [{ play: "R9" }] }))[0], /^You hold the very card on top/);
+  assert.deepEqual(hints(view({ phase: "round_over", current: 1, legal: [] })), []);
+  assert.deepEqual(hints(view({ live: [false, true, true] })), []);
+  // no word of Wilds when none of the cards that play is one
+  assert.doesNotMatch(hints(view({ legal: [{ play: "R5" }, { draw: true }] }))[0], /Wild/);
+  assert.deepEqual(hints(view({ phase: "start_color", legal: [{ color: "R" }] })), ["The banner above says what your turn asks, and the box under the piles has its buttons."]);
+});
+
+test("a Wild Draw Four taken back leaves nobody named under the pile; a repeated reaction is a new line (review)", async () => {
+  const store = await import("../../src/unokit/web/store.js");
+  store.resetRoom("ABC234");
+  store.clearLog();
+  const v = view();
+  store.takeEvents({ view: v, events: [{ seq: 1, kind: "play", seat: 1, cards: ["W+4"], color: "R" }, { seq: 2, kind: "play", seat: 2, cards: ["W+4"], color: "B" }] }, 0);
+  assert.deepEqual(store.S.lastPlay, { seat: 2, card: "W+4" });
+  store.takeEvents({ view: v, events: [{ seq: 3, kind: "retract", seat: 2, card: "W+4", color: "R" }] }, 0);
+  assert.equal(store.S.lastPlay, null);
+  store.clearLog();
+  store.addChat({ name: "Ana", seat: 0 }, "gg");
+  const first = store.S.log[0].n;
+  store.addChat({ name: "Ana", seat: 0 }, "gg");
+  assert.equal(store.S.log.length, 1);
+  assert.notEqual(store.S.log[0].n, first); // a new line (a new element): read out
+  assert.equal(store.S.log[0].text, "Ana: Good game! ×2");
+});

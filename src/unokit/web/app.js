@@ -378,6 +378,10 @@ function withRowScroll(draw) {
   const row = main.querySelector(".opponents-ring");
   if (!row) return;
   if (row !== oldRow) row.scrollLeft = keep;
+  // a row that scrolls must be reachable by keyboard (axe's scrollable-region-focusable);
+  // one that does not (a wide screen: display contents) is no tab stop
+  if (row.scrollWidth > row.clientWidth) row.setAttribute("tabindex", "0");
+  else row.removeAttribute("tabindex");
   const turn = row.querySelector(".opp.turn");
   if (!turn || row.scrollWidth <= row.clientWidth) return;
   // in the row's own coordinates (its lists are display: contents, boxless)

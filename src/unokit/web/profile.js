@@ -9,6 +9,8 @@ import { api, forgetProfile, saveName, saveProfile, savedName, savedProfile } fr
 import { avatar, COLOR_NAMES } from "./render/avatar.js";
 
 const ratingText = (p) => p.rating.toFixed(1);
+// the page still shown: an answer that comes after the player went elsewhere is dropped
+const here = () => globalThis.location?.pathname;
 
 /** The colour choice: one radio per colour, each an avatar of the name typed. */
 function colorChoice(name, chosen, prefix) {
@@ -87,6 +89,7 @@ export function profilePanel(go, nameNow) {
 /** A profile's page: its stats and last games; its owner may change it here. */
 export async function profilePage(main, pid, go) {
   main.replaceChildren(el("p", { class: "panel loading", text: t("common.loading") }));
+  const path = here();
   let p;
   const token = savedProfile()?.id === pid ? savedProfile().token : null;
   try {
@@ -94,10 +97,12 @@ export async function profilePage(main, pid, go) {
     p = token ? (await api("/api/profiles/me", { token })).profile : null;
     p = p || (await api(`/api/profiles/${encodeURIComponent(pid)}`));
   } catch (e) {
+    if (here() !== path) return;
     main.replaceChildren(el("section", { class: "panel" }, el("h1", { text: t("profile.none") }), el("p", { text: e.message }),
       el("a", { class: "btn", href: "/", text: t("profile.home") })));
     return;
   }
+  if (here() !== path) return;
   document.title = t("profile.pageTitle", { name: p.name });
   const mine = savedProfile()?.id === p.id;
   const stat = (label, value, id) => el("div", { class: "stat", id }, el("span", { class: "stat-value", text: String(value) }), el("span", { class: "stat-label", text: label }));
@@ -156,13 +161,16 @@ function editForm(p, done) {
 export async function leaderboardPage(main, go) {
   document.title = t("profile.boardTitle");
   main.replaceChildren(el("p", { class: "panel loading", text: t("common.loading") }));
+  const path = here();
   let rows;
   try {
     rows = (await api("/api/leaderboard")).profiles;
   } catch (e) {
+    if (here() !== path) return;
     main.replaceChildren(el("p", { class: "panel form-error", text: e.message }));
     return;
   }
+  if (here() !== path) return;
   const me = savedProfile()?.id;
   const table = rows.length
     ? el("table", { class: "board", id: "board" },

@@ -135,10 +135,9 @@ export function addChat(msg, emote = null) {
   const last = S.log[S.log.length - 1];
   const same = last?.src?.chat;
   if (emote && same && same.emote === emote && same.name === src.chat.name && same.watching === src.chat.watching) {
-    same.times += 1;
-    last.text = lineText(last.src);
-    S.log = [...S.log];
-    return;
+    // the line goes and comes back counted: a new line, so a screen reader hears it
+    S.log.pop();
+    src.chat.times = same.times + 1;
   }
   addLog({ text: lineText(src), cls: emote ? "chat react" : "chat", src });
 }
@@ -168,7 +167,9 @@ export function takeEvents(msg, now) {
     if (ev.kind === "reveal" && ev.cards) S.revealed = { seat: ev.seat, cards: ev.cards };
     // who put the discard's top card there (the table marks it, issue 49 item 1)
     if (ev.kind === "play" && ev.cards?.length) S.lastPlay = { seat: ev.seat, card: ev.cards[ev.cards.length - 1] };
-    if (ev.kind === "round_start") S.lastPlay = null;
+    // a card taken back (a retracted Wild Draw Four) or put on the pile by a rule: the
+    // top card's player is not known here, so nobody is named
+    if (ev.kind === "round_start" || ev.kind === "retract" || ev.kind === "discard") S.lastPlay = null;
     if (ev.kind === "round_start" || ((ev.kind === "play" || ev.kind === "keep") && ev.seat === S.seat)) S.revealed = null;
     // the game's descriptor (what a challenge is about): the rules come before the room
     const args = [ev, names, S.seat, S.prevKind, gameDescriptor(S.rules, msg.view.game)];

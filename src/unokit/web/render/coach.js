@@ -7,31 +7,40 @@
 import { cardName, colorName, parseCard } from "../cards.js";
 import { h } from "../dom.js";
 import { listText, t } from "../i18n.js";
-import { canArmUno, isMyTurn } from "./parts.js";
+import { canArmUno, isMyTurn, OVER } from "./parts.js";
 
 /** What the hints say now: a list of sentences (empty: nothing to say). */
 export function hints(v) {
   const out = [];
   const L = v.legal || [];
-  if (v.seat === null) return out;
+  // a spectator, a seat out of the game, a round or game over: nothing to advise
+  if (v.seat === null || OVER.includes(v.phase) || v.live?.[v.seat] === false) return out;
   const caught = L.find((a) => a.catch !== undefined && a.catch !== null);
   if (caught) out.push(t("coach.catch", { name: v.names[caught.catch] }));
+  const plays = [...new Set(L.filter((a) => a.play).map((a) => a.play))];
   if (!isMyTurn(v)) {
-    if (!caught && v.current !== null && v.current !== undefined && v.names[v.current]) out.push(t("coach.wait", { name: v.names[v.current] }));
+    if (plays.length) out.push(t("coach.jumpIn")); // jump-in: the same card, out of turn
+    else if (!caught && v.names[v.current]) out.push(t("coach.wait", { name: v.names[v.current] }));
     return out;
   }
   if (v.phase === "play") {
-    const cards = [...new Set(L.filter((a) => a.play).map((a) => a.play))];
-    const why = t("coach.why", { color: colorName(v.color), top: parseCard(v.top).short });
-    if (cards.length) out.push(t("coach.mayPlay", { cards: listText(cards.map(cardName)) }) + " " + why);
-    else if (L.some((a) => a.draw)) out.push(t("coach.draw", { color: colorName(v.color), top: parseCard(v.top).short }));
+    const top = parseCard(v.top).short;
+    // the rule that lets them: a Wild is named only when one of them is a Wild
+    const wild = plays.some((c) => parseCard(c).wild);
+    const why = t(wild ? "coach.whyWild" : "coach.why", { color: colorName(v.color), top });
+    if (plays.length) out.push(t("coach.mayPlay", { cards: listText(plays.map(cardName)) }) + " " + why);
+    else if (L.some((a) => a.draw)) out.push(t("coach.draw", { color: colorName(v.color), top }));
     if (canArmUno(v)) out.push(t("coach.uno"));
   } else if (v.phase === "drawn") {
-    out.push(t("coach.drawn", { card: cardName(v.drawn) }));
-  } else if (v.phase === "challenge" || v.phase === "answer") {
-    out.push(t("coach.answer"));
-  } else if (v.phase === "start_color") {
-    out.push(t("coach.startColour"));
+    // what the rules allow with it: play it or keep it, play it only, or keep it only
+    const play = L.some((a) => a.play === v.drawn);
+    const keep = L.some((a) => a.keep);
+    const key = play && keep ? "coach.drawn" : play ? "coach.drawnMust" : "coach.drawnKeep";
+    out.push(t(key, { card: cardName(v.drawn) }));
+  } else {
+    // a colour to name, a challenge, a stack to answer, Colour Roulette...: the banner
+    // and the box under the piles say it in the game's own words
+    out.push(t("coach.asked"));
   }
   return out;
 }

@@ -44,9 +44,8 @@ export function tableView(ctx, act) {
   const where = { [me]: "bottom" };
   order.forEach((s, i) => (where[s] = i < left ? "left" : i < left + top ? "top" : "right"));
   const side = (where, seats) => h("ul", { class: `opponents at-${where}`, key: `opponents-${where}` }, seats.map((s) => opponentView(s, ctx, act)));
-  // focusable: on a phone the row scrolls sideways, and a keyboard must reach it too
-  // (axe's scrollable-region-focusable)
-  const opps = h("div", { class: "opponents-ring", key: "opponents", role: "group", tabindex: 0, "aria-label": t("table.others") },
+  // focusable when it scrolls sideways (a phone), set by the page (app.js withRowScroll)
+  const opps = h("div", { class: "opponents-ring", key: "opponents", role: "group", "aria-label": t("table.others") },
     side("left", order.slice(0, left)), side("top", order.slice(left, left + top)), side("right", order.slice(left + top)));
 
   const bannerText = turnText(v, legalOf(st), ctx.room, ctx.rules);
