@@ -111,7 +111,7 @@ def test_uno_flip_through_the_page(browser: Any, tmp_path: Any) -> None:
         try:
             page = ana.page
             create_room(ana, url, preset="flip", players=3, seats=["easy", "easy"])
-            assert "flip" in page.locator("#lobby-rules").inner_text()
+            assert "Rules: Flip" in page.locator("#lobby-rules").inner_text()  # named, not an id
             page.click("#start-btn")
             page.wait_for_selector(".table-wrap.my-turn")
             v = ana.view()
