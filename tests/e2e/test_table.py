@@ -175,8 +175,11 @@ def check_dom(run: Run, p: Player) -> None:
     The DOM is read first, then what the page's frames gave this seat (a frame may be
     drawn a moment before the test has heard of it: it gets a second to catch up)."""
     run.dom_checks += 1
+    # the summary may open or close while the cards are read (the next round begins):
+    # its cards are right if it showed at either end of the read
+    before = p.visible("#summary")
     cards = p.cards_in_dom()
-    summary = p.visible("#summary")
+    summary = before or p.visible("#summary")
     known = own_cards(p)
     deadline = time.monotonic() + 1.0
     while any(w == "hand" and c not in known for c, w in cards) and time.monotonic() < deadline:

@@ -399,8 +399,20 @@ function afterTable(focusKey, active) {
   announce([...store.takeFresh().slice(-4), turnText(v, legalOf(S.state), S.room, S.rules)].join(" "));
   if (!S.replay) document.title = isMyTurn(v) ? t("page.titleYourTurn", { code: S.code }) : t("page.titleRoom", { code: S.code });
   const summary = summaryShown(context());
-  if (summary && !summaryWasShown) hideToast(); // the dialog comes first
+  const opened = summary && !summaryWasShown;
+  if (opened) hideToast(); // the dialog comes first
   summaryWasShown = summary;
+  // the round's summary takes the focus, on its first button (Next round, Play
+  // again): Tab no longer goes through the whole side column to reach it, and it is
+  // scrolled into view (issue 49's trial); not while the player types in the chat
+  if (opened && !(document.activeElement instanceof HTMLInputElement)) {
+    const first = main.querySelector("#summary .btn.primary") || main.querySelector("#summary .btn");
+    if (first) {
+      first.focus({ preventScroll: true });
+      main.querySelector("#summary")?.scrollIntoView({ block: "nearest" });
+      return;
+    }
+  }
   if (focusKey && (!active || !main.contains(active) || active !== document.activeElement)) {
     const el2 = main.querySelector(`[data-key="${CSS.escape(focusKey)}"]`) || (focusKey.startsWith("card:") ? main.querySelector(".hand .card") : null);
     if (el2) el2.focus({ preventScroll: true });
