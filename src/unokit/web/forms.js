@@ -226,8 +226,9 @@ export function homeView(rules, go) {
     el("p", { class: "hint", text: t("home.quickHint") }),
     el("p", { class: "hint", text: t("home.learnHint") }),
     quickErr);
-  // "Learn to play": a round against two easy bots, hints on, started at once
-  const learn = async () => {
+  // a seat for the name typed above, from ``path`` (Quick play, Learn to play): saved
+  // for this tab, then the room; ``then(res)`` before going there
+  const seatFrom = async (path, body, then = () => {}) => {
     quickErr.textContent = "";
     const name = nameOrFocus();
     if (!name) {
@@ -236,35 +237,26 @@ export function homeView(rules, go) {
     }
     try {
       saveName(name);
-      const res = await apiWithProfile("/api/rooms", { name, preset: "classic", seats: 3, bots: ["easy", "easy"], lang: language() });
+      const res = await apiWithProfile(path, { name, ...body, lang: language() });
       saveSeat(res.code, { token: res.token, seat: res.seat, name });
-      setHints(true);
-      try {
-        sessionStorage.setItem(`unokit:autostart:${res.code}`, "1");
-      } catch {
-        /* no autostart: the host presses Start */
-      }
+      then(res);
       go(res.link);
     } catch (ex) {
       quickErr.textContent = ex.message;
     }
   };
-  quick.addEventListener("submit", async (e) => {
-    e.preventDefault();
-    quickErr.textContent = "";
-    const name = nameOrFocus();
-    if (!name) {
-      quickErr.textContent = t("home.nameFirst");
-      return;
-    }
+  // "Learn to play": a round against two easy bots, hints on, started at once
+  const learn = () => seatFrom("/api/rooms", { preset: "classic", seats: 3, bots: ["easy", "easy"] }, (res) => {
+    setHints(true);
     try {
-      saveName(name);
-      const res = await apiWithProfile("/api/quickplay", { name, preset: quickSel.value, lang: language() });
-      saveSeat(res.code, { token: res.token, seat: res.seat, name });
-      go(res.link);
-    } catch (ex) {
-      quickErr.textContent = ex.message;
+      sessionStorage.setItem(`unokit:autostart:${res.code}`, "1");
+    } catch {
+      /* no autostart: the host presses Start */
     }
+  });
+  quick.addEventListener("submit", (e) => {
+    e.preventDefault();
+    seatFrom("/api/quickplay", { preset: quickSel.value });
   });
   const list = publicRoomsPanel(go, () => nameInput.value.trim());
 
