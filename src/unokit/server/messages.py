@@ -9,7 +9,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
 MAX_MESSAGE = 4096  # bytes of one websocket message
 MAX_CHAT = 200  # characters of one chat line
@@ -291,8 +291,12 @@ CLIENT = TypeAdapter(ClientMessage)
 
 
 # ------------------------------------------------------------------- HTTP bodies ----
+# a display name in an HTTP body (create, join, Quick play, a profile): ``clean_name``'s
+Name = Annotated[str, AfterValidator(clean_name)]
+
+
 class CreateRoom(Strict):
-    name: str
+    name: Name
     preset: Annotated[str, Field(max_length=40)] = "classic"
     options: dict[str, bool | int | str | list[int]] = Field(default_factory=dict)
     seats: Annotated[int, Field(ge=2, le=10)] = 4
@@ -301,11 +305,6 @@ class CreateRoom(Strict):
     public: bool = False
     lang: Lang = "en"
     profile: ProfileToken | None = None
-
-    @field_validator("name")
-    @classmethod
-    def _name(cls, v: str) -> str:
-        return clean_name(v)
 
     @field_validator("options")
     @classmethod
@@ -326,52 +325,32 @@ def check_options(v: dict[str, Any]) -> dict[str, Any]:
 
 
 class JoinRoom(Strict):
-    name: str
+    name: Name
     profile: ProfileToken | None = None
-
-    @field_validator("name")
-    @classmethod
-    def _name(cls, v: str) -> str:
-        return clean_name(v)
 
 
 class QuickPlay(Strict):
     """``POST /api/quickplay``: a seat in the best open public room of this game, or a
     new public room that others can join (issue 49 item 3)."""
 
-    name: str
+    name: Name
     preset: Annotated[str, Field(max_length=40)] = "classic"
     lang: Lang = "en"
     profile: ProfileToken | None = None
-
-    @field_validator("name")
-    @classmethod
-    def _name(cls, v: str) -> str:
-        return clean_name(v)
 
 
 class NewProfile(Strict):
     """``POST /api/profiles``: a profile for this browser (issue 49 item 4)."""
 
-    name: str
+    name: Name
     color: ProfileColor = "blue"
     listed: bool = False  # on the leaderboard
-
-    @field_validator("name")
-    @classmethod
-    def _name(cls, v: str) -> str:
-        return clean_name(v)
 
 
 class MyProfile(Strict):
     """``POST /api/profiles/me``: the profile this token holds, changed if asked."""
 
     token: ProfileToken
-    name: str | None = None
+    name: Name | None = None
     color: ProfileColor | None = None
     listed: bool | None = None
-
-    @field_validator("name")
-    @classmethod
-    def _name(cls, v: str | None) -> str | None:
-        return None if v is None else clean_name(v)
