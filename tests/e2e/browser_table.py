@@ -319,6 +319,31 @@ class Player:
             self.page.wait_for_timeout(30)
         return "state"
 
+    def where(self) -> str:
+        """What the page shows and was last told, for a failure's message."""
+        page = self.page.evaluate(
+            """() => ({
+                drawn: document.getElementById('main')?.dataset.version,
+                myTurn: !!document.querySelector('.table-wrap.my-turn'),
+                prompt: document.querySelector('#prompt')?.innerText.slice(0, 200),
+                buttons: [...document.querySelectorAll('.my-buttons .btn, #prompt .btn')]
+                  .map(b => b.id + (b.getAttribute('aria-disabled') === 'true' ? ' (off)' : '')),
+                playable: document.querySelectorAll('.hand .card.playable').length,
+                summary: !!document.querySelector('#summary'),
+            })"""
+        )
+        told = [
+            (
+                f.get("type"),
+                f.get("version"),
+                f.get("code"),
+                (f.get("view") or {}).get("phase"),
+                (f.get("view") or {}).get("current"),
+            )
+            for f in self.frames[-6:]
+        ]
+        return f"page {page}; last frames (type, version, code, phase, current) {told}"
+
     def visible(self, selector: str) -> bool:
         loc = self.page.locator(selector)
         return loc.count() > 0 and loc.first.is_visible()
@@ -327,10 +352,13 @@ class Player:
         return self.page.eval_on_selector_all(".hand .card", "els => els.map(e => e.dataset.card)")
 
     def cards_in_dom(self) -> list[tuple[str, str]]:
-        """Every card face in the page and the part of the page it sits in."""
-        return self.page.eval_on_selector_all(
-            "[data-card]",
-            """els => els.map(e => {
+        """Every card face in the page and the part of the page it sits in.
+
+        Found and placed in one synchronous script: ``eval_on_selector_all`` queries
+        first and runs the function later, and a card the page redrew in between was
+        reported as detached, with no parent (seen in CI, a played card's fly-in)."""
+        return self.page.evaluate(
+            """() => [...document.querySelectorAll('[data-card]')].map(e => {
                 const where = e.closest('.hand') ? 'hand' : e.closest('#discard') ? 'discard'
                   : e.closest('.reveal') ? 'reveal' : e.closest('#summary') ? 'summary'
                   : e.closest('.prompt') ? 'prompt' : e.closest('.opponents') ? 'opponents'
@@ -341,7 +369,6 @@ class Player:
                 for (let n = e.parentElement; n && n !== document.body; n = n.parentElement)
                   path.push(n.tagName.toLowerCase() + (n.id ? '#' + n.id : '')
                             + (n.className ? '.' + String(n.className).split(' ').join('.') : ''));
-                // (an empty path was seen twice, unexplained: say what the element is)
                 const what = 'parent ' + (e.parentElement ? e.parentElement.tagName : 'none')
                   + ', connected ' + e.isConnected + ', ' + e.outerHTML.slice(0, 160);
                 return [e.dataset.card, 'elsewhere (' + path.join(' < ') + '; ' + what + ')'];

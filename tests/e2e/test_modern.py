@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 from browser_table import Player, create_room, find_seed, run_server, serious, shot
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from unokit.engine import PLAY
 from unokit.engine.modern.base import ModernGame
@@ -55,44 +56,51 @@ def play_through(p: Player, limit: float = 240.0, prefer: str = "") -> dict[str,
     """Ana plays whatever the page offers (clicks only) until the round's summary."""
     page = p.page
     seen = {"play": 0, "draw": 0, "color": 0, "target": 0, "accept": 0, "challenge": 0}
+
+    def click(selector: str) -> None:
+        try:
+            page.click(selector)
+        except PlaywrightTimeout as e:
+            raise AssertionError(f"{p.name} could not click {selector}: {p.where()}") from e
+
     end = time.monotonic() + limit
     while not p.visible("#summary"):
         assert time.monotonic() < end, "the round did not end"
         assert not p.errors, p.errors
         before = p.drawn_version()
         if p.visible(".prompt .color-pick"):
-            page.locator(".prompt .color-pick .colorbtn").first.click()
+            click(".prompt .color-pick .colorbtn >> nth=0")
             seen["color"] += 1
         elif p.visible(".target-pick"):
-            page.locator(".target-pick .btn").first.click()
+            click(".target-pick .btn >> nth=0")
             seen["target"] += 1
         elif p.visible(".prompt .choice-row .btn[data-key^='seq:']"):
-            page.locator(".prompt .choice-row .btn").first.click()
+            click(".prompt .choice-row .btn >> nth=0")
         elif p.visible("#play-drawn-btn"):
-            page.click("#play-drawn-btn")
+            click("#play-drawn-btn")
             seen["play"] += 1
         elif p.visible("#keep-btn"):
-            page.click("#keep-btn")
+            click("#keep-btn")
         elif p.visible("#challenge-btn"):
-            page.click("#accept-btn")
+            click("#accept-btn")
             seen["challenge"] += 1
         elif page.locator(".table-wrap.my-turn").count():
             v = p.view()
             playable = page.locator(".hand .card.playable")
             two = len(v["hand"] or []) == 2 and playable.count()
             if two and page.locator("#uno-btn[aria-pressed='false']").count():
-                page.click("#uno-btn")  # armed: the call goes with the play
+                click("#uno-btn")  # armed: the call goes with the play
             if prefer and page.locator(f".hand .card.playable[data-card$='{prefer}']").count():
-                page.locator(f".hand .card.playable[data-card$='{prefer}']").first.click()
+                click(f".hand .card.playable[data-card$='{prefer}'] >> nth=0")
                 seen["play"] += 1
             elif playable.count():
-                playable.first.click()
+                click(".hand .card.playable >> nth=0")
                 seen["play"] += 1
             elif p.visible("#accept-btn"):
-                page.click("#accept-btn")
+                click("#accept-btn")
                 seen["accept"] += 1
             elif page.locator("#draw-btn:not([aria-disabled='true'])").count():
-                page.click("#draw-btn")
+                click("#draw-btn")
                 seen["draw"] += 1
             else:
                 page.wait_for_timeout(50)

@@ -86,3 +86,29 @@ test("the lobby's ready check and public switch (issue 49): who is ready, my but
   // the QR code of the link, drawn by the server
   assert.equal(find(guest, ".qr").attrs.src, "/api/rooms/ABC234/qr.svg");
 });
+
+test("a switch the host just flipped stays as chosen until the room says it back (issue 51: CI's unchecked box)", async () => {
+  const store = await import("../../src/unokit/web/store.js");
+  store.resetRoom("ABC234");
+  const lobby = room({ status: "lobby", public: true });
+  store.setRoom(lobby);
+  const drawn = () => find(waitingView({ room: store.roomShown(), seat: 0, origin: "http://x", help: false, botLevels: {} }, recorder()), "#public-switch").attrs.props.checked;
+  store.flipSwitch("public", false);
+  assert.equal(drawn(), false);
+  // someone else's news comes first: the room still says public, the box stays unchecked
+  store.setRoom({ ...lobby, rev: 2 });
+  assert.equal(drawn(), false);
+  // the room says it back: the room's own value from now on
+  store.setRoom({ ...lobby, public: false, rev: 3 });
+  assert.deepEqual(store.S.switches, {});
+  assert.equal(drawn(), false);
+  // spectators' chat: absent means allowed; a refusal drops the choice, the room's value shows
+  store.flipSwitch("watch_chat", false);
+  assert.equal(store.roomShown().watch_chat, false);
+  store.dropSwitches();
+  assert.equal(store.roomShown().watch_chat, undefined);
+  store.flipSwitch("watch_chat", true);
+  store.setRoom({ ...lobby, public: false, rev: 4 }); // no watch_chat field: allowed, said back
+  assert.deepEqual(store.S.switches, {});
+  store.resetRoom(null);
+});

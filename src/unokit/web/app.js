@@ -192,6 +192,7 @@ function onMessage(msg) {
       // a refused token comes as an error: a welcome without a seat only watches
       store.setSeat(msg.seat, msg.seat === null ? null : S.token);
       if (rulesForm) rulesForm.pending = null; // a connection that dropped took its answer along
+      store.dropSwitches();
       return;
     case "room":
       store.setRoom(msg);
@@ -237,6 +238,10 @@ function onMessage(msg) {
 
 function onError(msg) {
   if (msg.code === "stale_version") return; // the fresh state follows: just a redraw
+  if (Object.keys(S.switches).length) {
+    store.dropSwitches(); // a switch refused (too fast): it shows the room's value again
+    render();
+  }
   // a graceful restart is no error: the connection reconnects (net.js), the top bar
   // says "reconnecting…"
   if (msg.code === "restarting") return;
@@ -324,7 +329,7 @@ function showPanel(id) {
 /** What the render functions read: a snapshot of the store and the clock. */
 function context(prev) {
   return {
-    st: S.state, prev: prev || null, room: S.room, rules: S.rules, seat: S.seat, code: S.code,
+    st: S.state, prev: prev || null, room: store.roomShown(), rules: S.rules, seat: S.seat, code: S.code,
     replay: S.replay ? { view: R.view } : null,
     choice: S.choice, unoArmed: S.unoArmed, flipNote: S.flipNote, reacts: S.reacts, now: Date.now(),
     clockDeadline: S.clockDeadline, nextRoundAt: S.nextRoundAt, summaryHidden: S.summaryHidden,
@@ -446,7 +451,9 @@ const act = {
     store.setUnoArmed(false);
   },
   msg(m) {
-    return conn ? conn.send(m) : false;
+    const sent = conn ? conn.send(m) : false;
+    if (sent && store.SWITCHES.has(m.type)) store.flipSwitch(m.type, m.on);
+    return sent;
   },
   clickCard,
   pressUno,

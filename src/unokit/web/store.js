@@ -30,6 +30,7 @@ const ROOM = () => ({
   nextRoundAt: null,
   fresh: [], // new log lines a screen reader is yet to hear
   botLevels: {}, // the lobby's bot level per open seat, as the host picked it
+  switches: {}, // a room switch just flipped here (its room field -> the value sent)
   replay: false,
 });
 
@@ -93,6 +94,23 @@ export function setRules(rules) {
 export function setRoom(msg) {
   S.room = msg;
   if (msg.you !== undefined) S.seat = msg.you;
+  for (const [field, on] of Object.entries(S.switches)) if (switchValue(msg, field) === on) delete S.switches[field];
+}
+
+// A switch the room keeps (public, spectators' chat) shows what was just chosen here
+// until the room says it back: a redraw in between must not flip it back and forth.
+// A refusal or a new connection drops the choice, and the room's value shows again.
+export const SWITCHES = new Set(["public", "watch_chat"]); // messages named as their room field
+const switchValue = (room, field) => (field === "watch_chat" ? room[field] !== false : !!room[field]);
+export function flipSwitch(field, on) {
+  S.switches[field] = on;
+}
+/** The room as the page draws it: with the switches just flipped here. */
+export function roomShown() {
+  return S.room && Object.keys(S.switches).length ? { ...S.room, ...S.switches } : S.room;
+}
+export function dropSwitches() {
+  S.switches = {};
 }
 
 export function setSeat(seat, token = S.token) {
