@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from browser_table import Player, create_room, run_server, shot
+from browser_table import Player, create_room, join_room, run_server, shot
 
 TIMING = {"bot_delay": 1.5, "catch_window": 0.5, "next_round": 60.0}
 
@@ -95,3 +95,36 @@ def test_reactions_spectators_and_their_chat(browser: Any, tmp_path: Any) -> Non
         finally:
             ana.close()
             dee.close()
+
+
+INSIDE = """() => [...document.querySelectorAll('.opp')].flatMap(o => {
+    const box = o.getBoundingClientRect();
+    return [...o.querySelectorAll('.react-bubble, .card, .opp-count')].filter(e => {
+        const r = e.getBoundingClientRect();
+        return r.left < box.left - 0.5 || r.right > box.right + 0.5;
+    }).map(e => o.dataset.seat + ': ' + e.className);
+})"""
+
+
+def test_on_a_phone_a_reaction_and_the_other_faces_stay_in_the_seat(
+    browser: Any, tmp_path: Any
+) -> None:
+    """Issue 49 (minor): on a 390 px phone at a Flip table, a reaction hung out of its
+    seat and past the screen's edge, and the other faces of a seat's cards ran out of
+    its box, hiding its count."""
+    with run_server(tmp_path, seed=3, timing=TIMING) as url:
+        ana = Player.open(browser, "Ana", viewport={"width": 1280, "height": 800})
+        phone = {"width": 390, "height": 844}
+        ben = Player.open(browser, "Benjamin", viewport=phone, is_mobile=True, has_touch=True)
+        try:
+            code = create_room(ana, url, preset="flip", players=4, seats=["", "easy", "easy"])
+            join_room(ben, url, code)
+            ana.page.click("#start-btn")
+            ben.page.wait_for_selector(".table-wrap")
+            ana.page.click(".reactions [data-emote='gg']")
+            ben.page.wait_for_selector(".opp[data-seat='0'] .react-bubble")
+            assert ben.page.evaluate(INSIDE) == []
+            assert ben.page.evaluate("document.documentElement.scrollWidth") <= 390
+        finally:
+            ana.close()
+            ben.close()

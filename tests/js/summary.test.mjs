@@ -60,9 +60,10 @@ test("the totals chart: a line per player from 0, the highest total at the top",
   const chart = totalsChart(totals, ["You", "Ben"], 0);
   const lines = findAll(chart, "polyline");
   assert.equal(lines.length, 2);
-  // x: 34 to 312 over two rounds; y: 118 is 0, 8 is the top (40)
-  assert.equal(lines[0].attrs.points, "34,118 173,90.5 312,90.5");
-  assert.equal(lines[1].attrs.points, "34,118 173,118 312,8");
+  // x: 34 to 312 over two rounds; y: 118 is 0, 8 is the top (40); both start at 0, a
+  // tie: each is drawn 1.5 px off it, so neither hides the other (issue 49, minor)
+  assert.equal(lines[0].attrs.points, "34,116.5 173,90.5 312,90.5");
+  assert.equal(lines[1].attrs.points, "34,119.5 173,118 312,8");
   assert.equal(findAll(chart, "circle").length, 4);
   assert.match(find(chart, "svg").attrs["aria-label"], /You 10, 10; Ben 0, 40/);
   // a target near the scores is drawn, and sets the top
@@ -72,6 +73,15 @@ test("the totals chart: a line per player from 0, the highest total at the top",
   assert.equal(last[0], 312);
   assert.ok(Math.abs(last[1] - 30) < 1e-9, `40 of 50 is at y=30, not ${last[1]}`);
   assert.equal(findAll(chart, (v) => v.tag === "line" && v.attrs.class === "target").length, 0);
+});
+
+test("tied totals: three lines of equal scores are drawn apart, in seat order (issue 49, minor)", () => {
+  const chart = totalsChart([[20, 20, 20], [30, 30, 50]], ["You", "Ben", "Cy"], 0);
+  const ys = findAll(chart, "polyline").map((l) => l.attrs.points.split(" ").map((p) => Number(p.split(",")[1])));
+  const [you, ben, cy] = ys;
+  assert.deepEqual([you[1] - ben[1], ben[1] - cy[1]], [-3, -3]); // round 1: all tied
+  assert.equal(you[2] - ben[2], -1.5 - 1.5); // round 2: You and Ben tied, Cy alone on top
+  assert.equal(cy[2], 8);
 });
 
 test("first-out scoring: the game's end names no target and draws no chart of zero scores", () => {

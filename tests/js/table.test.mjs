@@ -164,18 +164,53 @@ test("the hand is shown sorted: by colour, numbers before actions, wilds last; a
   assert.deepEqual(act.calls, [["clickCard", "R1", 4]]);
 });
 
-test("the hand sorts by colour or by number (issue 49), and the button switches", async () => {
+test("the hand sorts by colour, by number or as dealt (issue 49), and the button goes on to the next way", async () => {
   const { handOrder } = await import("../../src/unokit/web/cards.js");
   const hand = ["B3", "W", "R7", "G3", "R+2", "Y0", "W+4", "B7"];
   const by = (mode) => handOrder(hand, mode).map((i) => hand[i]);
   assert.deepEqual(by("color"), ["R7", "R+2", "Y0", "G3", "B3", "B7", "W", "W+4"]);
   assert.deepEqual(by("number"), ["Y0", "G3", "B3", "R7", "B7", "R+2", "W", "W+4"]);
+  assert.deepEqual(by("dealt"), hand);
   const act = recorder();
   const tree = tableView(ctx({ handSort: "number" }), act);
   assert.deepEqual(handCards(tree).map((v) => v.card), ["R5", "G7", "B+2", "W"]);
   assert.equal(text(find(tree, "#sort-btn")), "Sort: number");
+  assert.equal(find(tree, "#sort-btn").attrs.title, "Your hand is sorted by number; keep it as dealt");
   find(tree, "#sort-btn").attrs.onclick();
   assert.deepEqual(act.calls, [["toggleSort"]]);
+  // an order of my own: the button says so
+  assert.equal(text(find(tableView(ctx({ handSort: "number", handOwn: ["W", "R5"] }), act), "#sort-btn")), "Sort: my order");
+});
+
+test("a hand arranged by hand keeps its order, and a card drawn since goes last (issue 49 item 1)", async () => {
+  const { handOrder } = await import("../../src/unokit/web/cards.js");
+  const hand = ["B3", "W", "R7", "B3"];
+  const own = ["R7", "B3", "W", "B3"];
+  assert.deepEqual(handOrder(hand, "color", own).map((i) => hand[i]), own);
+  // R7 played, a G1 drawn: the rest as arranged, the new card at the end
+  const later = ["B3", "G1", "W", "B3"];
+  assert.deepEqual(handOrder(later, "color", own).map((i) => later[i]), ["B3", "W", "B3", "G1"]);
+  // the store: moved from the order shown; nothing moves past either end
+  const store = await import("../../src/unokit/web/store.js");
+  store.resetRoom("ABC234");
+  store.setHandSort("color");
+  assert.equal(store.moveCard(["R7", "B3", "W"], 2, 0), true);
+  assert.deepEqual(store.S.handOwn, ["W", "R7", "B3"]);
+  assert.equal(store.moveCard(["W", "R7", "B3"], 0, 2), true);
+  assert.deepEqual(store.S.handOwn, ["R7", "B3", "W"]);
+  assert.equal(store.moveCard(["R7", "B3", "W"], 0, -1), false);
+  assert.equal(store.moveCard(["R7", "B3", "W"], 2, 3), false);
+  // a new round's hand is sorted as chosen again; sorting drops my order too
+  store.takeState({ type: "state", game: 1, version: 9, view: view({ hand: ["B3", "W", "R7"] }), events: [{ seq: 50, kind: "round_start" }] }, 0);
+  assert.equal(store.S.handOwn, null);
+  store.moveCard(["R7", "B3", "W"], 0, 1);
+  store.setHandSort("number");
+  assert.equal(store.S.handOwn, null);
+  store.setHandSort("color");
+  store.resetRoom(null);
+  // the cards can be dragged (not in the replay viewer)
+  const cards = handCards(tableView(ctx(), recorder()));
+  assert.ok(cards.every((c) => c.attrs.draggable === "true" && typeof c.attrs.ondrop === "function"));
 });
 
 test("opponents sit around the table in play order from my left (issue 49 item 1)", async () => {

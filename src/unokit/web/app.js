@@ -21,8 +21,8 @@ import { S } from "./store.js";
 // (server/guard.py): with every module asked for at once, four players behind one
 // router (or four browsers of a test) were refused files (429) and their page never
 // started.  tests/js/load.test.mjs keeps each step to four files at most.
-const [{ setSound, sound, soundOn }, { canArmUno, ic, isMyTurn, legalOf, soundOf }] = await Promise.all([
-  import("./sounds.js"), import("./render/parts.js"), import("./render/rules.js"),
+const [{ setSound, sound, soundOn }, { canArmUno, ic, isMyTurn, legalOf, soundOf }, , { cardName, HAND_SORTS, handOrder }] = await Promise.all([
+  import("./sounds.js"), import("./render/parts.js"), import("./render/rules.js"), import("./cards.js"), // (cards.js: in already)
 ]);
 const [, { nextRoundText }] = await Promise.all([import("./render/side.js"), import("./render/summary.js")]);
 const [
@@ -335,7 +335,7 @@ function context(prev) {
     clockDeadline: S.clockDeadline, nextRoundAt: S.nextRoundAt, summaryHidden: S.summaryHidden,
     log: S.log, revealed: S.revealed, help: S.help, rulesOpen: S.rulesOpen, watchers: S.watchers,
     watchName: S.watchName, toolsOpen: S.toolsOpen, botLevels: S.botLevels, origin: location.origin,
-    canShare: typeof navigator.share === "function", handSort: S.handSort, hints: S.hints, lastPlay: S.lastPlay,
+    canShare: typeof navigator.share === "function", handSort: S.handSort, handOwn: S.handOwn, hints: S.hints, lastPlay: S.lastPlay,
   };
 }
 
@@ -521,8 +521,24 @@ const act = {
     render();
   },
   toggleSort() {
-    store.setHandSort(S.handSort === "number" ? "color" : "number");
+    // my own order goes back to the way chosen before; else on to the next way
+    store.setHandSort(S.handOwn ? S.handSort : HAND_SORTS[(HAND_SORTS.indexOf(S.handSort) + 1) % HAND_SORTS.length]);
     render();
+  },
+  // a card dragged to another place in the hand (HTML drag and drop: mouse and pen; a
+  // phone's finger and the keyboard move it with Shift+Left/Right or the keys of handKeys)
+  dragCard(e, pos) {
+    e.dataTransfer.effectAllowed = "move";
+    e.dataTransfer.setData("text/plain", String(pos));
+  },
+  dragOver(e) {
+    e.preventDefault();
+    e.dataTransfer.dropEffect = "move";
+  },
+  dropCard(e, pos) {
+    e.preventDefault();
+    const from = Number(e.dataTransfer.getData("text/plain"));
+    if (Number.isInteger(from)) moveShown(from, pos, false);
   },
   share(link) {
     // the phone's share sheet; a person who closes it has chosen, nothing to say
@@ -542,9 +558,24 @@ function toggleRules() {
   if (S.rulesOpen) showPanel("rules");
 }
 
+/** Move the card shown at ``from`` to ``to``, say where it went, keep the focus on it. */
+function moveShown(from, to, focus) {
+  const hand = S.state?.view?.hand || [];
+  if (!store.moveCard(handOrder(hand, S.handSort, S.handOwn).map((i) => hand[i]), from, to)) return;
+  const shown = S.handOwn;
+  render();
+  announce(t("me.moved", { card: cardName(shown[to]), n: to + 1, of: shown.length }));
+  if (focus) main.querySelectorAll(".hand .card")[to]?.focus();
+}
+
 function handKeys(e) {
   const cards = [...main.querySelectorAll(".hand .card")];
   const i = cards.indexOf(e.currentTarget);
+  if (e.shiftKey && (e.key === "ArrowLeft" || e.key === "ArrowRight") && !S.replay) {
+    e.preventDefault();
+    moveShown(i, i + (e.key === "ArrowLeft" ? -1 : 1), true);
+    return;
+  }
   let j = null;
   if (e.key === "ArrowRight" || e.key === "ArrowDown") j = Math.min(cards.length - 1, i + 1);
   else if (e.key === "ArrowLeft" || e.key === "ArrowUp") j = Math.max(0, i - 1);

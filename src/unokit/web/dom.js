@@ -64,6 +64,13 @@ function setAttr(el, k, v, old, isDom) {
     listen(el, k.slice(2), typeof v === "function" ? v : null);
     return;
   }
+  if (k === "vars") {
+    // CSS custom properties ("--n"), through the CSSOM: the page's Content Security
+    // Policy allows no style attribute
+    for (const name of Object.keys(old || {})) if (!v || !(name in v)) el.style.removeProperty(name);
+    for (const [name, value] of Object.entries(v || {})) el.style.setProperty(name, String(value));
+    return;
+  }
   if (k === "dataset") {
     const o = old || {};
     const n = v || {};
@@ -123,7 +130,7 @@ function update(node, v, ns) {
   const isDom = v.tag === "#dom";
   for (const k of Object.keys(old.attrs)) if (!(k in v.attrs)) setAttr(node, k, null, old.attrs[k], isDom);
   for (const [k, val] of Object.entries(v.attrs)) {
-    if (k.startsWith("on") || old.attrs[k] !== val || (k === "dataset" && JSON.stringify(old.attrs[k]) !== JSON.stringify(val)))
+    if (k.startsWith("on") || old.attrs[k] !== val || ((k === "dataset" || k === "vars") && JSON.stringify(old.attrs[k]) !== JSON.stringify(val)))
       setAttr(node, k, val, old.attrs[k], isDom);
   }
   node.__v = v;

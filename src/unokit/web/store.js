@@ -7,6 +7,8 @@ import { gameDescriptor } from "./render/game.js";
 import { t } from "./i18n.js";
 import { advanceChoice, canArmUno, cannotPlay, keepChoice, startChoice } from "./choice.js";
 
+const HAND_SORTS = ["color", "number", "dealt"]; // cards.js's handOrder knows each
+
 const ROOM = () => ({
   code: null,
   seat: null, // my seat, null when watching
@@ -20,6 +22,7 @@ const ROOM = () => ({
   choice: null, // a play being put together: {stage, options, ...}
   unoArmed: false,
   lastPlay: null, // {seat, card}: the last card played, and by whom
+  handOwn: null, // my hand as I arranged it (codes, by drag or keys), this round only
   revealed: null, // {seat, cards}: a challenged hand shown to me
   summaryHidden: false,
   flipNote: null, // {side, until, fresh}: a flip announced over the piles
@@ -48,7 +51,8 @@ let logCount = 0;
 
 function savedHandSort() {
   try {
-    return globalThis.localStorage?.getItem("unokit:handSort") === "number" ? "number" : "color";
+    const by = globalThis.localStorage?.getItem("unokit:handSort");
+    return HAND_SORTS.includes(by) ? by : "color";
   } catch {
     return "color";
   }
@@ -72,14 +76,27 @@ export function setHints(on) {
   }
 }
 
-/** Sort my hand by colour or by number, and remember it in this browser. */
+/** Sort my hand by colour, by number or as dealt, and remember it in this browser; an
+ * order of my own goes. */
 export function setHandSort(by) {
-  S.handSort = by === "number" ? "number" : "color";
+  S.handSort = HAND_SORTS.includes(by) ? by : "color";
+  S.handOwn = null;
   try {
     globalThis.localStorage?.setItem("unokit:handSort", S.handSort);
   } catch {
     /* private mode: this page only */
   }
+}
+
+/** Move the card at ``from`` of my hand as ``shown`` (codes) to ``to``, by drag or by
+ * keys: the hand keeps this order of mine until the round ends or I sort it again.
+ * False if nothing moved. */
+export function moveCard(shown, from, to) {
+  if (from < 0 || from >= shown.length || to < 0 || to >= shown.length || from === to) return false;
+  const own = [...shown];
+  own.splice(to, 0, ...own.splice(from, 1));
+  S.handOwn = own;
+  return true;
 }
 
 /** A fresh room (or the replay viewer): what belonged to the last one goes. */
@@ -188,6 +205,7 @@ export function takeEvents(msg, now) {
     // a card taken back (a retracted Wild Draw Four) or put on the pile by a rule: the
     // top card's player is not known here, so nobody is named
     if (ev.kind === "round_start" || ev.kind === "retract" || ev.kind === "discard") S.lastPlay = null;
+    if (ev.kind === "round_start") S.handOwn = null; // a new hand: sorted as I chose
     if (ev.kind === "round_start" || ((ev.kind === "play" || ev.kind === "keep") && ev.seat === S.seat)) S.revealed = null;
     // the game's descriptor (what a challenge is about): the rules come before the room
     const args = [ev, names, S.seat, S.prevKind, gameDescriptor(S.rules, msg.view.game)];

@@ -3,7 +3,7 @@
 // and small readings of a view.
 
 import { cardBack, cardFace, icon } from "../cards.js";
-import { dom } from "../dom.js";
+import { dom, h } from "../dom.js";
 import { language } from "../i18n.js";
 
 /** A card face: ``card`` (the code) and ``opts`` stay on the vnode for tests to read. */
@@ -16,6 +16,13 @@ export function face(code, opts = {}, attrs = {}) {
 /** A face-down card: no code in it, by construction. */
 export function back(size = "") {
   return dom(`back:${size}`, () => cardBack(size), {}, { card: null });
+}
+
+// A button's key ("Draw (D)"): in its own span, which a screen without a keyboard
+// (a phone: style.css, pointer: coarse) does not show.
+export function keyHint(text) {
+  const m = /^(.*\S)\s+(\([^()\s]{1,3}\))$/.exec(text);
+  return m ? [m[1], h("span", { class: "key-hint" }, " " + m[2])] : [text];
 }
 
 export function ic(name, cls = "") {

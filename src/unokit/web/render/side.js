@@ -22,7 +22,7 @@ export function reactBubble(reacts, key, now) {
 // key names as words: an arrow glyph may be missing from the reader's fonts
 // (the keys themselves are the page's: D, K, P... whatever the language)
 export const KEYS = [
-  ["keys.arrows", "keys.arrowsDo"], ["keys.enter", "keys.enterDo"],
+  ["keys.arrows", "keys.arrowsDo"], ["keys.move", "keys.moveDo"], ["keys.enter", "keys.enterDo"],
   ["D", "keys.dDo"], ["K", "keys.kDo"], ["P", "keys.pDo"], ["U", "keys.uDo"],
   ["C", "keys.cDo"], ["A", "keys.aDo"], ["keys.colours", "keys.coloursDo"],
   ["1-9", "keys.digitsDo"], ["N", "keys.nDo"], ["keys.esc", "keys.escDo"], ["?", "keys.helpDo"],

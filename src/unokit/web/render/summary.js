@@ -5,7 +5,7 @@
 import { h } from "../dom.js";
 import { t, tn } from "../i18n.js";
 import { outWords, viewGame } from "./game.js";
-import { face, secondsLeft, teamScoring } from "./parts.js";
+import { face, keyHint, secondsLeft, teamScoring } from "./parts.js";
 import { ruleValue } from "./rules.js";
 
 /** "Game over: Ana won!" names a team when partners score together. */
@@ -50,7 +50,7 @@ export function summaryView(st, ctx, act, ended = false) {
   const host = ctx.seat !== null && ctx.seat === room?.host;
   const replay = !!ctx.replay;
   const buttons = [];
-  if (!over && seated && !replay) buttons.push(h("button", { class: "btn primary", type: "button", id: "next-round-btn", text: t("summary.nextRound"), onclick: () => act.msg({ type: "next_round" }) }));
+  if (!over && seated && !replay) buttons.push(h("button", { class: "btn primary", type: "button", id: "next-round-btn", onclick: () => act.msg({ type: "next_round" }) }, keyHint(t("summary.nextRound"))));
   if (over && host) {
     buttons.push(h("button", { class: "btn primary", type: "button", id: "rematch-btn", text: t("summary.playAgain"), onclick: () => act.msg({ type: "rematch" }) }));
     // "end" on a finished game: the room goes back to the lobby (seats, bots, a player
@@ -101,6 +101,13 @@ export function roundsView(st, room, rules) {
     totalsChart(totals, labels, Number(ruleValue("target_score", room, rules) ?? 0)));
 }
 
+// Lines of equal totals would lie on one another, and only the last drawn would show:
+// each of a tie is drawn a little apart from the others, in seat order (3 px a line).
+function tieShift(row, i) {
+  const tied = row.map((v, j) => j).filter((j) => row[j] === row[i]);
+  return (tied.indexOf(i) - (tied.length - 1) / 2) * 3;
+}
+
 /** The totals after each round, one line per player (or team), from 0 before round 1;
  * the target score is drawn when it is near enough to be worth the room. */
 export function totalsChart(totals, labels, target) {
@@ -119,7 +126,7 @@ export function totalsChart(totals, labels, target) {
     tick(yMax),
     totals.map((_, r) => h("text", { x: x(r + 1), y: H - 6, "text-anchor": "middle", class: "tick", text: String(r + 1) })),
     labels.map((_, i) => {
-      const pts = [[x(0), y(0)], ...totals.map((t, r) => [x(r + 1), y(t[i])])];
+      const pts = [[x(0), y(0) + tieShift(labels.map(() => 0), i)], ...totals.map((t, r) => [x(r + 1), y(t[i]) + tieShift(t, i)])];
       const color = LINE_COLORS[i % LINE_COLORS.length];
       return [
         h("polyline", { points: pts.map((p) => p.join(",")).join(" "), fill: "none", stroke: color, "stroke-width": 2.5, class: "line", "data-seat": i }),

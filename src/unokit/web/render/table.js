@@ -10,7 +10,7 @@ import { t, tn, tNodes } from "../i18n.js";
 import { avatar } from "./avatar.js";
 import { coachView } from "./coach.js";
 import { challengedCard, challengeWords, drawWords, outWords, startColorWords, viewGame } from "./game.js";
-import { back, canArmUno, face, ic, isMyTurn, legalOf, OVER, secondsLeft } from "./parts.js";
+import { back, canArmUno, face, ic, isMyTurn, keyHint, legalOf, OVER, secondsLeft } from "./parts.js";
 import { ruleValue } from "./rules.js";
 import { reactBubble, sideView } from "./side.js";
 import { summaryView, wonText } from "./summary.js";
@@ -223,8 +223,8 @@ export function opponentView(s, ctx, act) {
     ? h("button", {
         class: "btn catch", type: "button", dataset: { key: `catch:${s}` }, key: "catch",
         "aria-label": t("opp.catchLabel", { name: v.names[s] }),
-        onclick: () => act.send({ catch: s }), text: t("opp.catch"),
-      })
+        onclick: () => act.send({ catch: s }),
+      }, keyHint(t("opp.catch")))
     : null);
 }
 
@@ -257,7 +257,8 @@ export function myArea(ctx, act) {
   const counts = {};
   // shown sorted (colour, then number, wilds last); ``i`` stays the card's place in the
   // server's hand, which the choice keeps
-  const cards = handOrder(v.hand, ctx.handSort).map((i) => {
+  const order = handOrder(v.hand, ctx.handSort, ctx.handOwn);
+  const cards = order.map((i, pos) => {
     const code = v.hand[i];
     counts[code] = (counts[code] || 0) + 1;
     const ok = playable.has(code);
@@ -274,11 +275,17 @@ export function myArea(ctx, act) {
       type: "button", key, class: cls.filter(Boolean).join(" "), dataset: { key, index: String(i) },
       "aria-label": cardName(code) + (drawn ? t("me.cardDrawn") : "") + (ok ? t("me.playable") : t("me.notPlayable")),
       "aria-disabled": ok ? null : "true",
+      // arranged by hand: dragged, or Shift+Left/Right with the keyboard (act.handKeys)
+      draggable: ctx.replay ? null : "true",
       onclick: () => act.clickCard(code, i),
       onkeydown: (e) => act.handKeys(e),
+      ondragstart: (e) => act.dragCard?.(e, pos),
+      ondragover: (e) => act.dragOver?.(e),
+      ondrop: (e) => act.dropCard?.(e, pos),
     });
   });
-  const hand = h("div", { class: "hand", role: "group", "aria-label": tn("me.hand", v.hand.length) }, cards);
+  // --n: a phone's hand overlaps its cards only as much as its width needs (style.css)
+  const hand = h("div", { class: "hand", role: "group", "aria-label": tn("me.hand", v.hand.length), vars: { "--n": v.hand.length } }, cards);
   const unoCall = L.find((a) => a.uno === true && !a.play && !a.cards);
   const canArm = canArmUno(v);
   const armed = !!ctx.unoArmed;
@@ -294,7 +301,7 @@ export function myArea(ctx, act) {
   const drawText = ruleValue("attack_launcher", ctx.room, ctx.rules) ? t("me.launcher") : t(drawWords(game).button);
   const knocked = !v.live[me] ? outWords(game).me : null; // a seat knocked out watches the round
   const buttons = h("div", { class: "my-buttons" },
-    h("button", { class: "btn", type: "button", id: "draw-btn", dataset: { key: "draw" }, "aria-disabled": drawA ? null : "true", text: drawText, onclick: () => drawA && act.send({ draw: true }) }),
+    h("button", { class: "btn", type: "button", id: "draw-btn", dataset: { key: "draw" }, "aria-disabled": drawA ? null : "true", onclick: () => drawA && act.send({ draw: true }) }, keyHint(drawText)),
     uno);
   const seat = ctx.room?.seats[me];
   const head = h("div", { class: "me-head" },
@@ -305,12 +312,12 @@ export function myArea(ctx, act) {
     h("span", { class: "me-score", key: "score", text: t("common.pts", { n: v.scores[me] }) }),
     v.hand.length === 1 ? h("span", { class: `badge uno${v.vulnerable === me ? " uncalled" : ""}`, key: "uno", text: v.vulnerable === me ? t("me.callUno") : t("common.uno") }) : null,
     knocked ? h("span", { class: "badge knocked", key: "knocked", text: t(knocked) }) : null);
-  // how the hand is sorted: by colour or by number, remembered in this browser
-  const byNumber = ctx.handSort === "number";
+  // how the hand is sorted (by colour, by number, as dealt: remembered in this browser),
+  // or "my order" once a card was moved; the button goes on to the next way
+  const sortNow = ctx.handOwn ? "own" : ctx.handSort;
   const sort = ctx.replay ? null : h("button", {
-    class: "btn small ghost", type: "button", id: "sort-btn", key: "sort",
-    title: t(byNumber ? "me.sortedByNumber" : "me.sortedByColor"),
-    text: t(byNumber ? "me.sortNumber" : "me.sortColor"), onclick: () => act.toggleSort?.(),
+    class: "btn small ghost", type: "button", id: "sort-btn", key: "sort", dataset: { sort: sortNow },
+    title: t(`me.sorted.${sortNow}`), text: t(`me.sort.${sortNow}`), onclick: () => act.toggleSort?.(),
   });
   // after the hand in the tab order: Draw, UNO and the cards come first
   return h("div", { class: `me${myTurn ? " turn" : ""}`, key: "me" }, h("div", { class: "me-bar" }, head, buttons), hand, sort);
@@ -373,15 +380,15 @@ export function promptView(ctx, act) {
       h("p", { class: "prompt-title", text: t("prompt.playedOnYou", { name: by, card: cardName(card) }) }),
       h("p", { class: "hint", text: t(ch.hint, { name: by, cost, color: colorName(v.prev_color), n }) }),
       h("div", { class: "choice-row" },
-        h("button", { class: "btn primary", type: "button", id: "challenge-btn", dataset: { key: "challenge" }, text: t("prompt.challenge"), onclick: () => act.send({ challenge: true }) }),
-        h("button", { class: "btn", type: "button", id: "accept-btn", dataset: { key: "accept" }, text: t("prompt.accept", { cost }), onclick: () => act.send({ accept: true }) }))]);
+        h("button", { class: "btn primary", type: "button", id: "challenge-btn", dataset: { key: "challenge" }, onclick: () => act.send({ challenge: true }) }, keyHint(t("prompt.challenge"))),
+        h("button", { class: "btn", type: "button", id: "accept-btn", dataset: { key: "accept" }, onclick: () => act.send({ accept: true }) }, keyHint(t("prompt.accept", { cost }))))]);
   }
   if (v.phase === "answer") {
     return box([
       h("p", { class: "prompt-title", text: L.some((a) => a.play || a.cards)
         ? t("prompt.answer", { card: cardName(v.pending), n: v.pending_total })
         : t("prompt.noAnswer", { card: cardName(v.pending), n: v.pending_total }) }),
-      h("button", { class: "btn", type: "button", id: "accept-btn", dataset: { key: "accept" }, text: t("prompt.acceptDraw", { n: v.pending_total }), onclick: () => act.send({ accept: true }) })]);
+      h("button", { class: "btn", type: "button", id: "accept-btn", dataset: { key: "accept" }, onclick: () => act.send({ accept: true }) }, keyHint(t("prompt.acceptDraw", { n: v.pending_total })))]);
   }
   if (v.phase === "drawn") {
     const playDrawn = L.find((a) => a.play === v.drawn);
@@ -390,8 +397,8 @@ export function promptView(ctx, act) {
       h("p", { class: "prompt-title" }, tNodes(`${drawWords(game).drew}${keep ? "" : "Play"}`,
         { face: face(v.drawn, { size: "sm", dark: v.side === "dark" }), card: cardName(v.drawn) })),
       h("div", { class: "choice-row" },
-        playDrawn ? h("button", { class: "btn primary", type: "button", id: "play-drawn-btn", dataset: { key: "play-drawn" }, text: t("prompt.playIt"), onclick: () => act.clickCard(v.drawn) }) : null,
-        keep ? h("button", { class: "btn", type: "button", id: "keep-btn", dataset: { key: "keep" }, text: t("prompt.keepIt"), onclick: () => act.send({ keep: true }) }) : null)]);
+        playDrawn ? h("button", { class: "btn primary", type: "button", id: "play-drawn-btn", dataset: { key: "play-drawn" }, onclick: () => act.clickCard(v.drawn) }, keyHint(t("prompt.playIt"))) : null,
+        keep ? h("button", { class: "btn", type: "button", id: "keep-btn", dataset: { key: "keep" }, onclick: () => act.send({ keep: true }) }, keyHint(t("prompt.keepIt"))) : null)]);
   }
   return box(null);
 }
