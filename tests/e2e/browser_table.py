@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Page, WebSocket
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from unokit.engine.game import Game
 from unokit.rules import from_preset
@@ -234,6 +235,8 @@ class Player:
     seat: int | None = None
     errors: list[str] = field(default_factory=list)  # uncaught exceptions in the page
     console: list[str] = field(default_factory=list)  # console errors (CSP refusals too)
+    acted_at: tuple[int, int] = (-1, -1)  # the state the last press was made on
+    acted_errors: int = 0  # error frames received before it
 
     @staticmethod
     def open(browser: Browser, name: str, **ctx: Any) -> Player:
@@ -295,7 +298,24 @@ class Player:
         )
         return int(got[0]), int(got[1])
 
-    def settle(self, before: tuple[int, int], bound: float = 60.0) -> str:
+    def note(self) -> None:
+        """Note the state shown now as the one an action is about to be made on."""
+        self.acted_at = self.drawn_version()
+        self.acted_errors = sum(1 for f in self.frames if f.get("type") == "error")
+
+    def press(self, selector: str) -> None:
+        """Click ``selector`` and note the state the page showed at the click, which
+        ``settle`` waits to see answered.  Noted here, not when a loop began to read
+        the page: a page that drew a new state in between (a bot's move made it this
+        player's turn) was taken for the answer to the click, and the next click waited
+        30 s on a button the real answer had taken away (CI: Draw, Accept)."""
+        self.note()
+        try:
+            self.page.click(selector)
+        except PlaywrightTimeout as e:
+            raise AssertionError(f"{self.name} could not click {selector}: {self.where()}") from e
+
+    def settle(self, before: tuple[int, int] | None = None, bound: float = 60.0) -> str:
         """Wait for the page's answer to what was just clicked, and say which came:
         "state" (it drew a state after ``before``: the server took it, or the game
         moved on), "local" (it asks something of its own first: a wild's colour, a
@@ -304,8 +324,12 @@ class Player:
         clicked the old page's buttons while the new state was being drawn (a flake
         hunt run beside CPU burners: the challenge's Accept detached mid-click, and
         the click waited 30 s for a button that was gone).  ``bound`` is a last
-        resort, with a message naming what did not happen."""
-        errors = sum(1 for f in self.frames if f.get("type") == "error")
+        resort, with a message naming what did not happen.  ``before`` defaults to
+        the state of the last ``press``."""
+        if before is None:
+            before, errors = self.acted_at, self.acted_errors
+        else:
+            errors = sum(1 for f in self.frames if f.get("type") == "error")
         deadline = time.monotonic() + bound
         while self.drawn_version() <= before:
             if any(self.visible(s) for s in LOCAL_PROMPTS):
@@ -342,7 +366,14 @@ class Player:
             )
             for f in self.frames[-6:]
         ]
-        return f"page {page}; last frames (type, version, code, phase, current) {told}"
+        views = [
+            {k: f["view"].get(k) for k in ("legal", "hand", "vulnerable", "top", "color", "phase")}
+            for f in self.states()[-2:]
+        ]
+        return (
+            f"page {page}; last frames (type, version, code, phase, current) {told}; "
+            f"the last two views {views}"
+        )
 
     def visible(self, selector: str) -> bool:
         loc = self.page.locator(selector)
@@ -441,18 +472,18 @@ def watch_room(p: Player, url: str, code: str) -> None:
 def turn(p: Player) -> bool:
     """If it is p's turn, draw (or keep, or accept) through the page; True if it acted."""
     page = p.page
-    before = p.drawn_version()
     if p.visible("#keep-btn"):
-        page.click("#keep-btn")
+        p.press("#keep-btn")
     elif p.visible(".prompt .color-pick"):
-        page.click(".prompt .cb-R")
+        p.press(".prompt .cb-R")
     elif p.visible("#accept-btn"):
-        page.click("#accept-btn")
+        p.press("#accept-btn")
     elif page.locator(".table-wrap.my-turn").count() and p.visible("#draw-btn"):
+        p.note()
         page.keyboard.press("d")  # the keyboard shortcut
     else:
         return False
-    answer = p.settle(before)
+    answer = p.settle()
     assert answer != "error", f"{p.name}'s action was refused: {p.frames[-1]}"
     return True
 

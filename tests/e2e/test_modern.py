@@ -14,7 +14,6 @@ import time
 from typing import Any
 
 from browser_table import Player, create_room, find_seed, run_server, serious, shot
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from unokit.engine import PLAY
 from unokit.engine.modern.base import ModernGame
@@ -57,50 +56,43 @@ def play_through(p: Player, limit: float = 240.0, prefer: str = "") -> dict[str,
     page = p.page
     seen = {"play": 0, "draw": 0, "color": 0, "target": 0, "accept": 0, "challenge": 0}
 
-    def click(selector: str) -> None:
-        try:
-            page.click(selector)
-        except PlaywrightTimeout as e:
-            raise AssertionError(f"{p.name} could not click {selector}: {p.where()}") from e
-
     end = time.monotonic() + limit
     while not p.visible("#summary"):
         assert time.monotonic() < end, "the round did not end"
         assert not p.errors, p.errors
-        before = p.drawn_version()
         if p.visible(".prompt .color-pick"):
-            click(".prompt .color-pick .colorbtn >> nth=0")
+            p.press(".prompt .color-pick .colorbtn >> nth=0")
             seen["color"] += 1
         elif p.visible(".target-pick"):
-            click(".target-pick .btn >> nth=0")
+            p.press(".target-pick .btn >> nth=0")
             seen["target"] += 1
         elif p.visible(".prompt .choice-row .btn[data-key^='seq:']"):
-            click(".prompt .choice-row .btn >> nth=0")
+            p.press(".prompt .choice-row .btn >> nth=0")
         elif p.visible("#play-drawn-btn"):
-            click("#play-drawn-btn")
+            p.press("#play-drawn-btn")
             seen["play"] += 1
         elif p.visible("#keep-btn"):
-            click("#keep-btn")
+            p.press("#keep-btn")
         elif p.visible("#challenge-btn"):
-            click("#accept-btn")
+            p.press("#accept-btn")
             seen["challenge"] += 1
         elif page.locator(".table-wrap.my-turn").count():
             v = p.view()
             playable = page.locator(".hand .card.playable")
             two = len(v["hand"] or []) == 2 and playable.count()
             if two and page.locator("#uno-btn[aria-pressed='false']").count():
-                click("#uno-btn")  # armed: the call goes with the play
+                p.press("#uno-btn")  # armed: the call goes with the play
             if prefer and page.locator(f".hand .card.playable[data-card$='{prefer}']").count():
-                click(f".hand .card.playable[data-card$='{prefer}'] >> nth=0")
+                p.press(f".hand .card.playable[data-card$='{prefer}'] >> nth=0")
                 seen["play"] += 1
             elif playable.count():
-                click(".hand .card.playable >> nth=0")
+                p.press(".hand .card.playable >> nth=0")
                 seen["play"] += 1
             elif p.visible("#accept-btn"):
-                click("#accept-btn")
+                p.press("#accept-btn")
                 seen["accept"] += 1
             elif page.locator("#draw-btn:not([aria-disabled='true'])").count():
-                click("#draw-btn")
+                p.press("#draw-btn")
                 seen["draw"] += 1
             else:
                 page.wait_for_timeout(50)
@@ -108,7 +100,7 @@ def play_through(p: Player, limit: float = 240.0, prefer: str = "") -> dict[str,
         else:
             page.wait_for_timeout(50)
             continue
-        p.settle(before)
+        p.settle()
     return seen
 
 

@@ -79,7 +79,7 @@ class Driver:
             if not self.run.seen["color"]:
                 shot(p.page, "table-colour.png")
                 assert not p.page.evaluate(COVERED), p.page.evaluate(COVERED)
-            p.page.click(".prompt .color-pick .cb-B")
+            p.press(".prompt .color-pick .cb-B")
             self.run.seen["color"] += 1
             return True
         return False
@@ -92,12 +92,12 @@ class Driver:
         if self.pick_color(p):
             return True
         if p.visible(".target-pick"):
-            page.click(".target-pick .btn")
+            p.press(".target-pick .btn")
             return True
         if p.visible("#challenge-btn"):
             shot(page, "table-challenge.png")
             assert not page.evaluate(COVERED), page.evaluate(COVERED)
-            page.click("#challenge-btn")
+            p.press("#challenge-btn")
             self.run.seen["challenge"] += 1
             self.run.challenged_by = p.seat
             return True
@@ -105,27 +105,27 @@ class Driver:
         if catch.count() and self.missed and self.run.caught_by is None:
             shot(page, "table-catch.png")
             shot(self.run.spectator.page, "spectator.png")
-            catch.first.click()
+            p.press(".btn.catch >> nth=0")
             self.run.seen["catch"] += 1
             self.run.caught_by = p.seat
             return True
         if p.visible("#keep-btn"):
             if not self.kept:
                 shot(page, "table-drawn.png")
-                page.click("#keep-btn")
+                p.press("#keep-btn")
                 self.kept = True
                 self.run.seen["keep"] += 1
             elif p.visible("#play-drawn-btn"):
-                page.click("#play-drawn-btn")
+                p.press("#play-drawn-btn")
                 self.pick_color(p)
                 self.run.seen["play"] += 1
             else:
-                page.click("#keep-btn")
+                p.press("#keep-btn")
             return True
         if not page.locator(".table-wrap.my-turn").count():
             return False
         if p.visible("#accept-btn"):
-            page.click("#accept-btn")
+            p.press("#accept-btn")
             return True
         v = p.view()
         if p.seat == 0 and self.wd4_done and not self.run.seen["table-shot"]:
@@ -138,31 +138,32 @@ class Driver:
             nxt = (v["current"] + v["direction"]) % n
             wd4 = page.locator('.hand .card.playable[data-card="W+4"]')
             if nxt == 1 and wd4.count():
-                wd4.first.click()
+                p.press('.hand .card.playable[data-card="W+4"] >> nth=0')
                 self.pick_color(p)
                 self.wd4_done = True
                 self.run.seen["play"] += 1
                 return True
         if not self.kept and self.draws[p.name] < 3 and self.wd4_done:
             self.draws[p.name] += 1
-            page.click("#draw-btn")
+            p.press("#draw-btn")
             self.run.seen["draw"] += 1
             return True
         if playable.count() == 0:
-            page.click("#draw-btn")
+            p.press("#draw-btn")
             self.run.seen["draw"] += 1
             return True
-        card = playable.first
-        if p.seat == 0 and playable.count() > 1 and card.get_attribute("data-card") == "W+4":
-            card = playable.nth(1)
+        card = ".hand .card.playable >> nth=0"
+        first = playable.first.get_attribute("data-card")
+        if p.seat == 0 and playable.count() > 1 and first == "W+4":
+            card = ".hand .card.playable >> nth=1"
         if hand.count() == 2:
             if not self.missed:
                 self.missed = True
                 self.run.missed_by = p.seat
             else:
-                page.click("#uno-btn")
+                p.press("#uno-btn")
                 self.run.seen["uno"] += 1
-        card.click()
+        p.press(card)
         self.pick_color(p)
         self.run.seen["play"] += 1
         return True
@@ -239,10 +240,9 @@ def played(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[R
                     break
                 acted = False
                 for p in run.players:
-                    before = p.drawn_version()
                     if driver.step(p):
                         acted = True
-                        p.settle(before)
+                        p.settle()
                         p.page.wait_for_timeout(60)
                         for q in [*run.players, spec]:
                             check_dom(run, q)
