@@ -90,6 +90,13 @@ async def test_the_replay_endpoints() -> None:
             assert r.status_code == 413 and r.json()["code"] == "too_big"
             r = await c.post("/api/replay?view=9", content=text)
             assert r.status_code == 400 and "not a seat" in r.json()["message"]
+            # a player reads why, without references to the project's files (issue 49)
+            wrong = json.loads(text)
+            wrong["rules"]["options"]["flip_start"] = "flip"
+            r = await c.post("/api/replay", content=json.dumps(wrong))
+            said = r.json()["message"]
+            assert r.status_code == 400 and "flip_start belongs to deck='flip'" in said
+            assert ".md" not in said and "OPT-" not in said, said
             page = await c.get("/replay")
             assert page.status_code == 200 and "app.js" in page.text
         # a finished room's game, by its link
@@ -97,6 +104,11 @@ async def test_the_replay_endpoints() -> None:
         code = room["code"]
         r = await h.get(f"/api/rooms/{code}/replay?game=1")
         assert r.status_code == 404 and r.json()["code"] == "no_record"
+        # a code no room ever had says so, not "no such game in this room" (issue 49)
+        for path in ("/api/rooms/ZZZZZZ/replay?game=1", "/api/rooms/ZZZZZZ/record"):
+            r = await h.get(path)
+            assert r.status_code == 404 and r.json()["code"] == "no_room", r.json()
+            assert r.json()["message"] == "there is no room ZZZZZZ"
         h.server.store.save_record(code, 1, text)
         r = await h.get(f"/api/rooms/{code}/replay?game=1&view=1")
         assert r.status_code == 200 and r.json()["frames"][0]["view"]["seat"] == 1

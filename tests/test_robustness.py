@@ -410,6 +410,17 @@ def test_records_with_rule_options_of_wild_values_are_malformed(options: dict[st
         loads(json.dumps(rec))
 
 
+def test_a_records_rules_with_a_key_it_does_not_know_are_refused_by_name() -> None:
+    """Issue 49: "rules": {"preset": ..., "zzz": 1} replayed as if "zzz" were not
+    there, in the viewer and in ``unokit replay``; a misspelt "option" is a changed
+    game, so it is refused, and the message names the key."""
+    rec = scenario([["R1", "G2"], ["B3", "Y4"]], "R5", [])
+    rec["rules"]["zzz"] = 1
+    with pytest.raises(RecordError) as err:
+        loads(json.dumps(rec))
+    assert "unknown keys: zzz" in str(err.value)
+
+
 # ------------------------------------------------------------ random play ---------
 def play_randomly(
     g: Game, rng: random.Random, decisions: int = 30_000, careless: bool = False

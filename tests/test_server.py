@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from server_helpers import (
@@ -401,6 +402,12 @@ async def test_a_person_who_joins_with_a_bots_name_is_not_shown_twice() -> None:
         assert len(set(bases)) == 4, names
         (row,) = [x for x in h.server.store.load_rooms() if x.code == code]
         assert [s["name"] for s in row.data["seats"] if s] == names  # the new name was saved
+        # a look-alike of a bot's name renames the bot too: "Cý" beside "Cy (bot)"
+        # (issue 49: "Bén" sat beside "Ben (bot)")
+        r = await h.room(seats=4, bots=["normal", "normal"])
+        await h.join(r["code"], "C\u00fd")
+        names = [s["name"] for s in (await h.get(f"/api/rooms/{r['code']}")).json()["seats"] if s]
+        assert "Cy (bot)" not in names and "C\u00fd" in names, names
 
 
 async def test_http_refusals_are_clear() -> None:
@@ -1086,3 +1093,21 @@ async def test_the_reaper_stops_at_the_first_store_failure() -> None:
         server.check_store()
     await server.upkeep.reap_once(time.monotonic() + 10)
     assert calls == 1  # still within the retry pause: not tried again
+
+
+async def test_the_pages_refusals_come_as_answers_and_everyone_elses_keep_their_status() -> None:
+    """Issue 49: a refused room code or name logged "Failed to load resource" in the
+    browser's console. The page's requests (X-Unokit-Soft: 1) get a refusal as a 200
+    that carries its status in X-Unokit-Status and the same body; other clients get the
+    status itself. A server fault (5xx) is never softened."""
+    async with running() as h, httpx.AsyncClient(base_url=h.base) as c:
+        plain = await c.get("/api/rooms/ZZZZZZ")
+        soft = await c.get("/api/rooms/ZZZZZZ", headers={"X-Unokit-Soft": "1"})
+        assert plain.status_code == 404 and "x-unokit-status" not in plain.headers
+        assert soft.status_code == 200 and soft.headers["x-unokit-status"] == "404"
+        assert soft.json() == plain.json() and plain.json()["code"] == "no_room"
+        bad = await c.post("/api/rooms", json={"name": "Ana (bot)"}, headers={"X-Unokit-Soft": "1"})
+        assert bad.status_code == 200 and bad.headers["x-unokit-status"] == "400"
+        assert bad.json()["code"] == "name_reserved"
+        ok = await c.post("/api/rooms", json={"name": "Ana"}, headers={"X-Unokit-Soft": "1"})
+        assert ok.status_code == 200 and "x-unokit-status" not in ok.headers

@@ -336,6 +336,7 @@ class Tab:
         self.state: dict[str, Any] | None = None
         self.room: dict[str, Any] | None = None
         self.errors: list[str] = []
+        self.notices: list[dict[str, Any]] = []
         self.sync()
 
     def sync(self, timeout: float = 10.0) -> list[dict[str, Any]]:
@@ -352,6 +353,8 @@ class Tab:
                 self.room = msg
             elif msg["type"] == "error":
                 self.errors.append(msg["code"])
+            elif msg["type"] == "notice":
+                self.notices.append(msg)
 
     def act(self, action: dict[str, Any] | None = None, version: int | None = None) -> list[str]:
         assert self.state is not None
@@ -499,6 +502,11 @@ def _token(live: Live, code: str, seat: int) -> str:
 def test_two_tabs_on_one_seat_stay_in_sync(live: Live) -> None:
     code, tabs = start_room(live)
     second = Tab(live.port, code, _token(live, code, 0))
+    # each tab of the seat is told it is open twice (issue 49), nobody else is
+    tabs[0].sync()
+    tabs[1].sync()
+    told = {"type": "notice", "code": "seat_elsewhere", "count": 2}
+    assert tabs[0].notices == [told] and second.notices == [told] and tabs[1].notices == []
     room = live.server.rooms[code]
     for _ in range(10):
         seat = room.match.next_to_ask()

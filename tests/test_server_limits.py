@@ -331,6 +331,8 @@ async def test_look_alike_names_and_the_bot_mark_are_refused() -> None:
             ("\uff21\uff4e\uff41", "name_taken"),  # full-width letters
             ("ANA", "name_taken"),
             ("B\u0435n", "name_taken"),  # a Cyrillic small e
+            ("B\u00e9n", "name_taken"),  # an accent: "Bén" reads as "Ben" (issue 49)
+            ("Be\u0301n", "name_taken"),  # the same, as e and a combining accent
             ("Cy (bot)", "name_reserved"),
             ("Cy (B\u041eT)", "name_reserved"),  # a Cyrillic capital O
             ("Cy(bot)", "name_reserved"),
@@ -338,7 +340,9 @@ async def test_look_alike_names_and_the_bot_mark_are_refused() -> None:
             r = await h.post(f"/api/rooms/{code}/join", {"name": name})
             assert r.status_code == 400 and r.json()["code"] == why, (name, r.text)
         assert (await h.get(f"/api/rooms/{code}")).json() == before  # nothing changed
-        await h.join(code, "Zoë")  # accents are letters of their own, not look-alikes
+        await h.join(code, "Zoë")  # an accented name is welcome...
+        r = await h.post(f"/api/rooms/{code}/join", {"name": "Zoe"})  # ...its look-alike not
+        assert r.status_code == 400 and r.json()["code"] == "name_taken"
         await h.join(code, "Ian")
         r = await h.post(f"/api/rooms/{code}/join", {"name": "lan"})  # a small L
         assert r.status_code == 400 and r.json()["code"] == "name_taken"

@@ -127,6 +127,12 @@ def parse(obj: Any) -> Record:
     rules_obj = obj.get("rules", {})
     if not isinstance(rules_obj, dict):
         raise RecordError("'rules' must be an object with 'preset' and 'options'")
+    extra = sorted(set(rules_obj) - {"preset", "options"})
+    if extra:  # read as if absent, a typo changed the game without a word (issue 49)
+        raise RecordError(
+            f"'rules' has unknown keys: {', '.join(map(str, extra))}"
+            " (it takes 'preset' and 'options')"
+        )
     preset = rules_obj.get("preset", "classic")
     options = rules_obj.get("options", {})
     if not isinstance(preset, str) or not isinstance(options, dict):

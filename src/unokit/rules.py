@@ -530,18 +530,20 @@ def preset_description(name: str) -> tuple[str, dict[str, Any]]:
 PRESET_PLAYERS: dict[str, int] = {"two-player": 2}
 
 OPTION_HELP: dict[str, str] = {
-    "deck": "which deck: classic, mattel-2018-swap, mattel-2018-shuffle, my-first-uno "
-    "(flip, no-mercy: the modern games)",
+    # (plain words: the page shows them to players; ``unokit rules`` lists the values)
+    "deck": "which deck: the classic one, a 2018 edition (with Swap Hands or Shuffle Hands "
+    "cards) or My First UNO; Flip and No Mercy are games of their own",
     "custom_rule": "the house rule of Wild Customizable cards",
     "custom_cards": "how many Wild Customizable cards are in a 112-card deck (0-3)",
-    "hand_size": "cards dealt to each player (7; 5 for my-first-uno)",
+    "hand_size": "cards dealt to each player (7; 5 with My First UNO)",
     "target_score": "points that end the game",
     "scoring": "standard, low, elimination, teams or first-out",
     "wild_points": "points of a plain Wild left in hand",
     "uno_penalty": "cards drawn when caught not calling UNO",
     "false_uno_penalty": "cards drawn for calling UNO without one card (0 = none)",
     "wd4_bluffing": "may a Wild Draw Four be played while holding the colour in force",
-    "wd4_guilty": "what a guilty Wild Draw Four costs: draw4, or retract (take it back too)",
+    "wd4_guilty": "what a guilty Wild Draw Four costs: four cards, or those and the card "
+    "taken back",
     "draw_until_playable": "keep drawing until a playable card comes",
     "force_play_drawn": "a playable drawn card must be played",
     "stacking": "off, pass (pass the penalty on) or progressive (penalties add up)",
@@ -560,15 +562,16 @@ MODERN_OPTION_HELP: dict[str, str] = {
     "flip_start": "flip: a Flip start card is redrawn, or flips the round at once",
     "flip_inverts_discard": "flip: a flip turns the whole discard pile over (the sheet)",
     "flip_exposed_action": "flip: the action of a face a flip exposes happens",
-    "flip_wild_color": "flip: who names the colour of an exposed wild: flipper, next_player",
-    "flip_last_card": "flip: a last Flip card still flips (flip) or not (no_flip)",
-    "nm_deck": "no-mercy: the deck breakdown: wiki, alt38, alt37",
+    "flip_wild_color": "flip: who names the colour of a wild a flip exposes: the flipper or the "
+    "next player",
+    "flip_last_card": "flip: a Flip played as the last card still flips, or not",
+    "nm_deck": "no-mercy: which of the published card counts the deck has",
     "nm_voluntary_draw": "no-mercy: a player with a playable card may draw instead",
     "nm_stack_threshold": "no-mercy: a stack answer must reach the last card or the total",
     "nm_stack_match_color": "no-mercy: a stack answer must also match colour or symbol",
     "nm_stack_deflect": "no-mercy: a Skip or Reverse passes a pending stack on",
     "mercy_limit": "no-mercy: cards that knock a player out (0 = no Mercy rule)",
-    "nm_knockout_cards": "no-mercy: a knocked-out hand is set_aside or put at discard_bottom",
+    "nm_knockout_cards": "no-mercy: a knocked-out hand is set aside or put under the discard pile",
     "nm_last_card_effect": "no-mercy: a final card's effect still happens",
     "nm_roulette_color": "no-mercy: after a Roulette, the victim's or the player's colour",
 }

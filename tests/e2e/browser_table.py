@@ -506,3 +506,47 @@ def serious(page: Page) -> list[str]:
             where = [n["target"] for n in v["nodes"]][:3]
             out.append(f"{v['id']} ({v['impact']}): {v['help']} at {where}")
     return out
+
+
+# What makes one table state look unlike another to axe: the game's side, the prompt
+# and its buttons, a seat knocked out or out, the summary, whose turn it is, a catch.
+STATE_KIND = """() => JSON.stringify([
+    (document.querySelector('.table-wrap')?.className || '').split(' ')
+      .filter(c => c.startsWith('side-')),
+    [...document.querySelectorAll('#prompt button, #prompt .color-pick')]
+      .map(b => b.id || b.className.split(' ').find(c => c.endsWith('-pick')) || '')
+      .filter(Boolean).sort(),
+    !!document.querySelector('.opp.knocked, .opp.out'), !!document.querySelector('#summary'),
+    !!document.querySelector('.table-wrap.my-turn'), !!document.querySelector('.btn.catch'),
+])"""
+
+
+def axe_each_state(p: Player, seen: dict[str, list[str]]) -> None:
+    """axe on the page if it shows a kind of state not checked yet (``STATE_KIND``), at
+    the player's width and on a 390 px phone (issue 49: axe clean on every state of
+    every game, desktop and phone, every prompt); what it finds goes in ``seen``."""
+    kind = p.page.evaluate(STATE_KIND)
+    if kind in seen:
+        return
+    found = [f"desktop: {v}" for v in serious(p.page)]
+    size = p.page.viewport_size
+    p.page.set_viewport_size({"width": 390, "height": 844})
+    try:
+        found += [f"phone: {v}" for v in serious(p.page)]
+    finally:
+        if size:
+            p.page.set_viewport_size(size)
+    seen[kind] = found
+
+
+# The selects narrower than their longest choice, whose text is then cut ("open: a
+# friend joi"): each measured against a copy of itself at its own width.
+CUT_SELECTS = """sel => [...document.querySelectorAll(sel)].filter((s) => {
+    const c = s.cloneNode(true);
+    c.removeAttribute("id");
+    c.style.cssText = "position: absolute; visibility: hidden; width: auto; flex: none";
+    s.parentElement.append(c);
+    const need = c.getBoundingClientRect().width;
+    c.remove();
+    return s.getBoundingClientRect().width < need - 0.5;
+}).map((s) => s.id)"""

@@ -7,22 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_table import Player, create_room, find_seed, run_server, serious, shot
+from browser_table import CUT_SELECTS, Player, create_room, find_seed, run_server, serious, shot
 
 from unokit.engine.phases import P_START_COLOR
-
-# The selects narrower than their longest choice, whose text is then cut ("open: a
-# friend joi"): each measured against a copy of itself at its own width.
-CUT_SELECTS = """sel => [...document.querySelectorAll(sel)].filter((s) => {
-    const c = s.cloneNode(true);
-    c.removeAttribute("id");
-    c.style.cssText = "position: absolute; visibility: hidden; width: auto; flex: none";
-    s.parentElement.append(c);
-    const need = c.getBoundingClientRect().width;
-    c.remove();
-    return s.getBoundingClientRect().width < need - 0.5;
-}).map((s) => s.id)"""
-
 
 # Two first deals, both with Ana (seat 0) to act first: a card she can play on, or a
 # Wild turned up so she names its colour (R-START-WILD).  An unseeded deal once let the

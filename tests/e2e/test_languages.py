@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 import pytest
-from browser_table import Player, create_room, run_server
+from browser_table import CUT_SELECTS, Player, create_room, run_server
 
 axe_mod = pytest.importorskip("axe_playwright_python.sync_playwright")
 
@@ -210,5 +210,29 @@ def test_the_top_bar_fits_a_phone_in_every_language(browser: Any, tmp_path: Any)
                 assert right <= 360, (lang, right)
                 assert leaks(page) == [], lang
             assert ana.errors == [] and ana.console == []
+        finally:
+            ana.close()
+
+
+def test_the_seat_choices_are_read_whole_on_a_phone_in_every_language(
+    browser: Any, tmp_path: Any
+) -> None:
+    """Issue 49 (minor): at 390 px the German seat choice "frei: ein Freund kommt dazu"
+    was cut; every seat's select is as wide as its longest choice, in every language."""
+    with run_server(tmp_path) as url:
+        ana = Player.open(
+            browser, "Ana", viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+        )
+        try:
+            page = ana.page
+            page.goto(url + "/")
+            page.wait_for_selector("#create-btn")
+            page.select_option("#seats", "4")
+            for lang in page.eval_on_selector_all("#lang option", "os => os.map(o => o.value)"):
+                page.select_option("#lang", lang)
+                page.wait_for_function("l => document.documentElement.lang === l", arg=lang)
+                page.select_option("#seats", "4")
+                assert page.locator(".seat-choice select").count() == 3
+                assert page.evaluate(CUT_SELECTS, ".seat-choice select") == [], lang
         finally:
             ana.close()

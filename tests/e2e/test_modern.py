@@ -13,7 +13,15 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from browser_table import Player, create_room, find_seed, run_server, serious, shot
+from browser_table import (
+    Player,
+    axe_each_state,
+    create_room,
+    find_seed,
+    run_server,
+    serious,
+    shot,
+)
 
 from unokit.engine import PLAY
 from unokit.engine.modern.base import ModernGame
@@ -51,8 +59,11 @@ def _first_play_ends_with(suffix: str, target: bool = False) -> Any:
     return good
 
 
-def play_through(p: Player, limit: float = 240.0, prefer: str = "") -> dict[str, int]:
-    """Ana plays whatever the page offers (clicks only) until the round's summary."""
+def play_through(
+    p: Player, limit: float = 240.0, prefer: str = "", axed: dict[str, list[str]] | None = None
+) -> dict[str, int]:
+    """Ana plays whatever the page offers (clicks only) until the round's summary; with
+    ``axed``, axe checks each kind of state she meets (``axe_each_state``)."""
     page = p.page
     seen = {"play": 0, "draw": 0, "color": 0, "target": 0, "accept": 0, "challenge": 0}
 
@@ -60,6 +71,8 @@ def play_through(p: Player, limit: float = 240.0, prefer: str = "") -> dict[str,
     while not p.visible("#summary"):
         assert time.monotonic() < end, "the round did not end"
         assert not p.errors, p.errors
+        if axed is not None:
+            axe_each_state(p, axed)
         if p.visible(".prompt .color-pick"):
             p.press(".prompt .color-pick .colorbtn >> nth=0")
             seen["color"] += 1
@@ -154,7 +167,10 @@ def test_uno_flip_through_the_page(browser: Any, tmp_path: Any) -> None:
             assert not page.evaluate(OVERLAPS), page.evaluate(OVERLAPS)  # on a phone too
             shot(page, "table-flip-phone-390.png")
             page.set_viewport_size({"width": 1280, "height": 860})
-            seen = play_through(ana)
+            axed: dict[str, list[str]] = {}
+            seen = play_through(ana, axed=axed)
+            axe_each_state(ana, axed)  # the summary
+            assert len(axed) >= 3 and not any(axed.values()), {k: v for k, v in axed.items() if v}
             st = ana.last_state()
             assert st is not None and st["view"]["phase"] in ("round_over", "game_over")
             assert st["hands"] and len(st["points"]) == 3
@@ -203,7 +219,10 @@ def test_no_mercy_through_the_page(browser: Any, tmp_path: Any) -> None:
                 ".some(li => li.textContent.includes('swapping hands with'))"
             )
             shot(page, "table-nomercy.png")
-            play_through(ana, limit=300)
+            axed: dict[str, list[str]] = {}
+            play_through(ana, limit=300, axed=axed)
+            axe_each_state(ana, axed)  # the summary
+            assert len(axed) >= 3 and not any(axed.values()), {k: v for k, v in axed.items() if v}
             st = ana.last_state()
             assert st is not None and st["view"]["phase"] in ("round_over", "game_over")
             shot(page, "table-nomercy-summary.png")

@@ -34,6 +34,7 @@ import pytest
 from browser_table import (
     COVERED,
     Player,
+    axe_each_state,
     create_room,
     find_seed,
     join_room,
@@ -56,6 +57,7 @@ class Run:
     record_text: str = ""
     dom_problems: list[str] = field(default_factory=list)
     dom_checks: int = 0
+    axed: dict[str, list[str]] = field(default_factory=dict)  # Ana's page, each kind of state
     missed_by: int | None = None
     caught_by: int | None = None
     challenged_by: int | None = None
@@ -246,6 +248,7 @@ def played(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[R
                         p.page.wait_for_timeout(60)
                         for q in [*run.players, spec]:
                             check_dom(run, q)
+                        axe_each_state(ana, run.axed)
                 if not acted:
                     ana.page.wait_for_timeout(120)
             run.duration = time.monotonic() - start
@@ -347,3 +350,11 @@ def test_no_page_shows_another_players_cards(played: Run) -> None:
     spectator_cards = played.spectator.cards_in_dom()
     assert all(c in codes for c, _ in spectator_cards)
     assert not [c for c, where in spectator_cards if where == "hand"]
+
+
+def test_axe_finds_nothing_serious_in_any_kind_of_state_met(played: Run) -> None:
+    """Issue 49: axe clean on every state, desktop and phone, every prompt: each kind of
+    state Ana's page showed in the game (a prompt, a catch, the summary...), at 1280 px
+    and at 390 px."""
+    assert len(played.axed) >= 4, list(played.axed)
+    assert {k: v for k, v in played.axed.items() if v} == {}

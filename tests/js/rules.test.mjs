@@ -17,7 +17,7 @@ test("house rules are the options that differ from the official ones, each in a 
   const items = findAll(find(panel, "#house-rules"), "li").map(text);
   assert.deepEqual(items, [
     "hand size: Each player is dealt 5 cards.",
-    "jump in: Anyone holding the very card on top may play it out of turn (jump in).",
+    "jump-in: Anyone holding the very card on top may play it out of turn (jump in).",
   ]);
   assert.match(text(panel), /turn timer: 30 s, then the autopilot decides\./);
   assert.match(text(panel), /target score: The game ends when someone reaches 500 points\./);

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -84,8 +85,18 @@ def abort(ws: WebSocket) -> None:
             transport.abort()
 
 
+# A reference for developers in a message ("(RULES-MODERN.md FLIP-OPT-1; docs/rules.md)"):
+# the engine's messages carry them for the CLI, a player has no such files (issue 49)
+_REFERENCE = re.compile(r"\s*\((?:[^()]*(?:\.md\b|§|\b[A-Z]+-[A-Z0-9]+-\d)[^()]*)\)")
+
+
+def plain(message: str) -> str:
+    """``message`` as a player reads it: without references to the project's files."""
+    return _REFERENCE.sub("", message)
+
+
 def err(code: str, message: str) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message}
+    return {"type": "error", "code": code, "message": plain(message)}
 
 
 async def refuse(ws: WebSocket, code: str, message: str) -> None:

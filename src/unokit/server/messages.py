@@ -118,17 +118,24 @@ def name_keys(name: str) -> set[str]:
     """What a name looks like, as comparison keys (a confusables "skeleton").
 
     NFKC first (full-width letters, ligatures, compatibility forms), then each letter's
-    accents apart (NFD) so that a look-alike letter with an accent maps as well, the
+    accents apart (NFD) and dropped: "Bén" reads as "Ben" at a glance across a table
+    (issue 49), and a look-alike letter with an accent maps as well; then the
     ``HOMOGLYPHS``, then case folded.  Two keys: with a capital I drawn as an l ("Ian"
     looks like "lan") and with the case folded first ("IAN" is "ian").  Two names look
     the same when their keys meet.
     """
     seen = "".join(ch for ch in name if not _invisible(ch))
     base = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", seen))
+    base = "".join(ch for ch in base if unicodedata.category(ch) != "Mn")
     glyphs = base.translate(GLYPHS)
     shown = glyphs.translate(LIKE_L).casefold()
     folded = base.casefold().translate(GLYPHS).translate(LIKE_L).casefold()
     return {unicodedata.normalize("NFC", k) for k in (shown, folded)}
+
+
+def looks_like(name: str, other: str) -> bool:
+    """Whether two display names look the same (``name_keys``)."""
+    return name.lower() == other.lower() or bool(name_keys(name) & name_keys(other))
 
 
 def _brackets(key: str) -> str:
@@ -154,7 +161,7 @@ def name_refusal(name: str, taken: list[str]) -> tuple[str, str] | None:
     if any(BOT_MARK in _brackets(k) for k in keys):
         return "name_reserved", f"names with {BOT_MARK!r} in them are kept for the bots"
     for other in taken:
-        if other.lower() == name.lower() or keys & name_keys(other):
+        if other.lower() == name.lower() or keys & name_keys(other):  # (looks_like)
             return "name_taken", f"someone here is already called {other} (or looks it)"
     return None
 

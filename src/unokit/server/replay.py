@@ -21,6 +21,7 @@ from unokit.engine.family import new_game
 from unokit.engine.view import view_of
 from unokit.record import Record, RecordError, loads, start_recorded_round
 from unokit.rules import RulesError
+from unokit.server.conns import plain
 from unokit.server.statemsg import state_message
 
 MAX_FRAMES = 20_000  # a record longer than this is refused (a game has a few thousand)
@@ -46,7 +47,7 @@ class Replay:
             "frames": self.frames,
             "rounds": self.rounds,
             "ok": self.ok,
-            "message": self.message,
+            "message": plain(self.message),  # for the page: no references to our files
         }
 
 
@@ -81,7 +82,10 @@ def _frames(record: Record, view: int | str) -> Replay:
     def frame(ri: int, ai: int) -> None:
         nonlocal told
         if len(frames) >= MAX_FRAMES:
-            raise RecordError(f"the record is too long to replay here ({MAX_FRAMES} moves)")
+            raise RecordError(
+                f"the record is too long to replay here (more than {MAX_FRAMES} moves);"
+                " `unokit replay` reads it whole"
+            )
         if game.round_over and len(totals) <= game.round_index:
             totals.append(list(game.scores))
         msg, told = state_message(game, seat, told, 1, len(frames), totals)

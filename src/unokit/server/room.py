@@ -39,6 +39,7 @@ from unokit.match import Match, SeatKind, Timing
 from unokit.record import dumps
 from unokit.rules import RuleSet, from_preset
 from unokit.server.clock import now as clock_now
+from unokit.server.messages import looks_like
 from unokit.server.statemsg import state_message
 from unokit.server.store import RoomRow, Store, StoreError
 
@@ -559,14 +560,12 @@ class Room:
                     if profile:
                         sat.profile, sat.color = profile
                     self.seats[i] = sat
-                    # a bot was named before this person came: "Ben" beside "Ben (bot)"
-                    # reads as one person twice in the log, so the bot takes another name
+                    # a bot was named before this person came: "Ben" (or "Bén") beside
+                    # "Ben (bot)" reads as one person twice in the log, so the bot takes
+                    # another name
                     for j, b in enumerate(self.seats):
-                        if (
-                            b is not None
-                            and b.kind == "bot"
-                            and b.name.lower() == f"{name} (bot)".lower()
-                        ):
+                        bot = b is not None and b.kind == "bot"
+                        if b is not None and bot and looks_like(name, _bot_base(b.name)):
                             b.name = _bot_name(self.seats, j)
                     self.save()
                 self.touch()
@@ -1173,10 +1172,16 @@ def action_from_wire(game: Game | None, obj: Any) -> Action:
     return Action.from_wire(obj) if game is None else game.action_from_wire(obj)
 
 
+def _bot_base(name: str) -> str:
+    """A bot's name without the bots' mark: "Ben (bot)" -> "Ben"."""
+    return name.removesuffix(" (bot)")
+
+
 def _bot_name(seats: list[Seat | None], seat: int) -> str:
-    taken = {s.name.lower() for s in seats if s is not None}
+    """A name for a new bot that looks like nobody's at the table, bot or person."""
+    taken = [_bot_base(s.name) for i, s in enumerate(seats) if s is not None and i != seat]
     for name in BOT_NAMES[1:]:
-        if f"{name} (bot)".lower() not in taken and name.lower() not in taken:
+        if not any(looks_like(name, other) for other in taken):
             return f"{name} (bot)"
     return f"Bot {seat}"
 

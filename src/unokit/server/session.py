@@ -218,6 +218,7 @@ class Sessions:
                 room.connected(seat, +1)
                 self.server.peers.my_presence(room)
                 self.server.leases.want(room)  # a player's server drives the room, if free
+                self.seat_tabs(room.code, seat)
             self.server.broadcast(room)
             if seat is None:
                 self.server.peers.watchers(room.code)
@@ -243,6 +244,16 @@ class Sessions:
             sender.cancel()
             with contextlib.suppress(BaseException):
                 await sender
+
+    def seat_tabs(self, code: str, seat: int) -> None:
+        """A seat open twice on this server (a second tab, another window): each of its
+        connections is told, so nobody wonders why the hand moves by itself (issue 49:
+        "one seat open in two tabs says nothing").  Either may play; the versions keep
+        them apart.  Tabs on different servers of a cluster are not counted."""
+        same = [c for c in self.server.conns.get(code, ()) if c.seat == seat and not c.closed]
+        if len(same) > 1:
+            for c in same:
+                c.send({"type": "notice", "code": "seat_elsewhere", "count": len(same)})
 
     async def serve(self, conn: Conn) -> None:
         ws_ = conn.ws

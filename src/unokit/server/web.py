@@ -22,7 +22,7 @@ from unokit.record import RecordError
 from unokit.rules import from_preset
 from unokit.server import messages as m
 from unokit.server import ops, profiles
-from unokit.server.conns import STORE_DOWN
+from unokit.server.conns import STORE_DOWN, plain
 from unokit.server.limits import Window
 from unokit.server.options import check_room_options, rules_json
 from unokit.server.replay import frames_of
@@ -71,7 +71,7 @@ def address(client: Any) -> str:
 
 
 def error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"code": code, "message": message}, status_code=status)
+    return JSONResponse({"code": code, "message": plain(message)}, status_code=status)
 
 
 def room_code(code: str) -> str:
@@ -93,6 +93,36 @@ class Headers(BaseHTTPMiddleware):
         return response
 
 
+SOFT = (b"x-unokit-soft", b"1")
+
+
+class SoftRefusals:
+    """A refusal (a 4xx) to the page's own requests, which send ``X-Unokit-Soft: 1``,
+    goes out as a 200 with its status in ``X-Unokit-Status`` and its body unchanged.
+
+    Why: Chromium logs every 4xx a page fetches as "Failed to load resource" in the
+    console, and a room code that does not exist or a name already taken is an answer
+    the page shows in words, not a fault (issue 49). Every other client (curl, the
+    tests, a bot author's script) gets the status as it is: the API keeps its codes."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or SOFT not in scope.get("headers", ()):
+            await self.app(scope, receive, send)
+            return
+
+        async def soft(message: Any) -> None:
+            if message["type"] == "http.response.start" and 400 <= message["status"] < 500:
+                status = str(message["status"]).encode()
+                headers = [*message.get("headers", ()), (b"x-unokit-status", status)]
+                message = {**message, "status": 200, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, soft)
+
+
 class HttpRoutes:
     """The HTTP routes of one server (``install`` adds them to its app)."""
 
@@ -107,6 +137,7 @@ class HttpRoutes:
 
     def install(self, app: FastAPI) -> None:
         app.add_middleware(Headers)
+        app.add_middleware(SoftRefusals)
         app.add_exception_handler(RequestValidationError, self.bad_request)
         app.add_exception_handler(UnoError, self.refused)
         app.add_exception_handler(StoreError, self.store_failed)
@@ -424,11 +455,7 @@ class HttpRoutes:
             game = room.game_no if room is not None else 1
         text = await self.server.io(self.server.store.record, code, game)  # off the loop
         if text is None:
-            if room is not None and room.status == "playing" and game == room.game_no:
-                return error(409, "game_in_progress", "the record is ready when the game ends")
-            if room is None:
-                self.server.lookup_window.allow(addr)
-            return error(404, "no_record", "no such game in this room")
+            return await self.no_record(code, game, addr, "record")
         return PlainTextResponse(
             text,
             media_type="application/json",
@@ -471,13 +498,21 @@ class HttpRoutes:
         code = room_code(code)
         text = await self.server.io(self.server.store.record, code, game)  # off the loop
         if text is None:
-            room = self.server.rooms.get(code)
-            if room is not None and room.status == "playing" and game == room.game_no:
-                return error(409, "game_in_progress", "the replay is ready when the game ends")
-            if room is None:
-                self.server.lookup_window.allow(addr)
-            return error(404, "no_record", "no such game in this room")
+            return await self.no_record(code, game, addr, "replay")
         return await self.replayed(text, view, addr)
+
+    async def no_record(self, code: str, game: int, addr: str, what: str) -> Response:
+        """Why a room's game has no record: still being played, no such game, or no such
+        room at all (issue 49: a code never made was answered "no such game in this
+        room"); a guess at codes counts against the address's lookups."""
+        room = self.server.rooms.get(code)
+        if room is not None and room.status == "playing" and game == room.game_no:
+            return error(409, "game_in_progress", f"the {what} is ready when the game ends")
+        if room is None:
+            self.server.lookup_window.allow(addr)
+            if await self.server.io(self.server.store.load_room, code) is None:
+                return error(404, "no_room", f"there is no room {code}")
+        return error(404, "no_record", "no such game in this room")
 
 
 def qr_svg(text: str) -> bytes:

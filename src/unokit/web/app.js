@@ -129,7 +129,8 @@ function showLeaderboard() {
 function noRoom(code, message, status) {
   main.replaceChildren(el("section", { class: "panel" },
     el("h1", { text: status === "no_room" ? t("room.none", { code }) : t("room.cannotOpen") }),
-    el("p", { text: message }),
+    // (the server's message for a missing room says the title again: a way on instead)
+    el("p", { text: status === "no_room" ? t("room.noneHelp") : message }),
     el("a", { class: "btn", href: "/", text: t("room.makeNew") })));
 }
 
@@ -230,6 +231,10 @@ function onMessage(msg) {
       return;
     case "error":
       onError(msg);
+      return;
+    case "notice":
+      // this seat is open in another tab or window too: either may play (session.py)
+      if (msg.code === "seat_elsewhere") toast(t("room.elsewhere"), "info");
       return;
     default:
       return;
@@ -449,6 +454,9 @@ const act = {
     conn.send({ type: "act", version: S.state.version, action });
     store.setChoice(null);
     store.setUnoArmed(false);
+    // the question answered goes at once: it stayed up until the server's answer came,
+    // a colour could be clicked twice, and a test took it for a new question (CI)
+    render();
   },
   msg(m) {
     const sent = conn ? conn.send(m) : false;

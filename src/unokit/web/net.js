@@ -13,12 +13,26 @@ export class ApiError extends Error {
   }
 }
 
-export async function api(path, body) {
-  const opts = body === undefined ? {} : {
+// The page asks for refusals as answers (server/web.py SoftRefusals): a 4xx comes as a
+// 200 with the status in X-Unokit-Status, so the browser's console does not log a
+// refused room code or a taken name as a failed resource (issue 49).
+const SOFT = { "X-Unokit-Soft": "1" };
+const statusOf = (res) => Number(res.headers.get("X-Unokit-Status")) || res.status;
+
+export function api(path, body) {
+  return ask(path, body === undefined ? { headers: SOFT } : {
     method: "POST",
-    headers: { "Content-Type": "application/json" },
+    headers: { "Content-Type": "application/json", ...SOFT },
     body: JSON.stringify(body),
-  };
+  });
+}
+
+/** POST a text body as it is (a game record for the replay viewer). */
+export function postText(path, text) {
+  return ask(path, { method: "POST", headers: { "Content-Type": "application/json", ...SOFT }, body: text });
+}
+
+async function ask(path, opts) {
   let res;
   try {
     res = await fetch(path, opts);
@@ -31,25 +45,8 @@ export async function api(path, body) {
   } catch {
     data = null;
   }
-  if (!res.ok) throw new ApiError(data?.code || "http_" + res.status, data?.message || res.statusText);
-  return data;
-}
-
-/** POST a text body as it is (a game record for the replay viewer). */
-export async function postText(path, text) {
-  let res;
-  try {
-    res = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: text });
-  } catch {
-    throw new ApiError("offline", "");
-  }
-  let data = null;
-  try {
-    data = await res.json();
-  } catch {
-    data = null;
-  }
-  if (!res.ok) throw new ApiError(data?.code || "http_" + res.status, data?.message || res.statusText);
+  const status = statusOf(res);
+  if (status >= 400) throw new ApiError(data?.code || "http_" + status, data?.message || res.statusText);
   return data;
 }
 

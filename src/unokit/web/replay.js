@@ -7,7 +7,7 @@
 // render/replaybar.js's replayBar(), a pure function of replayState() and replayAct.
 
 import { el } from "./dom.js";
-import { t, tNodes } from "./i18n.js";
+import { errorText, t, tNodes } from "./i18n.js";
 import { api, postText } from "./net.js";
 import { roundOf } from "./render/replaybar.js";
 import { resetRoom, S, setRoom, setRules, setSeat, showFrame, flipShown } from "./store.js";
@@ -57,7 +57,9 @@ export async function showReplay() {
     return;
   }
   R.source = null;
-  page.main.replaceChildren(replayOpenView());
+  // a link with something that cannot be a room code says so (it showed the file
+  // picker as if no room had been asked for)
+  page.main.replaceChildren(replayOpenView(room ? t("replay.badCode", { code: room.slice(0, 12) }) : ""));
 }
 
 function replayOpenView(error = "") {
@@ -127,7 +129,7 @@ async function loadReplay() {
       : await api(`/api/rooms/${R.source.room}/replay?game=${R.source.game}&view=${view}`);
   } catch (e) {
     R.frames = [];
-    page.main.replaceChildren(replayOpenView(t("replay.cannot", { reason: e.message })));
+    page.main.replaceChildren(replayOpenView(t("replay.cannot", { reason: errorText(e.code, e.message) })));
     return;
   }
   if (!got.frames.length) {
