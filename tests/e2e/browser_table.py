@@ -245,7 +245,10 @@ class Player:
         p = Player(name, context, page)
         OPENED.append(p)
         page.on("websocket", p._watch)
-        page.on("pageerror", lambda e: p.errors.append(str(e)))
+        # the error and where it was thrown (the stack's first lines: which render function)
+        page.on(
+            "pageerror", lambda e: p.errors.append(" | ".join(str(e.stack or e).splitlines()[:4]))
+        )
         page.on("console", lambda m: p.console.append(m.text) if m.type == "error" else None)
         return p
 
@@ -363,15 +366,19 @@ class Player:
                 f.get("code"),
                 (f.get("view") or {}).get("phase"),
                 (f.get("view") or {}).get("current"),
+                len((f.get("view") or {}).get("legal") or []),
+                [e.get("kind") for e in f.get("events") or []],
             )
-            for f in self.frames[-6:]
+            for f in self.frames[-16:]
+            if f.get("type") != "pong"
         ]
         views = [
             {k: f["view"].get(k) for k in ("legal", "hand", "vulnerable", "top", "color", "phase")}
             for f in self.states()[-2:]
         ]
         return (
-            f"page {page}; last frames (type, version, code, phase, current) {told}; "
+            f"page {page}; last frames (type, version, code, phase, current, legal, events) "
+            f"{told}; "
             f"the last two views {views}"
         )
 
