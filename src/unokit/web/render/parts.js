@@ -22,7 +22,8 @@ export function back(size = "") {
 // (a phone: style.css, pointer: coarse) does not show.
 export function keyHint(text) {
   const m = /^(.*\S)\s+(\([^()\s]{1,3}\))$/.exec(text);
-  return m ? [m[1], h("span", { class: "key-hint" }, " " + m[2])] : [text];
+  // one inline run (a .btn is a flex box: two kids would be two lines to innerText)
+  return m ? h("span", {}, m[1], h("span", { class: "key-hint" }, " " + m[2])) : text;
 }
 
 export function ic(name, cls = "") {
