@@ -97,6 +97,10 @@ async def test_the_replay_endpoints() -> None:
             said = r.json()["message"]
             assert r.status_code == 400 and "flip_start belongs to deck='flip'" in said
             assert ".md" not in said and "OPT-" not in said, said
+            # a refusal that quotes a long thing sent is cut short (found by review: the
+            # reference filter on 100 kB of spaces held the event loop for 15 s)
+            r = await c.post("/api/replay", content='{"format": "' + " " * 100_000 + '"}')
+            assert r.status_code == 400 and len(r.json()["message"]) <= 500
             page = await c.get("/replay")
             assert page.status_code == 200 and "app.js" in page.text
         # a finished room's game, by its link

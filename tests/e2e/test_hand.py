@@ -1,6 +1,7 @@
 """A hand the player arranges (issue 49 item 1), in the browser: sorted by colour, by
-number or as dealt (the choice remembered in this browser), and any card moved by
-dragging it or with Shift+Left/Right from the keyboard, said to a screen reader.
+number or in the order its cards came (the newest last; the choice remembered in this
+browser), and any card moved by dragging it or with Shift+Left/Right from the keyboard,
+said to a screen reader.
 
 The seed makes a first deal where Ana plays first: nothing moves on the table while
 her hand is arranged, so the server's view of her hand is the page's."""
@@ -43,12 +44,12 @@ def test_the_hand_sorts_three_ways_and_moves_by_drag_and_by_keys(
             page.click("#sort-btn")
             assert page.locator("#sort-btn").inner_text() == "Sort: number"
             page.click("#sort-btn")
-            assert page.locator("#sort-btn").inner_text() == "Sort: as dealt"
-            assert shown(ana) == dealt
+            assert page.locator("#sort-btn").inner_text() == "Sort: newest last"
+            assert shown(ana) == dealt  # the deal as the server sends it
             # remembered in this browser
             page.reload()
             page.wait_for_selector(".table-wrap.my-turn")
-            assert page.locator("#sort-btn").inner_text() == "Sort: as dealt"
+            assert page.locator("#sort-btn").inner_text() == "Sort: newest last"
             assert shown(ana) == dealt
 
             # Shift+Right moves the focused card one place on, and says so
@@ -69,6 +70,20 @@ def test_the_hand_sorts_three_ways_and_moves_by_drag_and_by_keys(
             page.drag_and_drop(".hand .card >> nth=0", ".hand .card >> nth=-1")
             assert shown(ana) == [*dealt[1:], dealt[0]]
             assert not serious(page)
+            # a file dropped on the hand moves nothing (found by review: it moved the
+            # first card)
+            page.evaluate(
+                """() => {
+                    const dt = new DataTransfer();
+                    dt.items.add(new File(["x"], "x.txt", { type: "text/plain" }));
+                    const card = document.querySelectorAll('.hand .card')[3];
+                    for (const type of ['dragover', 'drop']) {
+                        const e = new DragEvent(type, { dataTransfer: dt, bubbles: true });
+                        card.dispatchEvent(e);
+                    }
+                }"""
+            )
+            assert shown(ana) == [*dealt[1:], dealt[0]]
 
             # played from my order: the rest keep it
             playable = page.locator(".hand .card.playable")
@@ -83,8 +98,20 @@ def test_the_hand_sorts_three_ways_and_moves_by_drag_and_by_keys(
                 rest.remove(code)
                 # (a card the bot makes her draw since comes after them)
                 assert shown(ana)[: len(rest)] == rest, (shown(ana), rest)
-            # Sort goes back to the way chosen before
+            # Sort goes back to the way chosen before: the cards in the order they came,
+            # the newest last
             page.click("#sort-btn")
-            assert page.locator("#sort-btn").inner_text() == "Sort: as dealt"
+            assert page.locator("#sort-btn").inner_text() == "Sort: newest last"
+            held = shown(ana)
+            page.wait_for_selector(".table-wrap.my-turn")  # her turn again: she draws
+            held = shown(ana)
+            before = ana.view()["hand"]
+            ana.press("#draw-btn")
+            ana.settle()
+            new = list(ana.view()["hand"])
+            for code in before:
+                new.remove(code)
+            assert new and shown(ana)[: len(held)] == held, (shown(ana), held)
+            assert sorted(shown(ana)[len(held) :]) == sorted(new)
         finally:
             ana.close()

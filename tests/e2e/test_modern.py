@@ -213,13 +213,14 @@ def test_no_mercy_through_the_page(browser: Any, tmp_path: Any) -> None:
             page.wait_for_selector(".target-pick")
             assert "Swap hands with whom?" in page.locator("#prompt").inner_text()
             shot(page, "table-nomercy-swap.png")
+            axed: dict[str, list[str]] = {}
+            axe_each_state(ana, axed)  # whom to swap with: a prompt of its own
             page.keyboard.press("1")
             page.wait_for_function(
                 "() => [...document.querySelectorAll('#log li')]"
                 ".some(li => li.textContent.includes('swapping hands with'))"
             )
             shot(page, "table-nomercy.png")
-            axed: dict[str, list[str]] = {}
             play_through(ana, limit=300, axed=axed)
             axe_each_state(ana, axed)  # the summary
             assert len(axed) >= 3 and not any(axed.values()), {k: v for k, v in axed.items() if v}

@@ -164,18 +164,21 @@ test("the hand is shown sorted: by colour, numbers before actions, wilds last; a
   assert.deepEqual(act.calls, [["clickCard", "R1", 4]]);
 });
 
-test("the hand sorts by colour, by number or as dealt (issue 49), and the button goes on to the next way", async () => {
+test("the hand sorts by colour, by number or as its cards came (issue 49), and the button goes on to the next way", async () => {
   const { handOrder } = await import("../../src/unokit/web/cards.js");
   const hand = ["B3", "W", "R7", "G3", "R+2", "Y0", "W+4", "B7"];
   const by = (mode) => handOrder(hand, mode).map((i) => hand[i]);
   assert.deepEqual(by("color"), ["R7", "R+2", "Y0", "G3", "B3", "B7", "W", "W+4"]);
   assert.deepEqual(by("number"), ["Y0", "G3", "B3", "R7", "B7", "R+2", "W", "W+4"]);
-  assert.deepEqual(by("dealt"), hand);
+  // in the order the cards came: those known keep their places, new ones go last (the
+  // server's hand is sorted: "as dealt" was its sort under another name, found by review)
+  const came = ["R7", "W", "B3", "G3"];
+  assert.deepEqual(handOrder(hand, "arrival", null, came).map((i) => hand[i]), ["R7", "W", "B3", "G3", "R+2", "Y0", "W+4", "B7"]);
   const act = recorder();
   const tree = tableView(ctx({ handSort: "number" }), act);
   assert.deepEqual(handCards(tree).map((v) => v.card), ["R5", "G7", "B+2", "W"]);
   assert.equal(text(find(tree, "#sort-btn")), "Sort: number");
-  assert.equal(find(tree, "#sort-btn").attrs.title, "Your hand is sorted by number; keep it as dealt");
+  assert.equal(find(tree, "#sort-btn").attrs.title, "Your hand is sorted by number; put it in the order its cards came");
   find(tree, "#sort-btn").attrs.onclick();
   assert.deepEqual(act.calls, [["toggleSort"]]);
   // an order of my own: the button says so
@@ -200,9 +203,16 @@ test("a hand arranged by hand keeps its order, and a card drawn since goes last 
   assert.deepEqual(store.S.handOwn, ["R7", "B3", "W"]);
   assert.equal(store.moveCard(["R7", "B3", "W"], 0, -1), false);
   assert.equal(store.moveCard(["R7", "B3", "W"], 2, 3), false);
+  // the order the cards came, kept by the store from state to state: a card drawn last
+  store.takeState({ type: "state", game: 1, version: 4, view: view({ hand: ["B3", "R7", "W"] }), events: [] }, 0);
+  store.takeState({ type: "state", game: 1, version: 5, view: view({ hand: ["B3", "G1", "R7", "W"] }), events: [] }, 0);
+  assert.deepEqual(store.S.arrival, ["B3", "R7", "W", "G1"]);
+  store.takeState({ type: "state", game: 1, version: 6, view: view({ hand: ["B3", "G1", "W"] }), events: [] }, 0);
+  assert.deepEqual(store.S.arrival, ["B3", "W", "G1"]);
   // a new round's hand is sorted as chosen again; sorting drops my order too
   store.takeState({ type: "state", game: 1, version: 9, view: view({ hand: ["B3", "W", "R7"] }), events: [{ seq: 50, kind: "round_start" }] }, 0);
   assert.equal(store.S.handOwn, null);
+  assert.deepEqual(store.S.arrival, ["B3", "W", "R7"]); // the new hand, in the server's order
   store.moveCard(["R7", "B3", "W"], 0, 1);
   store.setHandSort("number");
   assert.equal(store.S.handOwn, null);

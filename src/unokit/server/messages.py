@@ -118,19 +118,37 @@ def name_keys(name: str) -> set[str]:
     """What a name looks like, as comparison keys (a confusables "skeleton").
 
     NFKC first (full-width letters, ligatures, compatibility forms), then each letter's
-    accents apart (NFD) and dropped: "Bén" reads as "Ben" at a glance across a table
-    (issue 49), and a look-alike letter with an accent maps as well; then the
-    ``HOMOGLYPHS``, then case folded.  Two keys: with a capital I drawn as an l ("Ian"
-    looks like "lan") and with the case folded first ("IAN" is "ian").  Two names look
-    the same when their keys meet.
+    accents apart (NFD) and, on Latin, Greek and Cyrillic letters, dropped: "Bén" reads
+    as "Ben" at a glance across a table (issue 49), and a look-alike letter with an
+    accent maps as well (in Indic and Thai scripts the marks are vowels: "राजू" is not
+    "राज", found by review); then the ``HOMOGLYPHS``, then case folded.  Two keys: with
+    a capital I drawn as an l ("Ian" looks like "lan") and with the case folded first
+    ("IAN" is "ian").  Two names look the same when their keys meet.
     """
     seen = "".join(ch for ch in name if not _invisible(ch))
-    base = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", seen))
-    base = "".join(ch for ch in base if unicodedata.category(ch) != "Mn")
+    base = _without_accents(unicodedata.normalize("NFD", unicodedata.normalize("NFKC", seen)))
     glyphs = base.translate(GLYPHS)
     shown = glyphs.translate(LIKE_L).casefold()
     folded = base.casefold().translate(GLYPHS).translate(LIKE_L).casefold()
     return {unicodedata.normalize("NFC", k) for k in (shown, folded)}
+
+
+ACCENTED = ("LATIN", "GREEK", "CYRILLIC")  # scripts whose combining marks are accents
+
+
+def _without_accents(text: str) -> str:
+    """``text`` (NFD) without the combining marks that sit on a Latin, Greek or Cyrillic
+    letter; marks on other scripts' letters stay."""
+    out = []
+    accented = False
+    for ch in text:
+        if unicodedata.category(ch) == "Mn":
+            if accented:
+                continue
+        else:
+            accented = unicodedata.name(ch, "").startswith(ACCENTED)
+        out.append(ch)
+    return "".join(out)
 
 
 def looks_like(name: str, other: str) -> bool:

@@ -218,7 +218,8 @@ class Sessions:
                 room.connected(seat, +1)
                 self.server.peers.my_presence(room)
                 self.server.leases.want(room)  # a player's server drives the room, if free
-                self.seat_tabs(room.code, seat)
+                if hello.last_seq is None:  # a page resuming may race its old connection
+                    self.seat_tabs(room.code, seat)
             self.server.broadcast(room)
             if seat is None:
                 self.server.peers.watchers(room.code)

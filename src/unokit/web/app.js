@@ -340,7 +340,7 @@ function context(prev) {
     clockDeadline: S.clockDeadline, nextRoundAt: S.nextRoundAt, summaryHidden: S.summaryHidden,
     log: S.log, revealed: S.revealed, help: S.help, rulesOpen: S.rulesOpen, watchers: S.watchers,
     watchName: S.watchName, toolsOpen: S.toolsOpen, botLevels: S.botLevels, origin: location.origin,
-    canShare: typeof navigator.share === "function", handSort: S.handSort, handOwn: S.handOwn, hints: S.hints, lastPlay: S.lastPlay,
+    canShare: typeof navigator.share === "function", handSort: S.handSort, handOwn: S.handOwn, arrival: S.arrival, hints: S.hints, lastPlay: S.lastPlay,
   };
 }
 
@@ -534,19 +534,24 @@ const act = {
     render();
   },
   // a card dragged to another place in the hand (HTML drag and drop: mouse and pen; a
-  // phone's finger and the keyboard move it with Shift+Left/Right or the keys of handKeys)
-  dragCard(e, pos) {
+  // phone's finger and the keyboard move it with Shift+Left/Right, handKeys).  The drag
+  // carries the card ("card:CODE:N", its key), not its place: the hand may change under
+  // it; a drop of anything else (a file) is not taken (found by review).
+  dragCard(e, key) {
     e.dataTransfer.effectAllowed = "move";
-    e.dataTransfer.setData("text/plain", String(pos));
+    e.dataTransfer.setData(CARD_DRAG, key);
   },
   dragOver(e) {
+    if (![...e.dataTransfer.types].includes(CARD_DRAG)) return;
     e.preventDefault();
     e.dataTransfer.dropEffect = "move";
   },
   dropCard(e, pos) {
+    const key = e.dataTransfer.getData(CARD_DRAG);
+    if (!key) return;
     e.preventDefault();
-    const from = Number(e.dataTransfer.getData("text/plain"));
-    if (Number.isInteger(from)) moveShown(from, pos, false);
+    const from = shownHand().findIndex((_, i, all) => cardKey(all, i) === key);
+    if (from >= 0) moveShown(from, pos, false);
   },
   share(link) {
     // the phone's share sheet; a person who closes it has chosen, nothing to say
@@ -567,9 +572,21 @@ function toggleRules() {
 }
 
 /** Move the card shown at ``from`` to ``to``, say where it went, keep the focus on it. */
-function moveShown(from, to, focus) {
+const CARD_DRAG = "application/x-unokit-card";
+
+/** My hand's cards (codes) in the order they are shown (as table.js draws them). */
+function shownHand() {
   const hand = S.state?.view?.hand || [];
-  if (!store.moveCard(handOrder(hand, S.handSort, S.handOwn).map((i) => hand[i]), from, to)) return;
+  return handOrder(hand, S.handSort, S.handOwn, S.arrival).map((i) => hand[i]);
+}
+
+/** The key table.js gives the card shown at ``i`` of ``shown``: "card:CODE:N", its Nth. */
+function cardKey(shown, i) {
+  return `card:${shown[i]}:${shown.slice(0, i + 1).filter((c) => c === shown[i]).length}`;
+}
+
+function moveShown(from, to, focus) {
+  if (!store.moveCard(shownHand(), from, to)) return;
   const shown = S.handOwn;
   render();
   announce(t("me.moved", { card: cardName(shown[to]), n: to + 1, of: shown.length }));

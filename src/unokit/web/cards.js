@@ -42,21 +42,23 @@ function handKey(code) {
   const n = /^\d+$/.test(rest) ? Number(rest) : 100;
   return [c < 0 ? 99 : c, n, rest];
 }
-export const HAND_SORTS = ["color", "number", "dealt"];
-/** The hand's display order, as indexes into ``codes`` (the server's order): sorted
- * ``by`` colour, number or as dealt; ``own`` (an order the player arranged, as codes)
- * comes first when given, and cards it does not hold yet (drawn since) go last. */
-export function handOrder(codes, by = "color", own = null) {
-  if (own) {
+export const HAND_SORTS = ["color", "number", "arrival"];
+/** The hand's display order, as indexes into ``codes`` (the server's order, which is
+ * sorted: the order of the deal is not sent): by colour, by number, or ``arrival`` (in
+ * the order the cards came, ``arrived`` as codes: the newest last); ``own`` (an order
+ * the player arranged, as codes) comes first when given, and cards it does not hold
+ * yet (drawn since) go last, in the server's order. */
+export function handOrder(codes, by = "color", own = null, arrived = null) {
+  const first = own || (by === "arrival" ? arrived || [] : null);
+  if (first) {
     const left = codes.map((_, i) => i);
     const out = [];
-    for (const code of own) {
+    for (const code of first) {
       const at = left.findIndex((i) => codes[i] === code);
       if (at >= 0) out.push(...left.splice(at, 1));
     }
     return out.concat(left);
   }
-  if (by === "dealt") return codes.map((_, i) => i);
   const keys = codes.map(handKey);
   const text = (a, b) => (keys[a][2] < keys[b][2] ? -1 : keys[a][2] > keys[b][2] ? 1 : 0);
   const wild = (a) => (keys[a][0] === 99 ? 1 : 0);

@@ -7,7 +7,7 @@ import { gameDescriptor } from "./render/game.js";
 import { t } from "./i18n.js";
 import { advanceChoice, canArmUno, cannotPlay, keepChoice, startChoice } from "./choice.js";
 
-const HAND_SORTS = ["color", "number", "dealt"]; // cards.js's handOrder knows each
+const HAND_SORTS = ["color", "number", "arrival"]; // cards.js's handOrder knows each
 
 const ROOM = () => ({
   code: null,
@@ -23,6 +23,7 @@ const ROOM = () => ({
   unoArmed: false,
   lastPlay: null, // {seat, card}: the last card played, and by whom
   handOwn: null, // my hand as I arranged it (codes, by drag or keys), this round only
+  arrival: null, // my hand in the order its cards came (codes), this round only
   revealed: null, // {seat, cards}: a challenged hand shown to me
   summaryHidden: false,
   flipNote: null, // {side, until, fresh}: a flip announced over the piles
@@ -76,7 +77,7 @@ export function setHints(on) {
   }
 }
 
-/** Sort my hand by colour, by number or as dealt, and remember it in this browser; an
+/** Sort my hand by colour, by number or as the cards came, and remember it in this browser; an
  * order of my own goes. */
 export function setHandSort(by) {
   S.handSort = HAND_SORTS.includes(by) ? by : "color";
@@ -86,6 +87,18 @@ export function setHandSort(by) {
   } catch {
     /* private mode: this page only */
   }
+}
+
+/** ``hand`` in the order its cards came: those of ``before`` still held keep their
+ * places, new ones go last (the server sends a hand sorted, not in the deal's order). */
+function arrived(before, hand) {
+  const left = [...hand];
+  const kept = [];
+  for (const code of before) {
+    const at = left.indexOf(code);
+    if (at >= 0) kept.push(...left.splice(at, 1));
+  }
+  return kept.concat(left);
 }
 
 /** Move the card at ``from`` of my hand as ``shown`` (codes) to ``to``, by drag or by
@@ -205,7 +218,7 @@ export function takeEvents(msg, now) {
     // a card taken back (a retracted Wild Draw Four) or put on the pile by a rule: the
     // top card's player is not known here, so nobody is named
     if (ev.kind === "round_start" || ev.kind === "retract" || ev.kind === "discard") S.lastPlay = null;
-    if (ev.kind === "round_start") S.handOwn = null; // a new hand: sorted as I chose
+    if (ev.kind === "round_start") [S.handOwn, S.arrival] = [null, null]; // a new hand
     if (ev.kind === "round_start" || ((ev.kind === "play" || ev.kind === "keep") && ev.seat === S.seat)) S.revealed = null;
     // the game's descriptor (what a challenge is about): the rules come before the room
     const args = [ev, names, S.seat, S.prevKind, gameDescriptor(S.rules, msg.view.game)];
@@ -243,6 +256,7 @@ export function takeState(msg, now) {
   S.fresh = S.log.slice(count).map((e) => e.text);
   if (before && before.text !== beforeText) S.fresh.unshift(before.text);
   S.state = msg;
+  S.arrival = arrived(S.arrival || [], msg.view.hand || []);
   if (prev && prev.view.round !== msg.view.round) S.summaryHidden = false;
   if (!prev || prev.version !== msg.version) S.choice = keepChoice(S.choice, msg.view.legal);
   // the server's clocks, as seconds left when it sent this state

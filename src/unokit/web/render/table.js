@@ -257,7 +257,7 @@ export function myArea(ctx, act) {
   const counts = {};
   // shown sorted (colour, then number, wilds last); ``i`` stays the card's place in the
   // server's hand, which the choice keeps
-  const order = handOrder(v.hand, ctx.handSort, ctx.handOwn);
+  const order = handOrder(v.hand, ctx.handSort, ctx.handOwn, ctx.arrival);
   const cards = order.map((i, pos) => {
     const code = v.hand[i];
     counts[code] = (counts[code] || 0) + 1;
@@ -279,7 +279,7 @@ export function myArea(ctx, act) {
       draggable: ctx.replay ? null : "true",
       onclick: () => act.clickCard(code, i),
       onkeydown: (e) => act.handKeys(e),
-      ondragstart: (e) => act.dragCard?.(e, pos),
+      ondragstart: (e) => act.dragCard?.(e, key),
       ondragover: (e) => act.dragOver?.(e),
       ondrop: (e) => act.dropCard?.(e, pos),
     });
@@ -312,7 +312,7 @@ export function myArea(ctx, act) {
     h("span", { class: "me-score", key: "score", text: t("common.pts", { n: v.scores[me] }) }),
     v.hand.length === 1 ? h("span", { class: `badge uno${v.vulnerable === me ? " uncalled" : ""}`, key: "uno", text: v.vulnerable === me ? t("me.callUno") : t("common.uno") }) : null,
     knocked ? h("span", { class: "badge knocked", key: "knocked", text: t(knocked) }) : null);
-  // how the hand is sorted (by colour, by number, as dealt: remembered in this browser),
+  // how the hand is sorted (by colour, by number, as the cards came: remembered here),
   // or "my order" once a card was moved; the button goes on to the next way
   const sortNow = ctx.handOwn ? "own" : ctx.handSort;
   const sort = ctx.replay ? null : h("button", {
