@@ -60,6 +60,10 @@ def test_the_hand_sorts_three_ways_and_moves_by_drag_and_by_keys(
             assert page.evaluate("() => document.activeElement.dataset.card") == dealt[0]
             said = page.locator("#announce").inner_text()
             assert said.endswith(f"moved to place 2 of {len(dealt)}"), said
+            page.keyboard.press("?")  # a redraw for another reason: the move stays said
+            page.keyboard.press("Escape")
+            assert page.locator("#announce").inner_text() == said
+            page.locator(f".hand .card[data-card='{dealt[0]}']").first.focus()
             assert page.locator("#sort-btn").inner_text() == "Sort: my order"
             page.keyboard.press("Shift+ArrowLeft")
             assert shown(ana) == dealt

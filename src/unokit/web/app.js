@@ -406,7 +406,10 @@ function afterTable(focusKey, active) {
   const v = S.state.view;
   const log = main.querySelector("#log");
   if (log) log.scrollTop = log.scrollHeight;
-  announce([...store.takeFresh().slice(-4), turnText(v, legalOf(S.state), S.room, S.rules)].join(" "));
+  // said again only when it changed: a redraw for another reason (a panel opened) must
+  // not speak over what the player just did (a card moved: "moved to place 3 of 7")
+  const said = [...store.takeFresh().slice(-4), turnText(v, legalOf(S.state), S.room, S.rules)].join(" ");
+  if (said !== tableSaid) announce((tableSaid = said));
   if (!S.replay) document.title = isMyTurn(v) ? t("page.titleYourTurn", { code: S.code }) : t("page.titleRoom", { code: S.code });
   const summary = summaryShown(context());
   const opened = summary && !summaryWasShown;
@@ -440,6 +443,7 @@ setInterval(() => {
 
 // one live region that stays in the page (a redrawn one is not reliably read out)
 let announced = "";
+let tableSaid = ""; // the table's last news and turn, as afterTable said them
 function announce(text) {
   if (text === announced) return;
   announced = text;
