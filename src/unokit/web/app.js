@@ -575,8 +575,7 @@ function toggleRules() {
   if (S.rulesOpen) showPanel("rules");
 }
 
-/** Move the card shown at ``from`` to ``to``, say where it went, keep the focus on it. */
-const CARD_DRAG = "application/x-unokit-card";
+const CARD_DRAG = "application/x-unokit-card"; // what a dragged card carries (dragCard)
 
 /** My hand's cards (codes) in the order they are shown (as table.js draws them). */
 function shownHand() {
@@ -589,6 +588,7 @@ function cardKey(shown, i) {
   return `card:${shown[i]}:${shown.slice(0, i + 1).filter((c) => c === shown[i]).length}`;
 }
 
+/** Move the card shown at ``from`` to ``to``, say where it went, keep the focus on it. */
 function moveShown(from, to, focus) {
   if (!store.moveCard(shownHand(), from, to)) return;
   const shown = S.handOwn;
