@@ -221,6 +221,12 @@ def test_no_mercy_through_the_page(browser: Any, tmp_path: Any) -> None:
                 ".some(li => li.textContent.includes('swapping hands with'))"
             )
             shot(page, "table-nomercy.png")
+            # on a 390 px phone: nothing scrolls sideways (issue 49: every game on a phone)
+            page.set_viewport_size({"width": 390, "height": 844})
+            page.wait_for_timeout(200)
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390
+            shot(page, "table-nomercy-phone-390.png")
+            page.set_viewport_size({"width": 1280, "height": 860})
             play_through(ana, limit=300, axed=axed)
             axe_each_state(ana, axed)  # the summary
             assert len(axed) >= 3 and not any(axed.values()), {k: v for k, v in axed.items() if v}
