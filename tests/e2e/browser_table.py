@@ -237,6 +237,7 @@ class Player:
     console: list[str] = field(default_factory=list)  # console errors (CSP refusals too)
     acted_at: tuple[int, int] = (-1, -1)  # the state the last press was made on
     acted_errors: int = 0  # error frames received before it
+    pressed: str = ""  # what it pressed
 
     @staticmethod
     def open(browser: Browser, name: str, **ctx: Any) -> Player:
@@ -313,6 +314,7 @@ class Player:
         player's turn) was taken for the answer to the click, and the next click waited
         30 s on a button the real answer had taken away (CI: Draw, Accept)."""
         self.note()
+        self.pressed = selector
         try:
             self.page.click(selector)
         except PlaywrightTimeout as e:
@@ -341,7 +343,8 @@ class Player:
                 return "error"
             assert time.monotonic() < deadline, (
                 f"{self.name}'s page drew no state after {before} in {bound:.0f} s "
-                f"(frames received up to version {self.version})"
+                f"(frames received up to version {self.version}) after pressing "
+                f"{self.pressed!r}: {self.where()}"
             )
             self.page.wait_for_timeout(30)
         return "state"
