@@ -6,7 +6,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from browser_table import Player, create_room, find_seed, join_room, run_server, shot
+from browser_table import (
+    Player,
+    axe_each_state,
+    create_room,
+    find_seed,
+    join_room,
+    run_server,
+    shot,
+)
 
 from unokit.cards import CARD_CODE
 
@@ -32,6 +40,9 @@ def test_seven_zero_asks_whom_to_swap_with(browser: Any, tmp_path: Any) -> None:
             page.locator(f'.hand .card.playable[data-card="{code}"]').first.click()
             page.wait_for_selector(".target-pick")
             shot(page, "table-swap.png")
+            axed: dict[str, list[str]] = {}
+            axe_each_state(ana, axed)  # every prompt: axe at 1280 and 390 px (issue 49)
+            assert not any(axed.values()), axed
             targets = page.locator(".target-pick .btn")
             assert targets.count() == 2
             page.keyboard.press("2")  # the second player, by its number
@@ -74,6 +85,9 @@ def test_stacking_offers_the_answer_or_accept(browser: Any, tmp_path: Any) -> No
             assert "answer" in max_.page.locator("#turn").inner_text()
             assert max_.view()["phase"] == "answer" and max_.view()["pending_total"] == 2
             shot(max_.page, "table-stacking.png")
+            axed: dict[str, list[str]] = {}
+            axe_each_state(max_, axed)  # every prompt: axe at 1280 and 390 px (issue 49)
+            assert not any(axed.values()), axed
             raised = max_.page.locator(".hand .card.playable").evaluate_all(
                 "els => els.map(e => e.dataset.card)"
             )
@@ -121,6 +135,9 @@ def test_multi_play_offers_the_cards_together(browser: Any, tmp_path: Any) -> No
             options = page.locator(".prompt .choice-row .btn")
             assert options.count() >= 2  # the card alone, or with its twin(s)
             shot(page, "table-multi.png")
+            axed: dict[str, list[str]] = {}
+            axe_each_state(ana, axed)  # every prompt: axe at 1280 and 390 px (issue 49)
+            assert not any(axed.values()), axed
             page.locator(f'.prompt .choice-row .btn[data-key="seq:{first}/{second}"]').click()
             page.wait_for_function(
                 "n => document.querySelectorAll('.hand .card').length === n", arg=len(before) - 2
@@ -163,6 +180,9 @@ def test_jump_in_out_of_turn(browser: Any, tmp_path: Any) -> None:
             top = view["discard"][-1]
             assert "Jump in" in page.locator("#turn").inner_text()
             shot(page, "table-jump-in.png")
+            axed: dict[str, list[str]] = {}
+            axe_each_state(ana, axed)  # every prompt: axe at 1280 and 390 px (issue 49)
+            assert not any(axed.values()), axed
             before = ana.version
             page.locator(f'.hand .card.playable[data-card="{top}"]').first.click()
             assert ana.wait_version_above(before)
