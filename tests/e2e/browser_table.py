@@ -186,6 +186,12 @@ def first_deal(
     return game
 
 
+def host_plays_first(g: Game) -> bool:
+    """A first deal where the host (seat 0) plays first, on a card: nothing moves on the
+    table until she acts (no Wild start for her to name, no bot before her)."""
+    return g.current == 0 and g.phase == 0
+
+
 def find_seed(
     preset: str,
     options: dict[str, Any],

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from browser_table import Player, create_room, find_seed, run_server, serious
+from browser_table import Player, create_room, find_seed, host_plays_first, run_server, serious
 
 QUICK = {"bot_delay": 0.05, "catch_window": 0.3, "next_round": 60.0}
 COLOURS = "RYGB"
@@ -27,7 +27,7 @@ def colour_rank(code: str) -> int:
 def test_the_hand_sorts_three_ways_and_moves_by_drag_and_by_keys(
     browser: Any, tmp_path: Any
 ) -> None:
-    seed = find_seed("classic", {}, 2, lambda g: g.current == 0 and g.phase == 0)
+    seed = find_seed("classic", {}, 2, host_plays_first)
     with run_server(tmp_path, seed=seed, timing=QUICK) as url:
         ana = Player.open(browser, "Ana", viewport={"width": 1280, "height": 860})
         try:
