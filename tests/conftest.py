@@ -93,3 +93,41 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
             "(make test does)",
             pytrace=False,
         )
+
+
+# UNOKIT_TEST_TIMELINE=path writes when each test's phases ran, on which worker, and the
+# CPU its worker and the worker's finished children spent in it, one JSON object a line
+# (the controller alone writes): where a slow make test spends its wall time and CPU.
+TIMELINE = os.environ.get("UNOKIT_TEST_TIMELINE")
+
+
+def _cpu_seconds() -> float:
+    import resource
+
+    own, kids = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    outcome = yield
+    if TIMELINE:
+        report = outcome.get_result()
+        report.user_properties.append(("cpu", _cpu_seconds()))
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if not TIMELINE or os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    import json
+
+    node = getattr(report, "node", None)
+    worker = node.gateway.id if node is not None else "main"
+    cpu = dict(report.user_properties).get("cpu")
+    row = {"id": report.nodeid, "when": report.when, "worker": worker, "cpu": cpu,
+           "start": report.start, "stop": report.stop, "outcome": report.outcome}  # fmt: skip
+    with open(TIMELINE, "a") as f:
+        f.write(json.dumps(row) + "\n")
