@@ -38,15 +38,15 @@ DEAL_SALT = os.environ.get("UNOKIT_TEST_DEAL_SALT", "")
 
 @pytest.fixture(autouse=True)
 def _known_deals(request: pytest.FixtureRequest) -> Iterator[None]:
-    from unokit.server import room  # imported here, so the first test is seeded too
+    from unokit.server import seats  # imported here, so the first test is seeded too
 
-    saved = room._TEST_RNG
+    saved = seats._TEST_RNG
     name = _plain_nodeid(request.node.nodeid)  # the same deals with and without xdist
-    room._TEST_RNG = random.Random(zlib.crc32((DEAL_SALT + name).encode()))
+    seats._TEST_RNG = random.Random(zlib.crc32((DEAL_SALT + name).encode()))
     try:
         yield
     finally:
-        room._TEST_RNG = saved
+        seats._TEST_RNG = saved
 
 
 def _plain_nodeid(nodeid: str) -> str:

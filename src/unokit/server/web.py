@@ -22,6 +22,7 @@ from unokit.record import RecordError
 from unokit.rules import from_preset
 from unokit.server import messages as m
 from unokit.server import ops, profiles
+from unokit.server.clock import now as clock_now
 from unokit.server.conns import STORE_DOWN, plain
 from unokit.server.limits import Window
 from unokit.server.options import check_room_options, rules_json
@@ -34,9 +35,8 @@ from unokit.server.room import (
     RoomError,
     listing,
     new_code,
-    new_token,
-    token_hash,
 )
+from unokit.server.seats import new_token, token_hash
 from unokit.server.store import StoreError
 
 if TYPE_CHECKING:
@@ -270,7 +270,7 @@ class HttpRoutes:
         has them (every server of a cluster lists the same), read at most once a
         ``LIST_FRESH`` seconds."""
         at, rooms = self.listed
-        now = time.monotonic()
+        now = clock_now()  # the rooms' clock: a test stops it (``clock.frozen``)
         if now - at < self.fresh:
             return rooms
         self.server.check_store()
