@@ -42,7 +42,7 @@ async def cluster(n: int = 2, **kw: Any) -> AsyncIterator[tuple[list[Harness], M
     async with AsyncExitStack() as stack:
         hs = [
             await stack.enter_async_context(
-                running(store, bus=HubBus(hub), lease_seconds=LEASE, **kw)
+                running(store, bus=HubBus(hub), **{"lease_seconds": LEASE, **kw})
             )
             for _ in range(n)
         ]
@@ -847,8 +847,10 @@ async def test_a_room_driven_by_a_server_its_player_left_plays_on_while_the_bus_
     her page reconnects through server B.  A still holds the lease (it cannot hear
     that she is on B) and has no client in the room: it reads the room from the store
     too, so after her move on B the bot moves.  (It stood still until A's autopilot
-    played her seat.)"""
-    async with cluster(2, timing=FAST) as ((a, b), store):
+    played her seat.)  Nobody takes a lease over here, so it runs for 3 s: with 0.6 s,
+    a loaded machine stalled server A past its lease once, B took the room over and
+    drove the bot (a chance failure beside the flake hunt)."""
+    async with cluster(2, timing=FAST, lease_seconds=3.0) as ((a, b), store):
         r = await a.room(seats=2, bots=["normal"])
         code = r["code"]
         ana = await Client(f"{a.ws}/{code}", r["token"]).connect()

@@ -1,25 +1,25 @@
 """A room's seats and the host's choices: joining, bots, kicks, the rules, ready,
-public, spectators' chat, the autopilot of an away player.  Functions of a ``Room``,
-which calls them (``room.py``)."""
+public, spectators' chat, the autopilot of an away player.  Functions of a
+``RoomState``; they call ``roomlog`` to store, never ``play`` (``room.Room`` hands its
+methods to them)."""
 
 from __future__ import annotations
 
 import dataclasses
 import hmac
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from unokit.match import SeatKind
 from unokit.rules import from_preset
+from unokit.server import roomlog
 from unokit.server.clock import now as clock_now
 from unokit.server.messages import looks_like
 from unokit.server.roomerrors import RoomError
+from unokit.server.roomstate import RoomState
 from unokit.server.seats import Seat, bot_base, bot_name, make_bot, new_token, token_hash
 
-if TYPE_CHECKING:
-    from unokit.server.room import Room
 
-
-def seat_of(room: Room, token: str | None) -> int | None:
+def seat_of(room: RoomState, token: str | None) -> int | None:
     """The seat ``token`` holds here, comparing hashes in constant time."""
     if not token:
         return None
@@ -31,7 +31,7 @@ def seat_of(room: Room, token: str | None) -> int | None:
     return found
 
 
-def join(room: Room, name: str, profile: tuple[str, str] | None = None) -> tuple[int, str]:
+def join(room: RoomState, name: str, profile: tuple[str, str] | None = None) -> tuple[int, str]:
     """Take the first empty seat (lobby only); returns the seat and its token.
     ``profile``: the person's profile (id, colour), whose stats the game counts for."""
     if room.status != "lobby":
@@ -43,7 +43,7 @@ def join(room: Room, name: str, profile: tuple[str, str] | None = None) -> tuple
     for i, s in enumerate(room.seats):
         if s is None:
             token = new_token()
-            with room._all_or_nothing():
+            with roomlog.all_or_nothing(room):
                 sat = Seat(name, "person", token_hash=token_hash(token))
                 if profile:
                     sat.profile, sat.color = profile
@@ -55,58 +55,58 @@ def join(room: Room, name: str, profile: tuple[str, str] | None = None) -> tuple
                     bot = b is not None and b.kind == "bot"
                     if b is not None and bot and looks_like(name, bot_base(b.name)):
                         b.name = bot_name(room.seats, j)
-                room.save()
+                roomlog.save(room)
             room.touch()
             return i, token
     raise RoomError("the room is full: you can watch", code="room_full")
 
 
-def add_bot(room: Room, by: int | None, seat: int, level: str) -> None:
-    room._host_only(by)
+def add_bot(room: RoomState, by: int | None, seat: int, level: str) -> None:
+    host_only(room, by)
     if room.status != "lobby":
         raise RoomError("bots are added before the game starts", code="room_started")
     if not 0 <= seat < len(room.seats):
         raise RoomError(f"there is no seat {seat}", code="bad_seat")
     if room.seats[seat] is not None:
         raise RoomError(f"seat {seat} is taken", code="seat_taken")
-    with room._all_or_nothing():
+    with roomlog.all_or_nothing(room):
         room.seats[seat] = Seat(bot_name(room.seats, seat), "bot", level)
-        room.save()
+        roomlog.save(room)
     room.touch()
 
 
-def kick(room: Room, by: int | None, seat: int) -> None:
+def kick(room: RoomState, by: int | None, seat: int) -> None:
     """The host removes a seat's occupant; in a game a bot takes the seat over."""
-    room._host_only(by)
+    host_only(room, by)
     if not 0 <= seat < len(room.seats) or room.seats[seat] is None:
         raise RoomError(f"seat {seat} is empty", code="bad_seat")
     if seat == room.host:
         raise RoomError("the host cannot kick themself", code="bad_seat")
     if room.status == "lobby":
-        with room._all_or_nothing():
+        with roomlog.all_or_nothing(room):
             room.seats[seat] = None
-            room.save()
+            roomlog.save(room)
         room.touch()
         return
     s = room.seats[seat]
     assert s is not None
-    room._log({"t": "seat", "seat": seat, "kind": "bot"})  # refused: nothing changed
+    roomlog.log_entry(room, {"t": "seat", "seat": seat, "kind": "bot"})  # refused: nothing changed
     # the kick is made once its entry is stored (a room read again from the log
     # applies it): a failed save of the row after it does not undo it
     s.kind = "bot"
     s.token_hash = ""
     room.autopilot.discard(seat)
-    room._set_seat_kind(seat, "bot")
-    room.save_after_entry()
+    set_seat_kind(room, seat, "bot")
+    roomlog.save_after_entry(room)
     room.touch()
 
 
-def host_only(room: Room, by: int | None) -> None:
+def host_only(room: RoomState, by: int | None) -> None:
     if by != room.host:
         raise RoomError("only the host may do that", code="not_host")
 
 
-def set_seat_kind(room: Room, seat: int, kind: str) -> None:
+def set_seat_kind(room: RoomState, seat: int, kind: str) -> None:
     s = room.seats[seat]
     assert s is not None
     s.kind = kind
@@ -120,7 +120,7 @@ def set_seat_kind(room: Room, seat: int, kind: str) -> None:
         room.match.set_bot(seat, bot, SeatKind.BOT)
 
 
-def connected(room: Room, seat: int, delta: int) -> None:
+def connected(room: RoomState, seat: int, delta: int) -> None:
     s = room.seats[seat]
     if s is None:
         return
@@ -129,11 +129,11 @@ def connected(room: Room, seat: int, delta: int) -> None:
         s.away_since = clock_now()
     else:
         s.away_since = None
-        room.set_autopilot(seat, False)
+        set_autopilot(room, seat, False)
     room.touch()
 
 
-def set_autopilot(room: Room, seat: int, on: bool) -> None:
+def set_autopilot(room: RoomState, seat: int, on: bool) -> None:
     """A person's seat is played by the heuristic bot while they are away."""
     s = room.seats[seat]
     if s is None or s.kind != "person" or room.match is None:
@@ -150,11 +150,13 @@ def set_autopilot(room: Room, seat: int, on: bool) -> None:
         room.touch()
 
 
-def set_rules(room: Room, by: int | None, preset: str, options: dict[str, Any], timer: int) -> None:
+def set_rules(
+    room: RoomState, by: int | None, preset: str, options: dict[str, Any], timer: int
+) -> None:
     """The host changes the rules and the turn timer in the lobby (before the first
     game, or back from a finished one); ``RulesError`` for rules that cannot be, or
     that do not allow this many seats."""
-    room._host_only(by)
+    host_only(room, by)
     if room.status != "lobby":
         raise RoomError("the rules change in the lobby only", code="room_started")
     rules = from_preset(preset, options)
@@ -163,14 +165,14 @@ def set_rules(room: Room, by: int | None, preset: str, options: dict[str, Any], 
     room.preset, room.options, room.rules, room.timer = preset, dict(options), rules, timer
     room.timing = dataclasses.replace(room.timing, turn_timer=float(timer) if timer else None)
     try:
-        room.save()
+        roomlog.save(room)
     except BaseException:
         room.preset, room.options, room.rules, room.timer, room.timing = before
         raise
     room.touch()
 
 
-def set_ready(room: Room, by: int | None, on: bool) -> None:
+def set_ready(room: RoomState, by: int | None, on: bool) -> None:
     """A person seated in the lobby says they are ready to start, or not yet: the
     host sees who is before pressing Start (issue 49 item 3)."""
     if by is None:
@@ -179,49 +181,49 @@ def set_ready(room: Room, by: int | None, on: bool) -> None:
         raise RoomError("the game has started", code="room_started")
     seat = room.seats[by]
     assert seat is not None  # a seat with a token is taken
-    with room._all_or_nothing():
+    with roomlog.all_or_nothing(room):
         seat.ready = on
-        room.save()
+        roomlog.save(room)
     room.touch()
 
 
-def set_public(room: Room, by: int | None, on: bool) -> None:
+def set_public(room: RoomState, by: int | None, on: bool) -> None:
     """The host lists the room on the home page, or takes it off (issue 49)."""
-    room._host_only(by)
+    host_only(room, by)
     before = room.is_public
     room.is_public = on
     try:
-        room.save()
+        roomlog.save(room)
     except BaseException:
         room.is_public = before
         raise
     room.touch()
 
 
-def set_watch_chat(room: Room, by: int | None, on: bool) -> None:
+def set_watch_chat(room: RoomState, by: int | None, on: bool) -> None:
     """The host lets spectators chat, or not (issue 36 item 16)."""
-    room._host_only(by)
+    host_only(room, by)
     before = room.watch_chat
     room.watch_chat = on
     try:
-        room.save()
+        roomlog.save(room)
     except BaseException:
         room.watch_chat = before
         raise
     room.touch()
 
 
-def to_lobby(room: Room, by: int | None) -> None:
+def to_lobby(room: RoomState, by: int | None) -> None:
     """The host takes a finished game's room back to the lobby: the seats stay as
     they are, and the host may remove a bot (a player whose seat went to a bot can
     then take a seat again), add bots, and start the next game.  The finished
     game's record stays downloadable."""
-    room._host_only(by)
+    host_only(room, by)
     if room.status != "over":
         raise RoomError("the game is not over", code="round_not_over")
-    room.save_finished()  # the finished game's record before the lobby
-    with room._all_or_nothing():
+    roomlog.save_finished(room)  # the finished game's record before the lobby
+    with roomlog.all_or_nothing(room):
         room.status = "lobby"
         room.autopilot = set()
-        room.save()
+        roomlog.save(room)
     room.touch()

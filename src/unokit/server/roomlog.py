@@ -1,6 +1,7 @@
-"""A room's storage and its game's log: the row, reading a room back (its game
-rebuilt from the log), entries another server stored, all-or-nothing changes, and the
-finished game's record.  Functions of a ``Room``, which calls them (``room.py``)."""
+"""A room's storage and its game's log: the row, log entries stored at the next index,
+all-or-nothing changes, and the finished game's record.  The bottom of the room's jobs:
+functions of a ``RoomState`` that call no other job (``lobby`` and ``play`` call them;
+``room.Room`` hands its methods to them)."""
 
 from __future__ import annotations
 
@@ -9,19 +10,15 @@ import dataclasses
 import logging
 import time
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from unokit.engine.actions import Action
 from unokit.engine.family import Game
 from unokit.match import Timing
 from unokit.record import dumps
-from unokit.server.clock import now as clock_now
 from unokit.server.roomerrors import RoomChanged
-from unokit.server.seats import RoundSeed
+from unokit.server.roomstate import RoomState
 from unokit.server.store import RoomRow, StoreError
-
-if TYPE_CHECKING:
-    from unokit.server.room import Room
 
 log = logging.getLogger("unokit.server")
 
@@ -32,7 +29,7 @@ def room_timing(base: Timing | None, timer: int) -> Timing:
 
 
 def act_entry(seat: int, action: Action, game: Game | None = None) -> dict[str, Any]:
-    """An action's log entry (what ``Room._rebuild`` replays), in the game's codes."""
+    """An action's log entry (what ``RoomState._rebuild`` replays), in the game's codes."""
     return {"t": "act", "a": game.action_json(action, seat) if game else action.to_json(seat)}
 
 
@@ -47,7 +44,7 @@ def action_from_wire(game: Game | None, obj: Any) -> Action:
     return Action.from_wire(obj) if game is None else game.action_from_wire(obj)
 
 
-def to_row(room: Room) -> RoomRow:
+def to_row(room: RoomState) -> RoomRow:
     return RoomRow(
         room.code,
         {
@@ -68,7 +65,7 @@ def to_row(room: Room) -> RoomRow:
     )
 
 
-def save(room: Room) -> None:
+def save(room: RoomState) -> None:
     """Store the room's metadata, if nobody else changed it since this server read
     it (``RoomChanged`` otherwise: the caller's ``_all_or_nothing`` undoes it)."""
     if room.store is None:
@@ -77,7 +74,7 @@ def save(room: Room) -> None:
         room.store.save_record(room.code, room.game_no, dumps(room.match.game))
         count_game(room)  # a finished game counts whichever save gets it stored
         room.finish_pending = False
-    row = room.to_row()
+    row = to_row(room)
     row.data["rev"] = room.rev + 1
     if not room.store.put_room(row, room.rev if room.stored else None):
         raise RoomChanged()
@@ -85,85 +82,8 @@ def save(room: Room) -> None:
     room.stored = True
 
 
-def rebuild(room: Room, log: list[dict[str, Any]]) -> None:
-    game = room._new_game(room.game_seed)
-    moves = 0  # the entries that made a version, up to an end
-    for entry in log:
-        moves += entry["t"] in ("round", "act")
-        kind = entry["t"]
-        if kind == "round":
-            rs = RoundSeed(entry["seed"], entry["salt"], entry["dealer"])
-            room.rounds.append(rs)
-            game.start_round(rs.dealer, seed=rs.seed)
-        elif kind == "act":
-            seat, action = action_from_entry(game, entry["a"])
-            game.apply(seat, action)
-            room._count_round()
-        elif kind == "seat":  # a seat changed hands during the game (a kick)
-            s = room.seats[entry["seat"]]
-            if s is not None and entry["kind"] == "bot":
-                s.token_hash = ""  # the row may still hold it (its save failed)
-            room._set_seat_kind(entry["seat"], entry["kind"])
-        elif kind == "end":  # the host ended it: nothing after counts
-            room.ended = True
-            break
-    for rs in room.rounds[:-1]:
-        rs.revealed = True
-    if room.rounds and game.round_over:
-        room.rounds[-1].revealed = True
-    room.log_len = len(log)
-    assert room.match is not None
-    room.match.resume_at(moves)
-
-
-def catch_up(room: Room, entries: list[dict[str, Any]]) -> None:
-    """Apply log entries another server stored (in a cluster), in order, as this
-    server would have applied them itself.  Raises (``UnoError``) if one does not
-    apply to the game as this server has it; the caller then rebuilds the room."""
-    match = room.match
-    if match is None or room.status not in ("playing", "over"):
-        raise RoomChanged("the room is not in play here")
-    for entry in entries:
-        kind = entry["t"]
-        if kind == "round":
-            rs = RoundSeed(entry["seed"], entry["salt"], entry["dealer"])
-            room.rounds.append(rs)
-            match.start_round(rs.dealer, seed=rs.seed)
-            room.turn_moved(None)
-        elif kind == "act":
-            seat, action = action_from_entry(match.game, entry["a"])
-            if seat in room.autopilot:  # the seat's player acted on another server
-                room.set_autopilot(seat, False)
-            match.submit(seat, action)
-            room.turn_moved(seat)
-        elif kind == "end":  # the host ended it on another server
-            room.ended = True
-            room.status = "over"
-            for rs in room.rounds:
-                rs.revealed = True
-            room.log_len += 1
-            break
-        elif kind == "seat":
-            s = room.seats[entry["seat"]]
-            if s is not None and entry["kind"] == "bot":
-                s.token_hash = ""
-                room.autopilot.discard(entry["seat"])
-            room._set_seat_kind(entry["seat"], entry["kind"])
-        room.log_len += 1
-        room._count_round()
-        game = match.game
-        if game.round_over and room.rounds:
-            room.rounds[-1].revealed = True
-        if game.game_over:
-            room.status = "over"  # the server that ended it saved that; reveal here
-            for rs in room.rounds:
-                rs.revealed = True
-    room.changed_at = clock_now()
-    room.touch(meta=True)
-
-
 @contextlib.contextmanager
-def all_or_nothing(room: Room) -> Iterator[None]:
+def all_or_nothing(room: RoomState) -> Iterator[None]:
     """Undo every change to the room if the block raises (the store failed, say).
 
     A join, a start or a kick the store could not keep must leave the room as it
@@ -202,33 +122,33 @@ def all_or_nothing(room: Room) -> Iterator[None]:
         raise
 
 
-def save_after_entry(room: Room) -> None:
+def save_after_entry(room: RoomState) -> None:
     """Save the row after a change whose log entry is already stored: the change
     stands whatever happens here.  A lost race (another server changed the row)
     marks the room ``stale`` (the server reads it again, log included); a store
     failure leaves the row behind until the room's next save (the log has it)."""
     try:
-        room.save()
+        save(room)
     except RoomChanged:
         room.stale = True
     except StoreError as e:
         log.warning("room %s: the row could not be saved after its change: %s", room.code, e)
 
 
-def finish_or_later(room: Room) -> None:
+def finish_or_later(room: RoomState) -> None:
     """Finish a game whose end is committed (its last move, or the host's end entry):
     over whatever the store says now.  If its record or row cannot be saved, it is
     saved later (``finish_pending``: before the room's next save, by the lease loop,
     or when a room is read again from the log)."""
     try:
-        room._finish()
+        finish(room)
         room.finish_pending = False
     except (StoreError, RoomChanged) as e:
         log.warning("room %s: the finished game could not be saved yet: %s", room.code, e)
-        room._over_unsaved()
+        over_unsaved(room)
 
 
-def over_unsaved(room: Room) -> None:
+def over_unsaved(room: RoomState) -> None:
     """The game's end is committed: it is over here, its record and row saved later
     (``save_finished``)."""
     room.status = "over"
@@ -238,7 +158,7 @@ def over_unsaved(room: Room) -> None:
     room.touch()
 
 
-def save_finished(room: Room) -> None:
+def save_finished(room: RoomState) -> None:
     """Save a finished game that could not be saved when it ended (``StoreError``
     or ``RoomChanged`` if it still cannot)."""
     if not room.finish_pending:
@@ -248,7 +168,7 @@ def save_finished(room: Room) -> None:
         count_game(room)
     row_saved = False
     if room.store is not None:
-        row = room.to_row()
+        row = to_row(room)
         row.data["rev"] = room.rev + 1
         row_saved = room.store.put_room(row, room.rev if room.stored else None)
         if not row_saved:
@@ -258,18 +178,18 @@ def save_finished(room: Room) -> None:
     room.finish_pending = False
 
 
-def finish(room: Room) -> None:
+def finish(room: RoomState) -> None:
     room.status = "over"
     for rs in room.rounds:
         rs.revealed = True
     if room.store is not None and room.match is not None:
         room.store.save_record(room.code, room.game_no, dumps(room.match.game))
         count_game(room)
-    room.save()
+    save(room)
     room.touch()
 
 
-def count_game(room: Room) -> None:
+def count_game(room: RoomState) -> None:
     """Count a game played to its end for the profiles that played it, and rate it
     when two or more did (``Store.count_game``: once, whoever saves it)."""
     assert room.store is not None and room.match is not None
@@ -296,14 +216,14 @@ def count_game(room: Room) -> None:
     room.store.count_game(room.code, room.game_no, results)
 
 
-def log_entry(room: Room, entry: dict[str, Any]) -> None:
+def log_entry(room: RoomState, entry: dict[str, Any]) -> None:
     """Store ``entry`` at the game log's next index (``RoomChanged`` if another
     server stored one there first)."""
     store_entry(room, entry)
-    room.stored_entry(entry)
+    stored_entry(room, entry)
 
 
-def store_entry(room: Room, entry: dict[str, Any]) -> None:
+def store_entry(room: RoomState, entry: dict[str, Any]) -> None:
     stored = (
         room.store is None
         or room.store.append_at([(room.code, room.game_no, room.log_len, entry)])[0]
@@ -312,7 +232,7 @@ def store_entry(room: Room, entry: dict[str, Any]) -> None:
         raise RoomChanged()
 
 
-def stored_entry(room: Room, entry: dict[str, Any]) -> None:
+def stored_entry(room: RoomState, entry: dict[str, Any]) -> None:
     """``entry`` is in the store at index ``log_len``: count it, and keep it for the
     cluster's other servers."""
     room.log_len += 1

@@ -1,20 +1,18 @@
 """What a room tells: the room message (seats, status, rules, commitments), each
-seat's state message and the clocks a live table shows.  Functions of a ``Room``."""
+seat's state message and the clocks a live table shows.  Functions of a ``RoomState``."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from unokit.server.clock import now as clock_now
+from unokit.server.roomstate import RoomState
 from unokit.server.statemsg import state_message
-
-if TYPE_CHECKING:
-    from unokit.server.room import Room
 
 HISTORY = 60  # events a newcomer without a sequence number gets for the log
 
 
-def public(room: Room, you: int | None) -> dict[str, Any]:
+def public(room: RoomState, you: int | None) -> dict[str, Any]:
     """The room message: seats, status, rules, commitments (no secrets)."""
     now = clock_now()
     return {
@@ -55,7 +53,7 @@ def public(room: Room, you: int | None) -> dict[str, Any]:
     }
 
 
-def state_for(room: Room, seat: int | None, since: int) -> tuple[dict[str, Any], int]:
+def state_for(room: RoomState, seat: int | None, since: int) -> tuple[dict[str, Any], int]:
     """The state message for ``seat``: its view and its events from ``since`` on
     (``statemsg.state_message``, as the replay viewer's frames), what the game's
     outcome is, and the clocks a live table shows.
@@ -67,15 +65,15 @@ def state_for(room: Room, seat: int | None, since: int) -> tuple[dict[str, Any],
     game = match.game
     msg, seq = state_message(game, seat, since, room.game_no, match.version, room.totals)
     msg["outcome"] = game.outcome().to_json()
-    clock = room.clock()
-    if clock is not None:
-        msg["clock"] = clock
+    timer = clock(room)
+    if timer is not None:
+        msg["clock"] = timer
     if game.round_over and room.status == "playing":
         msg["next_round_in"] = next_round_in(room)
     return msg, seq
 
 
-def clock(room: Room) -> dict[str, Any] | None:
+def clock(room: RoomState) -> dict[str, Any] | None:
     """The turn timer of the decision the room waits for, if a person (not a bot,
     not the autopilot) makes it: ``{"seat", "left"}``, seconds left as the server's
     driver counts them (``Driver.due``: from when that seat was asked)."""
@@ -90,7 +88,7 @@ def clock(room: Room) -> dict[str, Any] | None:
     return {"seat": seat, "left": round(left, 1)}
 
 
-def next_round_in(room: Room) -> float:
+def next_round_in(room: RoomState) -> float:
     """Seconds before a finished round's next one starts by itself (``Driver.due``:
     ``timing.next_round`` while a person is connected, else 1 s)."""
     anyone = any(s is not None and s.kind == "person" and s.connected for s in room.seats)
@@ -98,6 +96,6 @@ def next_round_in(room: Room) -> float:
     return round(max(0.0, room.changed_at + wait - clock_now()), 1)
 
 
-def history_start(room: Room) -> int:
+def history_start(room: RoomState) -> int:
     events = room.match.game.events if room.match else None
     return max(0, len(events or []) - HISTORY)
