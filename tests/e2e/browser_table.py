@@ -176,7 +176,7 @@ def first_deal(
     seed: int, preset: str, options: dict[str, Any], seats: int, events: bool = False
 ) -> Game:
     """The first round's deal a server started with UNOKIT_SEED=seed makes for its first
-    room (room.py: the game seed, then the round seed, from one random.Random)."""
+    room (seats.randbits: the game seed, then the round seed, from one random.Random)."""
     rng = random.Random(seed)
     game_seed = rng.getrandbits(63)
     names = [f"P{i}" for i in range(seats)]

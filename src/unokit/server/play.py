@@ -141,7 +141,7 @@ def end(room: RoomState, by: int | None) -> None:
     with roomlog.all_or_nothing(room):
         # in the log first: a server of the cluster that has not heard of the end
         # cannot store a move after it (its index is taken: ``RoomChanged``), and
-        # a room read from the log is over (``_rebuild``, ``catch_up``)
+        # a room read from the log is over (``rebuild``, ``catch_up``)
         roomlog.log_entry(room, {"t": "end"})
     roomlog.finish_or_later(room)
 

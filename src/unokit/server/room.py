@@ -1,11 +1,12 @@
 """A room: seats, tokens, the game through a ``Match``, its log and its recovery.
 
-``Room`` holds the room's state and is the one object the server's other parts call;
-its jobs live in modules of their own, each a set of functions of a room: ``roomlog``
-(the row, the log, reading a room back, a finished game's record), ``lobby`` (seats
-and the host's choices), ``play`` (the game, a move checked then applied once stored)
-and ``roomview`` (what the room tells each connection); ``seats`` holds who sits there
-and the rounds' commitments.  The methods below hand each call to its job.
+``Room`` is the one object the server's other parts call.  What it holds is
+``roomstate.RoomState``; its jobs live in modules of their own, each a set of functions
+of that state: ``roomlog`` (the row, log entries, all or nothing, a finished game's
+record), ``lobby`` (seats and the host's choices), ``play`` (the game, a move checked
+then applied once stored, a game rebuilt from its log) and ``roomview`` (what the room
+tells each connection); ``seats`` holds who sits there and the rounds' commitments.
+Besides ``create`` and ``restore``, the methods below hand each call to its job.
 
 Nothing here knows about websockets: the master (``server.master``) turns messages
 into calls on a ``Room`` and tells each connection its own view.  Every action goes

@@ -29,7 +29,7 @@ def room_timing(base: Timing | None, timer: int) -> Timing:
 
 
 def act_entry(seat: int, action: Action, game: Game | None = None) -> dict[str, Any]:
-    """An action's log entry (what ``RoomState._rebuild`` replays), in the game's codes."""
+    """An action's log entry (what ``play.rebuild`` replays), in the game's codes."""
     return {"t": "act", "a": game.action_json(action, seat) if game else action.to_json(seat)}
 
 

@@ -271,7 +271,7 @@ class HttpRoutes:
         ``LIST_FRESH`` seconds."""
         at, rooms = self.listed
         now = clock_now()  # the rooms' clock: a test stops it (``clock.frozen``)
-        if now - at < self.fresh:
+        if 0 <= now - at < self.fresh:  # (a list read before a test froze it is old)
             return rooms
         self.server.check_store()
         rows = await self.server.io(self.server.store.public_rooms, 4 * LIST_LENGTH)
