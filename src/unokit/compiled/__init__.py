@@ -38,7 +38,7 @@ import numpy as np
 from unokit import simbase
 from unokit.cards import CARD_CODE, COLOR_CODES, build_deck, plain_deck, points_table
 from unokit.engine.actions import PLAY, Action
-from unokit.rules import CUSTOM_RULES, DEFAULT_LAUNCHER_WEIGHTS, SCORINGS, RuleSet
+from unokit.rules import CUSTOM_RULES, DEFAULT_LAUNCHER_WEIGHTS, SCORINGS, RuleSet, game_of_deck
 from unokit.simbase import FAST_PLAYERS, SimError, Tally, derive_seed
 from unokit.stats import Hist
 
@@ -178,6 +178,16 @@ def unsupported(seats: Sequence[str], rules: RuleSet) -> str | None:
             f"({', '.join(FAST_PLAYERS)}); {names} decide from views and run on the "
             "reference engine: drop --engine compiled (or use --engine python)"
         )
+    game = game_of_deck(rules.deck)
+    if game == "flip":
+        from unokit.compiled import flip
+
+        return flip.unsupported(rules)
+    if game != "classic":
+        return (
+            f"the compiled engine plays classic UNO and UNO Flip!, not {game}: drop "
+            "--engine compiled (or use --engine python)"
+        )
     if len(seats) * rules.deal_size >= len(build_deck(rules.deck, rules.custom_cards)):
         # the reference engine refuses these too (unokit.engine.game.Game), in these words
         return f"{len(seats)} hands of {rules.deal_size} leave no card to start the round"
@@ -243,6 +253,7 @@ class Setup:
     P: np.ndarray
     base: np.uint64
     dealer: int
+    game: str = "classic"  # which kernel plays it: "classic" (kernel) or "flip" (flip_kernel)
 
     @classmethod
     def of(cls, cfg: Config) -> Setup:
@@ -250,13 +261,21 @@ class Setup:
         why = unsupported(cfg.seats, rules)
         if why:
             raise SimError(why)
-        reactive = any(s == "careless" for s in cfg.seats)
+        game = game_of_deck(rules.deck)
+        if game == "flip":
+            from unokit.compiled import flip
+
+            R = flip.rules_array(rules, cfg.players, cfg.rounds_only)
+        else:
+            reactive = any(s == "careless" for s in cfg.seats)
+            R = rules_array(rules, cfg.players, cfg.rounds_only, reactive)
         return cls(
             rules,
-            rules_array(rules, cfg.players, cfg.rounds_only, reactive),
+            R,
             players_array(cfg.seats),
             base_seed(cfg.seed),
             -1 if cfg.dealer is None else cfg.dealer,
+            game,
         )
 
 
@@ -278,11 +297,17 @@ def run_chunk(cfg: Config, start: int, size: int) -> Tally:
     """
     k = load_kernel()
     setup = Setup.of(cfg)
-    games, rounds, pc, sq, nr = k.run_games(setup.R, setup.P, setup.base, start, size, setup.dealer)
     if cfg.check:
         for index in range(start, start + size):
             if index % cfg.check == 0:
                 check_game(cfg, index, setup)
+    if setup.game == "flip":
+        from unokit.compiled import flip
+
+        return flip.run_chunk(
+            setup.R, setup.P, setup.base, setup.dealer, cfg.players, start, size
+        )
+    games, rounds, pc, sq, nr = k.run_games(setup.R, setup.P, setup.base, start, size, setup.dealer)
     n = cfg.players
     ok = games[:, k.G_STALLED] == 0
     good = games[ok]
@@ -306,9 +331,10 @@ def run_chunk(cfg: Config, start: int, size: int) -> Tally:
     return tally
 
 
-def warm(check: bool) -> None:
-    """Compile, or load from numba's cache, what a simulation runs: ``run_games`` and,
-    for ``--check``, ``play_game_entry``, by playing one two-player classic game.
+def warm(check: bool, games: Sequence[str] = ("classic",)) -> None:
+    """Compile, or load from numba's cache, what a simulation of ``games`` runs:
+    ``run_games`` and, for ``--check``, ``play_game_entry``, by playing one two-player
+    game of each.
 
     The simulator calls it in the parent before any worker starts (one compilation
     instead of one per worker, written to the cache that the workers then load) and in
@@ -316,6 +342,12 @@ def warm(check: bool) -> None:
     report gives, counts compiling or loading.
     """
     k = load_kernel()
+    if "flip" in games:
+        from unokit.compiled import flip
+
+        flip.warm(check)
+        if "classic" not in games:
+            return
     R = rules_array(RuleSet(), 2, rounds_only=True, reactive=False)
     P = players_array(["random", "random"])
     k.run_games(R, P, base_seed(0), 0, 1, -1)
@@ -327,12 +359,12 @@ def warm(check: bool) -> None:
                           np.zeros((1, 2), dtype=i64), np.zeros(1, dtype=i64))  # fmt: skip
 
 
-def prepare(check: bool) -> float:
+def prepare(check: bool, games: Sequence[str] = ("classic",)) -> float:
     """``warm`` in a process that a user waits on: a line on stderr before compiling and
     one after with the time; returns the seconds spent compiling (0.0 from the cache)."""
     announce_compiling()
     before = compile_seconds()
-    warm(check)
+    warm(check, games)
     spent = compile_seconds() - before
     if spent > 0:
         print(
@@ -361,6 +393,13 @@ def play_logged(cfg: Config, index: int, setup: Setup | None = None) -> PlayedGa
     """
     k = load_kernel()
     setup = setup or Setup.of(cfg)
+    if setup.game == "flip":
+        from unokit.compiled import flip
+
+        st, log, stalled = flip.play_logged(setup.R, setup.P, setup.base, setup.dealer, index)
+        return PlayedGame(
+            flip.record(setup.rules, cfg.players, log), flip.state_json(st, setup.rules), stalled
+        )
     size = 1 << 16
     while True:
         st = np.zeros(k.STATE_SIZE, dtype=np.int64)

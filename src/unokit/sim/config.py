@@ -15,7 +15,7 @@ ENGINES = ("python", "compiled")  # the reference engine, and unokit.compiled
 REFERENCE_OPTIONS: tuple[tuple[str, Any], ...] = (("wd4_bluffing", False), ("uno_penalty", 0))
 
 # the games the compiled engine plays (unokit.compiled), declared
-COMPILED_GAMES = frozenset({"classic"})
+COMPILED_GAMES = frozenset({"classic", "flip"})
 
 
 def player_names() -> list[str]:
@@ -83,8 +83,8 @@ class SimConfig:
         rules = self.rules()  # raises RulesError for a bad preset or option
         if self.engine == "compiled" and not plays(COMPILED_GAMES, rules):
             raise SimError(
-                f"the compiled engine plays the classic decks only: deck={rules.deck!r} "
-                "(UNO Flip!, No Mercy) is simulated by the Python engine; use --engine python"
+                f"the compiled engine plays classic UNO and UNO Flip! only: deck={rules.deck!r} "
+                "(No Mercy) is simulated by the Python engine; use --engine python"
             )
         rules.check_players(len(self.seats))
         if self.dealer is not None and not 0 <= self.dealer < len(self.seats):

@@ -79,13 +79,20 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-def load_compiled(check: bool) -> None:
+def load_compiled(check: bool, games: tuple[str, ...] = ("classic",)) -> None:
     """A worker's start with the compiled engine: load it from numba's cache, which the
     parent filled (``prepare_compiled``), so that its first chunk's CPU time, and so the
     reported speed, does not count the loading."""
     from unokit import compiled
 
-    compiled.warm(check)
+    compiled.warm(check, games)
+
+
+def compiled_games(configs: Sequence[SimConfig]) -> tuple[str, ...]:
+    """The games the compiled configurations play (each has its own kernel to warm)."""
+    from unokit.rules import game_of_deck
+
+    return tuple(sorted({game_of_deck(c.rules().deck) for c in configs if c.engine == "compiled"}))
 
 
 def compiled_check(configs: Sequence[SimConfig]) -> bool | None:
@@ -106,7 +113,7 @@ def prepare_compiled(configs: Sequence[SimConfig]) -> float:
         return 0.0
     from unokit import compiled
 
-    return compiled.prepare(check)
+    return compiled.prepare(check, compiled_games(configs))
 
 
 def _timed_chunk(job: tuple[int, ChunkTask]) -> tuple[int, Tally, float]:
@@ -123,7 +130,12 @@ Jobs = Iterator[tuple[int, ChunkTask]]
 
 
 def _run_local(
-    jobs: Jobs, n_jobs: int, workers: int, done: Done, check: bool | None = None
+    jobs: Jobs,
+    n_jobs: int,
+    workers: int,
+    done: Done,
+    check: bool | None = None,
+    games: tuple[str, ...] = ("classic",),
 ) -> None:
     if workers <= 1 or n_jobs <= 1:
         for job in jobs:
@@ -131,7 +143,7 @@ def _run_local(
         return
     # takes jobs as workers free; Ctrl-C at any moment ends it (unokit.workers)
     setup = None if check is None else load_compiled
-    run_pool(_timed_chunk, jobs, min(workers, n_jobs), lambda out: done(*out), setup, (check,))
+    run_pool(_timed_chunk, jobs, min(workers, n_jobs), lambda out: done(*out), setup, (check, games))
 
 
 def import_ray() -> Any:
@@ -240,7 +252,9 @@ def simulate(
         if backend == "ray":
             _run_ray(jobs, workers, address, done)
         else:
-            _run_local(jobs, n_jobs, n_workers, done, compiled_check(configs))
+            _run_local(
+                jobs, n_jobs, n_workers, done, compiled_check(configs), compiled_games(configs)
+            )
     if following != n_jobs:  # pragma: no cover - every job reports or raises
         raise SimError("a chunk of the simulation did not report")
     wall = time.perf_counter() - t0
