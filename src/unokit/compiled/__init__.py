@@ -304,9 +304,7 @@ def run_chunk(cfg: Config, start: int, size: int) -> Tally:
     if setup.game == "flip":
         from unokit.compiled import flip
 
-        return flip.run_chunk(
-            setup.R, setup.P, setup.base, setup.dealer, cfg.players, start, size
-        )
+        return flip.run_chunk(setup.R, setup.P, setup.base, setup.dealer, cfg.players, start, size)
     games, rounds, pc, sq, nr = k.run_games(setup.R, setup.P, setup.base, start, size, setup.dealer)
     n = cfg.players
     ok = games[:, k.G_STALLED] == 0

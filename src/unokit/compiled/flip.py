@@ -108,17 +108,18 @@ def play_logged(
 ) -> tuple[np.ndarray, np.ndarray, bool]:
     """Game ``index`` with its log: ``(state, log, stalled)``."""
     from unokit.compiled import flip_kernel as fk
+    from unokit.compiled import kernel as k
 
     size = 1 << 16
     while True:
         st = np.zeros(fk.STATE_SIZE, dtype=np.int64)
-        st[fk.S_LOGON] = 1
+        st[k.S_LOGON] = 1
         lg = np.zeros(size, dtype=np.int64)
         cnt = np.zeros(fk.G_SIZE, dtype=np.int64)
         rounds = np.zeros((1, 2), dtype=np.int64)
         fk.play_game_entry(st, R, P, base, index, dealer, cnt, rounds, lg)
-        if not st[fk.S_LOGOVF]:
-            return st, lg[: st[fk.S_LOGPOS]], bool(cnt[fk.G_STALLED])
+        if not st[k.S_LOGOVF]:
+            return st, lg[: st[k.S_LOGPOS]], bool(cnt[fk.G_STALLED])
         size *= 4  # the log overflowed: the same game again, with more room
 
 
@@ -186,8 +187,9 @@ def record(rules: RuleSet, players: int, log: np.ndarray) -> dict[str, Any]:
 def state_json(st: np.ndarray, rules: RuleSet) -> dict[str, Any]:
     """The compiled state as ``FlipGame.state_json`` shows it."""
     from unokit.compiled import flip_kernel as fk
+    from unokit.compiled import kernel as k
 
-    n = int(st[fk.S_N])
+    n = int(st[k.S_N])
     side = int(st[fk.S_SIDE])
     darks = st[fk.O_DARK : fk.O_DARK + fk.NDECK].tolist()
 
@@ -199,28 +201,28 @@ def state_json(st: np.ndarray, rules: RuleSet) -> dict[str, Any]:
 
     hands = []
     for s in range(n):
-        b = fk.O_HANDS + s * fk.HCAP
-        hands.append([FACE_CODE[face(c)] for c in st[b : b + st[fk.O_HS + s]].tolist()])
-    nd = int(st[fk.S_NDISC])
-    npile = int(st[fk.S_NPILE])
-    disc = st[fk.O_DISC : fk.O_DISC + nd].tolist()
-    pile = st[fk.O_PILE : fk.O_PILE + npile].tolist()
-    color = int(st[fk.S_COLOR])
-    phase = int(st[fk.S_PHASE])
-    rw = int(st[fk.S_RWIN])
-    gw = int(st[fk.S_GWIN])
+        b = k.O_HANDS + s * k.HCAP
+        hands.append([FACE_CODE[face(c)] for c in st[b : b + st[k.O_HS + s]].tolist()])
+    nd = int(st[k.S_NDISC])
+    npile = int(st[k.S_NPILE])
+    disc = st[k.O_DISC : k.O_DISC + nd].tolist()
+    pile = st[k.O_PILE : k.O_PILE + npile].tolist()
+    color = int(st[k.S_COLOR])
+    phase = int(st[k.S_PHASE])
+    rw = int(st[k.S_RWIN])
+    gw = int(st[k.S_GWIN])
     return {
         "game": "flip",
         "hands": hands,
         "top": FACE_CODE[face(disc[-1])] if nd else None,
         "color": FLIP_COLOR_CODES[color] if color >= 0 else None,
-        "current": int(st[fk.S_CUR]),
-        "direction": int(st[fk.S_DIR]),
+        "current": int(st[k.S_CUR]),
+        "direction": int(st[k.S_DIR]),
         "draw_pile": npile,
         "discard_pile": nd,
         "round_over": phase >= fk.P_ROUND_OVER,
         "round_winner": rw if rw >= 0 else None,
-        "scores": [int(x) for x in st[fk.O_SCORES : fk.O_SCORES + n]],
+        "scores": [int(x) for x in st[k.O_SCORES : k.O_SCORES + n]],
         "game_over": phase == fk.P_GAME_OVER,
         "game_winner": gw if gw >= 0 else None,
         "side": SIDE_NAMES[side],
@@ -241,4 +243,4 @@ def warm(check: bool) -> None:
         play_logged(R, P, compiled.base_seed(0), -1, 0)
 
 
-__all__ = ["rules_array", "run_chunk", "play_logged", "record", "state_json", "unsupported", "warm"]
+__all__ = ["play_logged", "record", "rules_array", "run_chunk", "state_json", "unsupported", "warm"]

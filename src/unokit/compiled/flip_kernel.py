@@ -526,9 +526,8 @@ def flip(st: np.ndarray, R: np.ndarray, seat: int, lg: np.ndarray) -> None:
         st[S_CHOOSE] = CHOOSE_FLIP if flipper else CHOOSE_START
         if flipper:
             st[S_CUR] = seat
-        st[S_AFTER] = int(
-            R[R_FEXPOSED] != 0 and (top == WILD_D2 or top == WILD_DC) and flipper
-        )
+        drawing = top >= WILD_D2  # Wild Draw Two or Wild Draw Colour
+        st[S_AFTER] = int(R[R_FEXPOSED] != 0 and drawing and flipper)
         return
     if R[R_FEXPOSED] == 0:
         return
@@ -574,7 +573,7 @@ def play(
         st[S_VULN] = seat
     out = st[O_HS + seat] == 0
     r = frank(f)
-    if f == WILD_D2 or f == WILD_DC:  # the next player may challenge (FLIP-CHAL)
+    if f >= WILD_D2:  # Wild Draw Two or Colour: the next player may challenge (FLIP-CHAL)
         st[S_WD4BY] = seat
         st[S_WD4PREV] = prev
         st[S_GUILTY] = int(holds(st, R, seat, prev))

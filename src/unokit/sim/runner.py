@@ -143,7 +143,8 @@ def _run_local(
         return
     # takes jobs as workers free; Ctrl-C at any moment ends it (unokit.workers)
     setup = None if check is None else load_compiled
-    run_pool(_timed_chunk, jobs, min(workers, n_jobs), lambda out: done(*out), setup, (check, games))
+    args = (check, games)
+    run_pool(_timed_chunk, jobs, min(workers, n_jobs), lambda out: done(*out), setup, args)
 
 
 def import_ray() -> Any:
