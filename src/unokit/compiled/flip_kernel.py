@@ -62,7 +62,6 @@ from unokit.compiled.kernel import (
     S_WD4PREV,
     below,
     hand_append,
-    hand_remove,
     log_action,
     log_room,
     rand,
@@ -92,8 +91,10 @@ CHOOSE_START, CHOOSE_FLIP = 0, 1
 S_SIDE = 24
 S_CHOOSE = 25
 S_AFTER = 26  # an exposed Wild Draw face acts once its colour is named
+S_RPTS = 27  # the points in the other hands when the round ended (the simulator's figure)
 NDECK = 112
-O_DARK = O_DISC + HCAP
+O_FACE = O_DISC + HCAP  # the light face of each physical id, then the dark face:
+O_DARK = O_FACE + NDECK  # st[O_FACE + side * NDECK + id] is its face on ``side``
 O_ORDER = O_DARK + NDECK  # scratch for start_round: the shuffled deck, the seats
 STATE_SIZE = O_ORDER + HCAP + NMAX
 
@@ -152,7 +153,7 @@ def frank(f: int) -> int:
 @njit(cache=True, _nrt=False, inline="always")
 def face(st: np.ndarray, R: np.ndarray, c: int) -> int:
     """``FlipGame.face``: the active face of a physical card."""
-    return R[O_LIGHT + c] if st[S_SIDE] == LIGHT else st[O_DARK + c]
+    return st[O_FACE + st[S_SIDE] * NDECK + c]
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -179,7 +180,7 @@ def refill(st: np.ndarray, lg: np.ndarray) -> bool:
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def give_one(st: np.ndarray, seat: int, lg: np.ndarray) -> int:
     """``_give_one``: one card from the draw pile into the hand; -1 when none is left."""
     if st[S_NPILE] == 0 and not refill(st, lg):
@@ -191,7 +192,7 @@ def give_one(st: np.ndarray, seat: int, lg: np.ndarray) -> int:
     return c
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def give(st: np.ndarray, seat: int, count: int, lg: np.ndarray) -> None:
     for _ in range(count):
         if give_one(st, seat, lg) < 0:
@@ -224,7 +225,7 @@ def reverse_seg(st: np.ndarray, start: int, m: int) -> None:
 
 
 # ================================================================ queries ========
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def holds(st: np.ndarray, R: np.ndarray, seat: int, color: int) -> bool:
     """``_holds``: a card whose active face has ``color`` (a wild's is -1, as there)."""
     base = O_HANDS + seat * HCAP
@@ -243,7 +244,7 @@ def matches(st: np.ndarray, R: np.ndarray, f: int) -> bool:
     return top < WILD_F and frank(f) == frank(top)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def wild_ok(st: np.ndarray, R: np.ndarray, seat: int, f: int) -> bool:
     """FLIP-ACT-WD2, -WDC-3, FLIP-CHAL-2."""
     if (f != WILD_D2 and f != WILD_DC) or R[R_BLUFF] != 0:
@@ -251,20 +252,40 @@ def wild_ok(st: np.ndarray, R: np.ndarray, seat: int, f: int) -> bool:
     return not holds(st, R, seat, st[S_COLOR])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def playable_faces(st: np.ndarray, R: np.ndarray, seat: int, out: np.ndarray) -> int:
-    """The faces ``_turn_actions`` plays in ``P_PLAY``, each once, in hand order."""
+    """The faces ``_turn_actions`` plays in ``P_PLAY``, each once, in hand order, at
+    ``out[:k]``; at ``out[HCAP:HCAP + k]`` the hand index of the first card showing each
+    (the card that goes, ``_showing``).  Faces seen are bits of three words (131 faces)."""
     base = O_HANDS + seat * HCAP
+    faces = O_FACE + st[S_SIDE] * NDECK
+    color = st[S_COLOR]
+    top = st[faces + st[O_DISC + st[S_NDISC] - 1]]
+    trank = top & 15 if top < WILD_F else -1  # a wild on top matches by colour only
     k = 0
+    seen0 = np.int64(0)
+    seen1 = np.int64(0)
+    seen2 = np.int64(0)
+    one = np.int64(1)
     for i in range(st[O_HS + seat]):
-        f = face(st, R, st[base + i])
-        seen = False
-        for j in range(k):
-            if out[j] == f:
-                seen = True
-                break
-        if not seen and matches(st, R, f) and wild_ok(st, R, seat, f):
+        f = st[faces + st[base + i]]
+        w = f >> 6
+        bit = one << (f & 63)
+        if w == 0:
+            if seen0 & bit:
+                continue
+            seen0 |= bit
+        elif w == 1:
+            if seen1 & bit:
+                continue
+            seen1 |= bit
+        else:
+            if seen2 & bit:
+                continue
+            seen2 |= bit
+        if (f >= WILD_F or f >> 4 == color or f & 15 == trank) and wild_ok(st, R, seat, f):
             out[k] = f
+            out[HCAP + k] = i
             k += 1
     return k
 
@@ -300,10 +321,14 @@ def end_round(st: np.ndarray, R: np.ndarray, winner: int) -> None:
     st[S_DRAWN] = -1
     n = st[S_N]
     gw = -1
+    others = 0
     if R[R_SCORING] == SC_LOW:
         top = 0
         for s in range(n):
-            st[O_SCORES + s] += hand_points(st, R, s)
+            pts = hand_points(st, R, s)
+            if s != winner:
+                others += pts
+            st[O_SCORES + s] += pts
             top = max(top, st[O_SCORES + s])
         if top >= R[R_TARGET]:  # engine.scoring.lowest: a tie to the winner, else the lowest seat
             best = st[O_SCORES]
@@ -317,9 +342,11 @@ def end_round(st: np.ndarray, R: np.ndarray, winner: int) -> None:
                         gw = s
                         break
     else:
-        st[O_SCORES + winner] += round_points(st, R, winner)
+        others = round_points(st, R, winner)
+        st[O_SCORES + winner] += others
         if R[R_SCORING] == SC_FIRSTOUT or st[O_SCORES + winner] >= R[R_TARGET]:
             gw = winner
+    st[S_RPTS] = others
     if gw >= 0:
         st[S_GWIN] = gw
         st[S_PHASE] = P_GAME_OVER
@@ -357,6 +384,7 @@ def new_game(st: np.ndarray, R: np.ndarray, lg: np.ndarray) -> None:
     st[S_RIDX] = -1
     st[S_DEALER] = -1
     for i in range(NDECK):
+        st[O_FACE + i] = R[O_LIGHT + i]
         st[O_DARK + i] = R[O_DARKS + i]
     for i in range(NDECK - 1, 0, -1):
         j = below(st, i + 1)
@@ -545,23 +573,27 @@ def flip(st: np.ndarray, R: np.ndarray, seat: int, lg: np.ndarray) -> None:
         st[S_CUR] = step(st, nxt, np.int64(1)) if st[S_SIDE] == LIGHT else seat
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def play(
-    st: np.ndarray, R: np.ndarray, seat: int, f: int, color: int, uno: int, lg: np.ndarray,
+    st: np.ndarray, R: np.ndarray, seat: int, f: int, color: int, uno: int, at: int,
+    lg: np.ndarray,
 ) -> None:  # fmt: skip
-    """``_play`` of face ``f`` (FLIP-ACT-*; FLIP-END-1..3)."""
+    """``_play`` of face ``f`` (FLIP-ACT-*; FLIP-END-1..3): the card drawn (``P_DRAWN``),
+    else the one at hand index ``at``, the first showing ``f`` (``playable_faces``)."""
     log_action(st, lg, seat, np.int64(A_PLAY), f, color, np.int64(-1), np.int64(uno))
     begin(st, seat, np.int64(A_PLAY))
     base = O_HANDS + seat * HCAP
+    k = st[O_HS + seat]
     if st[S_PHASE] == P_DRAWN:
         card = st[S_DRAWN]
+        at = 0
+        while st[base + at] != card:
+            at += 1
     else:
-        card = -1
-        for i in range(st[O_HS + seat]):  # the first card showing ``f``
-            if face(st, R, st[base + i]) == f:
-                card = st[base + i]
-                break
-    hand_remove(st, seat, card)
+        card = st[base + at]
+    for i in range(at + 1, k):  # ``list.remove``: the rest keep their order
+        st[base + i - 1] = st[base + i]
+    st[O_HS + seat] = k - 1
     st[S_DRAWN] = -1
     st[S_PHASE] = P_PLAY
     nd = st[S_NDISC]
@@ -611,7 +643,7 @@ def play(
         end_round(st, R, seat)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def draw(st: np.ndarray, R: np.ndarray, seat: int, lg: np.ndarray) -> None:
     """``_draw_turn`` (FLIP-TURN-2; draw_until_playable)."""
     log_action(st, lg, seat, np.int64(A_DRAW), np.int64(-1), np.int64(-1), np.int64(-1),
@@ -765,21 +797,23 @@ def play_round(
                 j = below(st, k + 3 * wilds)  # a wild face is one play per colour
                 color = -1
                 f = -1
+                at = -1
                 for i in range(k):
                     w = 4 if buf[i] >= WILD_F else 1
                     if j < w:
                         f = buf[i]
+                        at = buf[HCAP + i]
                         if w == 4:
                             color = side * 4 + j
                         break
                     j -= w
                 uno = st[O_HS + seat] == 2 and wants_uno(st, P, seat)
-                play(st, R, seat, f, color, np.int64(uno), lg)
+                play(st, R, seat, f, color, np.int64(uno), at, lg)
         elif phase == P_DRAWN:
             f = face(st, R, st[S_DRAWN])
             color = side * 4 + below(st, np.int64(4)) if f >= WILD_F else -1
             uno = st[O_HS + seat] == 2 and wants_uno(st, P, seat)
-            play(st, R, seat, f, color, np.int64(uno), lg)
+            play(st, R, seat, f, color, np.int64(uno), np.int64(-1), lg)
         elif phase == P_START_COLOR:
             choose_color(st, R, seat, side * 4 + below(st, np.int64(4)), lg)
         else:  # P_CHALLENGE
@@ -818,7 +852,7 @@ def play_game(
             return nr
         if nr < rounds.shape[0]:
             rounds[nr, 0] = rt
-            rounds[nr, 1] = round_points(st, R, st[S_RWIN])
+            rounds[nr, 1] = st[S_RPTS]
         nr += 1
         turns += rt
         if R[R_ROUNDS_ONLY] or st[S_PHASE] == P_GAME_OVER:
@@ -839,7 +873,7 @@ def play_game_entry(
     fixed_dealer: int, cnt: np.ndarray, rounds: np.ndarray, lg: np.ndarray,
 ) -> int:  # fmt: skip
     """``play_game`` called from Python: the arrays are the caller's, kept alive by it."""
-    buf = np.empty(HCAP, dtype=np.int64)
+    buf = np.empty(2 * HCAP, dtype=np.int64)
     nr = play_game(
         unowned(st), unowned(R), unowned(P), base, index, fixed_dealer, unowned(cnt),
         unowned(rounds), unowned(buf), unowned(lg),
@@ -856,12 +890,12 @@ def run_games(
     only its finished rounds (as the driver does)."""
     R = unowned(R_)
     P = unowned(P_)
-    own = np.zeros(STATE_SIZE + 1 + G_SIZE + HCAP, dtype=np.int64)
+    own = np.zeros(STATE_SIZE + 1 + G_SIZE + 2 * HCAP, dtype=np.int64)
     st = unowned(own[:STATE_SIZE])
     lg = unowned(own[STATE_SIZE : STATE_SIZE + 1])
     o = STATE_SIZE + 1
     cnt = unowned(own[o : o + G_SIZE])
-    buf = unowned(own[o + G_SIZE : o + G_SIZE + HCAP])
+    buf = unowned(own[o + G_SIZE : o + G_SIZE + 2 * HCAP])
     games = np.zeros((size, G_SIZE), dtype=np.int64)
     allr = np.zeros((max(16, size * 2), 2), dtype=np.int64)
     nr_all = 0
