@@ -47,6 +47,8 @@ FAMILIES: list[Opts] = [
     (("wd4_bluffing", False),),  # FLIP-CHAL-2
     (("draw_until_playable", True), ("force_play_drawn", True)),
     (("jump_in", True),),
+    (("multi_play", True),),  # R-VAR-MULTI (FLIP-OPT-1): several number faces at once
+    (("multi_play", True), ("draw_until_playable", True), ("flip_exposed_action", True)),
     (("scoring", "low"), ("target_score", 300)),  # FLIP-SCORE-3
     (("scoring", "first-out"),),
     (("uno_penalty", 4), ("hand_size", 9)),
@@ -68,6 +70,7 @@ def test_compiled_flip_games_replay_identically_through_the_reference_engine(opt
     """--check's work for every option family: whole games and single rounds, 2, 3, 5
     and 10 seats, careless players (missed calls, catches, late calls) beside random and
     reference ones (challenges of Wild Draw Two and Wild Draw Colour, FLIP-CHAL)."""
+    multis = 0
     for n in (2, 3, 5, 10):
         if n * dict(opts).get("hand_size", 7) >= 111:
             continue
@@ -84,6 +87,10 @@ def test_compiled_flip_games_replay_identically_through_the_reference_engine(opt
                         assert len(rounds) >= 1
                     # the pairing travels in the codes (FLIP-DECK-2, -3)
                     assert all("|" in code for code in rounds[0]["deck"])
+                    if dict(opts).get("multi_play"):
+                        multis += sum("cards" in a for r in rounds for a in r["actions"])
+    if dict(opts).get("multi_play"):
+        assert multis > 0  # the fast players played several cards at once
 
 
 def test_a_flip_game_that_differs_is_reported_with_its_record(
@@ -124,6 +131,7 @@ STAT_CASES = [
     ((), ("careless", "random", "reference"), 2500, True),
     ((("flip_exposed_action", True), ("draw_until_playable", True)), ("random",) * 4, 2000, True),
     ((("flip_start", "flip"), ("flip_wild_color", "next_player")), ("careless",) * 3, 300, False),
+    ((("multi_play", True),), ("careless", "random", "random"), 2500, True),
 ]
 
 
@@ -156,13 +164,12 @@ def test_same_seed_same_flip_numbers_whatever_the_chunks() -> None:
 
 # ------------------------------------------------------------------ refusals, CLI ----
 def test_what_the_compiled_engine_does_not_play_is_refused_naming_the_python_engine() -> None:
-    with pytest.raises(SimError, match=r"multi_play .*--engine python"):
-        SimConfig(preset="flip", options=(("multi_play", True),), engine="compiled")
     with pytest.raises(SimError, match=r"No Mercy.*--engine python"):
         SimConfig(preset="no-mercy", engine="compiled")
     with pytest.raises(SimError, match="run on the reference engine"):
         SimConfig(preset="flip", seats=("heuristic", "random"), engine="compiled")
-    assert compiled.unsupported(("random", "random"), from_preset("flip")) is None
+    for opts in FAMILIES:  # every Flip option: none is refused
+        assert compiled.unsupported(("random", "random"), from_preset("flip", dict(opts))) is None
 
 
 def test_cli_sim_compiled_flip_with_check(tmp_path: Path) -> None:

@@ -6,8 +6,8 @@ counts (turns, draw turns, challenges, catches, flips), other random streams.  E
 game it plays can be written as a record (RECORD.md, the pairing in the deck's codes)
 and replayed through the reference engine (``unokit.compiled.check_game``).
 
-Every option of Flip is covered but ``multi_play`` (its fast players play several
-cards at once there; not ported yet), which is refused with the reference engine named.
+Every option of Flip is covered, ``multi_play`` included (the fast players play
+several cards at once there, as in ``sim/modern.py``).
 """
 
 from __future__ import annotations
@@ -37,12 +37,8 @@ DARKS = tuple(side_faces(DARK))
 
 
 def unsupported(rules: RuleSet) -> str | None:
-    """Why the compiled engine cannot play these Flip rules, or None."""
-    if rules.multi_play:
-        return (
-            "the compiled engine does not play UNO Flip! with multi_play yet: drop "
-            "--engine compiled (or use --engine python)"
-        )
+    """Why the compiled engine cannot play these Flip rules, or None: it plays them all
+    (``flip_pairing`` has one value, the seeded random pairing)."""
     return None
 
 
@@ -66,6 +62,7 @@ def rules_array(rules: RuleSet, players: int, rounds_only: bool) -> np.ndarray:
     r[fk.R_FLAST] = ("flip", "no_flip").index(rules.flip_last_card)
     r[fk.R_ROUNDS_ONLY] = int(rounds_only)
     r[fk.R_MAXDEC] = simbase.MAX_DECISIONS  # read now: tests lower it
+    r[fk.R_MULTI] = int(rules.multi_play)
     r[fk.O_LIGHT : fk.O_LIGHT + fk.NDECK] = LIGHTS
     r[fk.O_DARKS : fk.O_DARKS + fk.NDECK] = DARKS
     r[fk.O_POINTS : fk.O_POINTS + fk.NUM_FACES] = FACE_POINTS
@@ -167,6 +164,13 @@ def record(rules: RuleSet, players: int, log: np.ndarray) -> dict[str, Any]:
                 act[simple[kind]] = True
             cur["actions"].append(act)
             pos += 7
+        elif tag == 6:
+            seat, uno, m = words[pos + 1 : pos + 4]
+            act = {"seat": seat, "cards": [FACE_CODE[f] for f in words[pos + 4 : pos + 4 + m]]}
+            if uno:
+                act["uno"] = True
+            cur["actions"].append(act)
+            pos += 4 + m
         elif tag == 2:
             m = words[pos + 1]
             cur["shuffles"].append(codes(words[pos + 2 : pos + 2 + m]))

@@ -18,6 +18,7 @@ colour ``face >> 4``, its rank ``face & 15``), a wild is 128 or more.
 The log is the classic kernel's (tags 1 action, 2 shuffle, 4 round) plus
 
     tag 5  pairing:  the 112 dark faces, by physical id (written when a game starts)
+    tag 6  multi-play: seat, uno, count, then the faces played, the last on top
 
 An action's ``card`` is the face it names, as in a record.
 """
@@ -114,6 +115,7 @@ R_FWILDCOL = 11  # 0 flipper, 1 next_player
 R_FLAST = 12  # 0 flip, 1 no_flip
 R_ROUNDS_ONLY = 13
 R_MAXDEC = 14
+R_MULTI = 15  # R-VAR-MULTI (FLIP-OPT-1): number faces of one number played at once
 O_LIGHT = 16  # the light face of each physical id
 O_DARKS = O_LIGHT + NDECK  # the 112 dark faces, in id order (shuffled into a pairing)
 O_POINTS = O_DARKS + NDECK  # points of each face (FLIP-SCORE-1)
@@ -716,6 +718,138 @@ def accept(st: np.ndarray, R: np.ndarray, seat: int, lg: np.ndarray) -> None:
         end_round(st, R, by)
 
 
+# ================================================================ multi-play =====
+# R-VAR-MULTI (FLIP-OPT-1, ``FlipGame._multi_faces``): after a playable number face
+# ``first``, any non-empty sub-multiset S of the other number faces of its number in the
+# hand, one face of S on top (the rest before it in face order): one play per distinct
+# (S, top).  The fast players pick uniformly among every play, so the plays are counted
+# and the chosen one decoded in the same order; nothing is listed.  ``m[x]`` is how many
+# of colour x's face of that number the hand holds besides ``first``.
+
+
+@njit(cache=True, _nrt=False)
+def same_number(st: np.ndarray, seat: int, first: int, m: np.ndarray) -> int:
+    """Fill ``m[0:4]``; the number of sub-multisets (the product of ``m[x] + 1``)."""
+    rank = first & 15
+    for x in range(4):
+        m[x] = 0
+    base = O_HANDS + seat * HCAP
+    faces = O_FACE + st[S_SIDE] * NDECK
+    for i in range(st[O_HS + seat]):
+        g = st[faces + st[base + i]]
+        if g < WILD_F and g & 15 == rank:
+            m[(g >> 4) & 3] += 1
+    m[(first >> 4) & 3] -= 1
+    return (m[0] + 1) * (m[1] + 1) * (m[2] + 1) * (m[3] + 1)
+
+
+@njit(cache=True, _nrt=False)
+def multi_count(st: np.ndarray, seat: int, first: int, size: int, m: np.ndarray) -> int:
+    """The multi-plays after ``first`` with ``size`` extra faces (``size`` < 0: any)."""
+    combos = same_number(st, seat, first, m)
+    t = 0
+    for idx in range(1, combos):
+        q = idx
+        supp = 0
+        tot = 0
+        for x in range(4):
+            a = q % (m[x] + 1)
+            q //= m[x] + 1
+            tot += a
+            supp += a > 0
+        if size < 0 or tot == size:
+            t += supp
+    return t
+
+
+@njit(cache=True, _nrt=False)
+def multi_decode(
+    st: np.ndarray, seat: int, first: int, size: int, j: int, m: np.ndarray, out: np.ndarray,
+) -> int:  # fmt: skip
+    """The ``j``-th multi-play of ``multi_count``'s order: its extra faces at ``out``
+    (the top last); returns how many."""
+    combos = same_number(st, seat, first, m)
+    side_rank = (first >> 6) * 64 + (first & 15)
+    for idx in range(1, combos):
+        q = idx
+        supp = 0
+        tot = 0
+        for x in range(4):
+            a = q % (m[x] + 1)
+            q //= m[x] + 1
+            tot += a
+            supp += a > 0
+        if size >= 0 and tot != size:
+            continue
+        if j >= supp:
+            j -= supp
+            continue
+        q = idx
+        k = 0
+        top = -1
+        for x in range(4):  # the j-th colour present goes on top, the rest in face order
+            a = q % (m[x] + 1)
+            q //= m[x] + 1
+            g = side_rank + x * 16
+            if a > 0 and top < 0:
+                if j == 0:
+                    top = g
+                    a -= 1
+                j -= 1
+            for _ in range(a):
+                out[k] = g
+                k += 1
+        out[k] = top
+        return k + 1
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def play_multi(
+    st: np.ndarray, R: np.ndarray, seat: int, first: int, at: int, extra: np.ndarray, k: int,
+    uno: int, lg: np.ndarray,
+) -> None:  # fmt: skip
+    """``_play`` of ``first`` (at hand index ``at``) and the ``k`` number faces ``extra``
+    after it, each the first card showing it; the last on top acts (a number: none)."""
+    if log_room(st, lg, k + 5):
+        p = st[S_LOGPOS]
+        lg[p] = 6
+        lg[p + 1] = seat
+        lg[p + 2] = uno
+        lg[p + 3] = k + 1
+        lg[p + 4] = first
+        for i in range(k):
+            lg[p + 5 + i] = extra[i]
+        st[S_LOGPOS] = p + 5 + k
+    begin(st, seat, np.int64(A_PLAY))
+    base = O_HANDS + seat * HCAP
+    faces = O_FACE + st[S_SIDE] * NDECK
+    f = first
+    for n in range(k + 1):
+        if n > 0:
+            f = extra[n - 1]
+            at = 0
+            while st[faces + st[base + at]] != f:
+                at += 1
+        card = st[base + at]
+        hs = st[O_HS + seat]
+        for i in range(at + 1, hs):
+            st[base + i - 1] = st[base + i]
+        st[O_HS + seat] = hs - 1
+        nd = st[S_NDISC]
+        st[O_DISC + nd] = card
+        st[S_NDISC] = nd + 1
+    st[S_DRAWN] = -1
+    st[S_PHASE] = P_PLAY
+    st[S_COLOR] = fcolor(f)
+    if st[O_HS + seat] == 1 and uno == 0:  # R-UNO-1
+        st[S_VULN] = seat
+    if st[O_HS + seat] == 0:  # FLIP-END-1 (the turn stays, as for a single card)
+        end_round(st, R, seat)
+    else:
+        st[S_CUR] = step(st, seat, np.int64(1))
+
+
 # ================================================================ the players ====
 @njit(cache=True, _nrt=False, inline="always")
 def who_acts(st: np.ndarray, passed: int) -> int:
@@ -742,6 +876,58 @@ def who_acts(st: np.ndarray, passed: int) -> int:
 def wants_uno(st: np.ndarray, P: np.ndarray, seat: int) -> bool:
     f = P[3 * seat + 2]
     return not (f != 0.0 and rand(st) < f)
+
+
+@njit(cache=True, _nrt=False)
+def multi_turn(
+    st: np.ndarray, R: np.ndarray, P: np.ndarray, seat: int, buf: np.ndarray, k: int,
+    lg: np.ndarray,
+) -> int:  # fmt: skip
+    """The fast player's play under R-VAR-MULTI (``ModernTable``'s pick): uniformly among
+    the plays that call UNO (those leaving one card) when there are some and the player
+    does not forget, else among every play without the call: single faces (a wild once
+    per colour) and multi-plays.  A multi-play is played here (-1); a single play is
+    returned as ``2 * j + uno`` for the caller, ``j`` its index among the single plays.
+    ``buf[2 * HCAP:]`` is scratch."""
+    hs = st[O_HS + seat]
+    m = buf[2 * HCAP : 2 * HCAP + 4]
+    out = buf[2 * HCAP + 8 : 2 * HCAP + 24]
+    singles = 0
+    multis = 0
+    calls = 0
+    for i in range(k):
+        f = buf[i]
+        singles += 4 if f >= WILD_F else 1
+        if f < WILD_F and f & 15 <= 9:
+            multis += multi_count(st, seat, f, np.int64(-1), m)
+            if hs >= 3:
+                calls += multi_count(st, seat, f, hs - 2, m)
+    if hs == 2:
+        calls = singles  # every single play leaves one card (a multi-play leaves none)
+    if calls > 0 and wants_uno(st, P, seat):
+        j = below(st, calls)
+        if hs == 2:
+            return 2 * j + 1
+        size = hs - 2
+        uno = 1
+    else:
+        j = below(st, singles + multis)
+        if j < singles:
+            return 2 * j
+        j -= singles
+        size = -1
+        uno = 0
+    for i in range(k):
+        f = buf[i]
+        if f >= WILD_F or f & 15 > 9:
+            continue
+        c = multi_count(st, seat, f, size, m)
+        if j < c:
+            n = multi_decode(st, seat, f, size, j, m, out)
+            play_multi(st, R, seat, f, buf[HCAP + i], out, n, np.int64(uno), lg)
+            return -1
+        j -= c
+    return -1  # never: ``j`` is below the plays counted
 
 
 @njit(cache=True, _nrt=False)
@@ -784,36 +970,44 @@ def play_round(
             continue
         side = st[S_SIDE]
         phase = st[S_PHASE]
-        if phase == P_PLAY:
-            rt += 1
-            k = playable_faces(st, R, seat, buf)
-            if k == 0:
-                cnt[G_DRAWTURNS] += 1
-                draw(st, R, seat, lg)
-            else:
-                wilds = 0
-                for i in range(k):
-                    wilds += buf[i] >= WILD_F
-                j = below(st, k + 3 * wilds)  # a wild face is one play per colour
-                color = -1
+        if phase <= P_DRAWN:
+            at = -1  # a play of face ``f`` (the card at hand index ``at``), or none
+            if phase == P_PLAY:
+                rt += 1
+                k = playable_faces(st, R, seat, buf)
+                pick = -1
+                uno = False
+                if k == 0:
+                    cnt[G_DRAWTURNS] += 1
+                    draw(st, R, seat, lg)
+                elif R[R_MULTI] != 0:
+                    pick = multi_turn(st, R, P, seat, buf, k, lg)
+                    uno = pick >= 0 and pick & 1 == 1
+                    pick >>= 1
+                else:
+                    wilds = 0
+                    for i in range(k):
+                        wilds += buf[i] >= WILD_F
+                    pick = below(st, k + 3 * wilds)  # a wild face is one play per colour
+                    uno = st[O_HS + seat] == 2 and wants_uno(st, P, seat)
                 f = -1
-                at = -1
-                for i in range(k):
+                color = -1
+                for i in range(k if pick >= 0 else 0):  # the pick-th single play
                     w = 4 if buf[i] >= WILD_F else 1
-                    if j < w:
+                    if pick < w:
                         f = buf[i]
                         at = buf[HCAP + i]
                         if w == 4:
-                            color = side * 4 + j
+                            color = side * 4 + pick
                         break
-                    j -= w
+                    pick -= w
+            else:
+                f = face(st, R, st[S_DRAWN])
+                color = side * 4 + below(st, np.int64(4)) if f >= WILD_F else -1
                 uno = st[O_HS + seat] == 2 and wants_uno(st, P, seat)
+                at = st[O_HS + seat]  # not an index: play() finds the card drawn
+            if at >= 0:
                 play(st, R, seat, f, color, np.int64(uno), at, lg)
-        elif phase == P_DRAWN:
-            f = face(st, R, st[S_DRAWN])
-            color = side * 4 + below(st, np.int64(4)) if f >= WILD_F else -1
-            uno = st[O_HS + seat] == 2 and wants_uno(st, P, seat)
-            play(st, R, seat, f, color, np.int64(uno), np.int64(-1), lg)
         elif phase == P_START_COLOR:
             choose_color(st, R, seat, side * 4 + below(st, np.int64(4)), lg)
         else:  # P_CHALLENGE
@@ -873,7 +1067,7 @@ def play_game_entry(
     fixed_dealer: int, cnt: np.ndarray, rounds: np.ndarray, lg: np.ndarray,
 ) -> int:  # fmt: skip
     """``play_game`` called from Python: the arrays are the caller's, kept alive by it."""
-    buf = np.empty(2 * HCAP, dtype=np.int64)
+    buf = np.empty(3 * HCAP, dtype=np.int64)
     nr = play_game(
         unowned(st), unowned(R), unowned(P), base, index, fixed_dealer, unowned(cnt),
         unowned(rounds), unowned(buf), unowned(lg),
@@ -890,12 +1084,12 @@ def run_games(
     only its finished rounds (as the driver does)."""
     R = unowned(R_)
     P = unowned(P_)
-    own = np.zeros(STATE_SIZE + 1 + G_SIZE + 2 * HCAP, dtype=np.int64)
+    own = np.zeros(STATE_SIZE + 1 + G_SIZE + 3 * HCAP, dtype=np.int64)
     st = unowned(own[:STATE_SIZE])
     lg = unowned(own[STATE_SIZE : STATE_SIZE + 1])
     o = STATE_SIZE + 1
     cnt = unowned(own[o : o + G_SIZE])
-    buf = unowned(own[o + G_SIZE : o + G_SIZE + 2 * HCAP])
+    buf = unowned(own[o + G_SIZE : o + G_SIZE + 3 * HCAP])
     games = np.zeros((size, G_SIZE), dtype=np.int64)
     allr = np.zeros((max(16, size * 2), 2), dtype=np.int64)
     nr_all = 0
