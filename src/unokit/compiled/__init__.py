@@ -183,14 +183,21 @@ def unsupported(seats: Sequence[str], rules: RuleSet) -> str | None:
         from unokit.compiled import flip
 
         return flip.unsupported(rules)
-    if game != "classic":
-        return (
-            f"the compiled engine plays classic UNO and UNO Flip!, not {game}: drop "
-            "--engine compiled (or use --engine python)"
-        )
+    if game != "classic":  # No Mercy: every option (compiled/nomercy.py)
+        return None
     if len(seats) * rules.deal_size >= len(build_deck(rules.deck, rules.custom_cards)):
         # the reference engine refuses these too (unokit.engine.game.Game), in these words
         return f"{len(seats)} hands of {rules.deal_size} leave no card to start the round"
+    return None
+
+
+def _twin(game: str) -> ModuleType | None:
+    """The compiled twin of a modern game (``flip``, ``nomercy``); None for classic UNO,
+    whose kernel this module drives itself."""
+    if game == "flip":
+        return importlib.import_module("unokit.compiled.flip")
+    if game == "no-mercy":
+        return importlib.import_module("unokit.compiled.nomercy")
     return None
 
 
@@ -253,7 +260,7 @@ class Setup:
     P: np.ndarray
     base: np.uint64
     dealer: int
-    game: str = "classic"  # which kernel plays it: "classic" (kernel) or "flip" (flip_kernel)
+    game: str = "classic"  # which kernel plays it: classic (kernel), flip, no-mercy (nm_kernel)
 
     @classmethod
     def of(cls, cfg: Config) -> Setup:
@@ -266,6 +273,10 @@ class Setup:
             from unokit.compiled import flip
 
             R = flip.rules_array(rules, cfg.players, cfg.rounds_only)
+        elif game == "no-mercy":
+            from unokit.compiled import nomercy
+
+            R = nomercy.rules_array(rules, cfg.players, cfg.rounds_only)
         else:
             reactive = any(s == "careless" for s in cfg.seats)
             R = rules_array(rules, cfg.players, cfg.rounds_only, reactive)
@@ -301,10 +312,12 @@ def run_chunk(cfg: Config, start: int, size: int) -> Tally:
         for index in range(start, start + size):
             if index % cfg.check == 0:
                 check_game(cfg, index, setup)
-    if setup.game == "flip":
-        from unokit.compiled import flip
-
-        return flip.run_chunk(setup.R, setup.P, setup.base, setup.dealer, cfg.players, start, size)
+    twin = _twin(setup.game)
+    if twin is not None:
+        modern: Tally = twin.run_chunk(
+            setup.R, setup.P, setup.base, setup.dealer, cfg.players, start, size
+        )
+        return modern
     games, rounds, pc, sq, nr = k.run_games(setup.R, setup.P, setup.base, start, size, setup.dealer)
     n = cfg.players
     ok = games[:, k.G_STALLED] == 0
@@ -340,12 +353,12 @@ def warm(check: bool, games: Sequence[str] = ("classic",)) -> None:
     report gives, counts compiling or loading.
     """
     k = load_kernel()
-    if "flip" in games:
-        from unokit.compiled import flip
-
-        flip.warm(check)
-        if "classic" not in games:
-            return
+    for game in games:
+        twin = _twin(game)
+        if twin is not None:
+            twin.warm(check)
+    if "classic" not in games:
+        return
     R = rules_array(RuleSet(), 2, rounds_only=True, reactive=False)
     P = players_array(["random", "random"])
     k.run_games(R, P, base_seed(0), 0, 1, -1)
@@ -391,12 +404,11 @@ def play_logged(cfg: Config, index: int, setup: Setup | None = None) -> PlayedGa
     """
     k = load_kernel()
     setup = setup or Setup.of(cfg)
-    if setup.game == "flip":
-        from unokit.compiled import flip
-
-        st, log, stalled = flip.play_logged(setup.R, setup.P, setup.base, setup.dealer, index)
+    twin = _twin(setup.game)
+    if twin is not None:
+        st, log, stalled = twin.play_logged(setup.R, setup.P, setup.base, setup.dealer, index)
         return PlayedGame(
-            flip.record(setup.rules, cfg.players, log), flip.state_json(st, setup.rules), stalled
+            twin.record(setup.rules, cfg.players, log), twin.state_json(st, setup.rules), stalled
         )
     size = 1 << 16
     while True:

@@ -97,6 +97,7 @@ def run_chunk(
     tally.challenges_won = int(good[:, fk.G_CHALWON].sum())
     tally.catches = _hist(good[:, fk.G_CATCH])
     tally.flips = _hist(good[:, fk.G_FLIPS])
+    tally.knockouts = _hist(np.zeros(len(good), dtype=np.int64))  # none in Flip, per game
     return tally
 
 

@@ -15,7 +15,7 @@ ENGINES = ("python", "compiled")  # the reference engine, and unokit.compiled
 REFERENCE_OPTIONS: tuple[tuple[str, Any], ...] = (("wd4_bluffing", False), ("uno_penalty", 0))
 
 # the games the compiled engine plays (unokit.compiled), declared
-COMPILED_GAMES = frozenset({"classic", "flip"})
+COMPILED_GAMES = frozenset({"classic", "flip", "no-mercy"})
 
 
 def player_names() -> list[str]:
