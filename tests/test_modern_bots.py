@@ -20,7 +20,7 @@ from test_modern_properties import (
     _random_rules,
 )
 from unokit.bots import BOTS, Bot, GreedyBot, HeuristicBot, ISMCTSBot, RandomBot
-from unokit.bots.modern import ModernHeuristic, greedy_modern
+from unokit.bots.modern import ModernHeuristic, ModernWeights, greedy_modern
 from unokit.bots.modern_search import flip_world, nm_world
 from unokit.bots.runner import play_game, play_round, step
 from unokit.engine import FlipGame, Game, ModernGame, NoMercyGame, view_of
@@ -248,6 +248,45 @@ def test_flip_act_d5_the_heuristic_hits_a_player_about_to_go_out() -> None:
     g = _flip([["O+5", "O3", "T2"], ["P1"], ["V1", "V2", "V3", "V4", "V5"]], ["O7"],
               side=1)  # fmt: skip
     assert _heuristic(g).card == parse_face("O+5")
+
+
+def _heuristic_with(g: Game, **weights: float) -> Action:
+    return ModernHeuristic(seed=1, weights=ModernWeights(**weights)).act(view_of(g, g.current))  # type: ignore[arg-type]
+
+
+# an opponent far from going out whose other faces (FLIP-VIEW-2) are all numbers
+WEAK_BACKS = ["Y2|P3", "Y2|P4", "Y4|T5", "Y4|T6", "G7|O2", "G7|O3"]
+
+
+def test_flip_2p_1_the_heuristic_goes_out_through_a_run_of_cards_that_play_again() -> None:
+    """FLIP-2P-1: with two players Skip and Draw One give another turn, so Skip, Draw
+    One, Draw One (by symbol), 7 empties the hand this turn; only the Skip starts
+    that run (the Draw One first strands the Skip).  Without the search it plays the
+    Draw One."""
+    g = _flip([["RS", "R+1", "B+1", "B7"], WEAK_BACKS], ["R5"])
+    assert _heuristic(g).card == parse_face("RS")
+    assert _heuristic_with(g, chain=0).card == parse_face("R+1")
+
+
+def test_flip_flip_1_the_heuristic_keeps_its_wilds_rather_than_flip_them_away() -> None:
+    """FLIP-FLIP-1, FLIP-VIEW-1: a Flip turns its own hand to faces it cannot see; a
+    hand holding a Wild and a Wild Draw Two is worth more than an average hand of the
+    dark side, so it does not flip, though the opponent's other faces (FLIP-VIEW-2) are
+    all numbers.  Judged by the opponent's faces alone (``flip_me=0``) it flips."""
+    g = _flip([["RF", "W", "W+2", "R3"], WEAK_BACKS], ["R5"])
+    assert _heuristic(g).card == parse_face("R3")
+    assert _heuristic_with(g, flip_me=0.0).card == parse_face("RF")
+
+
+@pytest.mark.parametrize(("back", "flips"), [("P3", True), ("W", False)])
+def test_flip_view_2_the_heuristic_flips_by_the_faces_a_last_card_would_show(
+    back: str, flips: bool
+) -> None:
+    """FLIP-VIEW-2, FLIP-FLIP-1: the opponent holds one card whose other face it sees;
+    a flip turns that face up.  A number there: flip (with a hand of numbers, no worse
+    for an average dark hand).  A wild there: the opponent would go out, so no flip."""
+    g = _flip([["RF", "R3", "G4", "B6"], [f"Y2|{back}"]], ["R5"])
+    assert (_heuristic(g).card == parse_face("RF")) is flips
 
 
 def test_greedy_never_challenges_and_never_draws_with_a_play() -> None:

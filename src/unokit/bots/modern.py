@@ -17,8 +17,14 @@ again and expect the same decision.
   the victim is close to going out, or close to the Mercy limit (a knock-out); Skip,
   Skip Everyone and (two players) Reverse are worth another turn; Discard All by the
   cards it sheds; a 7 swaps with the smallest hand and a 0 is judged by the hand it
-  passes in; a Flip by the other faces of the opponents' cards (what they will hold
-  after it, which every seat sees).  A stack is answered with the smallest draw card
+  passes in; a Flip by both sides of the table: the seat's own hand now against an
+  average hand of the other side (its own other faces are unseen), and the
+  opponents' other faces (what they will hold after it, which every seat sees)
+  against an average hand, the more the nearer they are to going out.  In Flip a play
+  on the colour in force counts more than in No Mercy (measured: greedy's habit of
+  keeping the colour beat switching it by number or symbol), and a run of plays that
+  goes out this turn (Skip Everyone; with two players every card that gives another
+  turn) is played whatever the scores say.  A stack is answered with the smallest draw card
   that may answer it (the big ones are kept to end a stack later), unless the next
   player is about to go out; it is absorbed only when nothing answers.  A Wild Draw
   Two or Wild Draw Colour is challenged when the odds of a bluff pay for the risk.
@@ -28,7 +34,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import cast
 
 from unokit.engine.actions import ACCEPT, CATCH, CHALLENGE, COLOR, DRAW, KEEP, PLAY, UNO, Action
@@ -284,12 +290,22 @@ class ModernWeights:
     skip: float = 6.0  # a skipped player, scaled likewise
     again: float = 7.0  # another turn for this seat
     knockout: float = 25.0  # a draw that may knock the victim out (No Mercy)
-    flip: float = 6.0  # a Flip, by what the opponents will hold after it
+    flip: float = 4.0  # a Flip, per unit of ``_flip_gain`` (Flip's weights below)
     mercy: float = 1.2  # each card past 15 in hand: stacks and swaps matter more
     bluff_near: int = 2  # bluff a wild draw only against a seat with this many cards
     points: float = 0.0  # each point the card is worth (shed the costly ones first)
     same_colour: float = 3.0  # a play on the colour in force, not on number or symbol
     bluffs: float = 0.25  # how often a player holding the colour in force plays a wild draw
+    # UNO Flip! only (a ``sided`` table; issue 50, tuned against greedy on seeds 11-12):
+    flip_same_colour: float = 8.0  # replaces ``same_colour``: keep the colour in force
+    flip_me: float = 1.0  # a Flip: the seat's own hand now against an average one
+    flip_urg: float = 2.0  # a Flip: an opponent's other faces weigh more near going out
+    q_action: float = 1.0  # worth of a coloured action face to its holder
+    q_dark: float = 0.5  # more for a dark Draw Five or Skip Everyone
+    q_wild: float = 3.0  # worth of a Wild face
+    q_wdraw: float = 3.5  # worth of a Wild Draw Two or Wild Draw Colour face
+    flip_lose: float = 40.0  # a Flip that leaves an opponent one wild face (it goes out)
+    chain: int = 6  # look for a run of plays that goes out, with this many cards or fewer
 
 
 def urgency(cards: int) -> float:
@@ -303,6 +319,7 @@ class ModernHeuristic:
     def __init__(self, seed: int | None = None, weights: ModernWeights | None = None) -> None:
         self.rng = random.Random(seed)
         self.w = weights or ModernWeights()
+        self.wf = replace(self.w, same_colour=self.w.flip_same_colour)  # a Flip table's
 
     def act(self, view: View) -> Action:
         legal = view.legal
@@ -319,6 +336,9 @@ class ModernHeuristic:
             return self._colour(view, colours, t)
         plays = [a for a in turn if a.kind == PLAY]
         if plays:
+            out = self._going_out(view, plays, t)
+            if out is not None:
+                return out
             best = max(plays, key=lambda a: (self.play_value(view, a, t), a.uno))
             keep = [a for a in turn if a.kind == KEEP]
             if keep and self.play_value(view, best, t) < self._keep_value(view, t):
@@ -387,6 +407,61 @@ class ModernHeuristic:
         gain = p * 2 * hit - (1 - p) * 2
         return challenge[0] if gain > 0 else accept[0]
 
+    def _going_out(self, view: View, plays: list[Action], t: Table) -> Action | None:
+        """Flip: the first play of a run that empties the hand this turn, if one exists.
+
+        Every card of the run but the last must give this seat another turn: Skip
+        Everyone (FLIP-ACT-SKIPALL); with two players also Skip, Reverse, Draw One,
+        Draw Five and an honest Wild Draw Two or Colour (FLIP-2P-1, -2).  A Wild Draw is
+        used only without a card of the colour in force (no bluff that a challenge
+        could undo, FLIP-CHAL-*); a wild names any colour of the side up.  Only hands
+        of ``chain`` cards or fewer are searched (the runs grow as a factorial)."""
+        hand = list(view.hand)
+        if not t.sided or len(hand) > self.w.chain or len(hand) < 2:
+            return None
+        two = sum(view.live) == 2
+        colours = list(side_colors(view))
+
+        def again(f: int) -> bool:
+            k = t.kind[f]
+            return k == K_SKIPALL or (two and k in (K_SKIP, K_REVERSE, K_DRAW, K_WILD_DRAW))
+
+        def playable(f: int, rest: list[int], colour: int, rank: int) -> bool:
+            if t.kind[f] == K_WILD_DRAW:
+                return not any(t.color[c] == colour for c in rest)
+            return t.wild[f] or t.color[f] == colour or (rank >= 0 and t.rank[f] == rank)
+
+        def runs(cards: list[int], colour: int, rank: int) -> bool:
+            for i, f in enumerate(cards):
+                rest = cards[:i] + cards[i + 1 :]
+                if f in cards[:i] or not playable(f, rest, colour, rank):
+                    continue
+                if not rest:
+                    return True
+                if not again(f):
+                    continue
+                if t.wild[f]:
+                    if any(runs(rest, c, -1) for c in colours):
+                        return True
+                elif runs(rest, t.color[f], t.rank[f]):
+                    return True
+            return False
+
+        top_rank = -1 if t.wild[view.top] else t.rank[view.top]
+        for a in plays:
+            f = a.card
+            if a.extra or not again(f):
+                continue
+            rest = list(hand)
+            rest.remove(f)
+            if not playable(f, rest, view.color, top_rank):
+                continue
+            colour = a.color if t.wild[f] else t.color[f]
+            if runs(rest, colour, -1 if t.wild[f] else t.rank[f]):
+                same = [b for b in plays if b.card == f and not b.extra and b.color == a.color]
+                return max(same, key=lambda b: b.uno)
+        return None
+
     def _keep_value(self, view: View, t: Table) -> float:
         """Keeping the drawn card: as if it stayed in hand (one card more than playing)."""
         return -self.w.left * len(view.hand) - self.w.stuck
@@ -398,6 +473,8 @@ class ModernHeuristic:
         left = cards_left(view, a, t, rest)
         if not rest:
             return 1e6  # goes out: wins the round (NM-END-1, FLIP-END-1)
+        if t.sided:
+            w = self.wf
         card = a.card
         k = t.kind[card]
         n_live = sum(view.live)
@@ -411,8 +488,8 @@ class ModernHeuristic:
             v -= w.mercy * (left - len(rest))  # a big hand: swaps and passes weigh more
         top = a.extra[-1] if a.extra else card
         colour = a.color if t.wild[top] else t.color[top]
-        if k in (K_SWAP, K_PASS) and left != len(rest):
-            follow = 1  # a new hand: the colour in force is anyone's guess
+        if (k in (K_SWAP, K_PASS) and left != len(rest)) or k == K_FLIP:
+            follow = 1  # a new hand (a Flip: on a new top card): anyone's guess
         else:
             follow = sum(1 for c in rest if t.color[c] == colour or t.rank[c] == t.rank[top])
         v += w.follow * min(follow, 3) - (w.stuck if follow == 0 else 0.0)
@@ -457,21 +534,50 @@ class ModernHeuristic:
             if two:
                 v += w.again
         elif k == K_FLIP:
-            v += w.flip * self._flip_gain(view, t)
+            v += w.flip * self._flip_gain(view, t, rest)
         return v
 
-    def _flip_gain(self, view: View, t: Table) -> float:
-        """What a Flip is worth by what the opponents will hold after it: their other
-        faces (FLIP-VIEW-2).  Wilds and action faces there help them; an opponent
-        close to going out matters most.  Positive: the flip hurts them."""
-        others = modern_view(view).others
-        gain = 0.0
-        expect = 40 / 112  # wilds and coloured actions on a side
-        for s, backs in enumerate(others):
+    def _face_worth(self, f: int, t: Table) -> float:
+        """How much a Flip face helps the seat holding it (0 for a number)."""
+        w = self.w
+        k = t.kind[f]
+        if k == K_WILD_DRAW:
+            return w.q_wdraw
+        if t.wild[f]:
+            return w.q_wild
+        if k == K_NUMBER:
+            return 0.0
+        dark = FACE_SIDE[f] != LIGHT and k in (K_DRAW, K_SKIPALL)
+        return w.q_action + (w.q_dark if dark else 0.0)
+
+    def _side_mean(self, side: int) -> float:
+        """The mean ``_face_worth`` of a face of ``side`` (FLIP-DECK-1: of 112 faces, 32
+        coloured actions, Flips included, 8 of them Draw Five and 8 Skip Everyone on the
+        dark side, 4 Wild, 4 Wild Draw)."""
+        w = self.w
+        actions = 32 * w.q_action + (16 * w.q_dark if side != LIGHT else 0.0)
+        return (actions + 4 * w.q_wild + 4 * w.q_wdraw) / 112
+
+    def _flip_gain(self, view: View, t: Table, rest: Sequence[int]) -> float:
+        """What a Flip is worth to this seat, in ``_face_worth`` units.
+
+        After it this seat holds the other faces of its own cards, which it cannot see
+        (FLIP-VIEW-1): an average hand of the other side, against the faces it holds
+        now.  Each opponent holds the faces this seat sees now (FLIP-VIEW-2), against
+        the average hand of the side up it holds now (unseen), weighted by its
+        closeness to going out; an opponent left with one wild face would go out."""
+        w = self.w
+        side = modern_view(view).side
+        now, then = self._side_mean(side), self._side_mean(1 - side)
+        gain = w.flip_me * (len(rest) * then - sum(self._face_worth(f, t) for f in rest))
+        for s, backs in enumerate(modern_view(view).others):
             if s == view.seat or not backs or not view.live[s]:
                 continue
-            good = sum(1 for f in backs if t.wild[f] or t.kind[f] != K_NUMBER) / len(backs)
-            gain += (expect - good) * (1 + 2 * urgency(len(backs)))
+            n = len(backs)
+            if n == 1 and t.wild[backs[0]]:
+                gain -= w.flip_lose
+            theirs = n * now - sum(self._face_worth(f, t) for f in backs)
+            gain += (1 + w.flip_urg * urgency(n)) * theirs
         return gain
 
 
