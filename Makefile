@@ -132,7 +132,7 @@ bench: $(STAMP) $(BENCH_VENV)/.installed
 	$(BIN)/python benchmarks/bench_engine.py --reference-python $(BENCH_VENV)/bin/python $(ARGS)
 	$(BIN)/python benchmarks/bench_rl.py --reference-python $(BENCH_VENV)/bin/python $(ARGS)
 	$(BIN)/python benchmarks/bench_compiled.py --reference-python $(BENCH_VENV)/bin/python --cold-start $(ARGS)
-	$(BIN)/python benchmarks/bench_compiled_flip.py $(ARGS)
+	$(BIN)/python benchmarks/bench_compiled_modern.py $(ARGS)
 	$(BIN)/python benchmarks/bench_vector.py --reference-python $(BENCH_VENV)/bin/python $(ARGS)
 
 # The learned bot (docs/rl.md): PPO on the vector env, CPU, about an hour of one core

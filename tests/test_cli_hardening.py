@@ -460,7 +460,8 @@ def _sub(name: str) -> Any:
 def test_sim_help_texts() -> None:
     text = " ".join(_sub("sim").format_help().split())
     assert "95% CIs" in text and "%%" not in text
-    assert "about 40-50 times faster" in text and "ten times" not in text
+    assert "40 to 180 times faster" in text and "ten times" not in text
+    assert "every game (classic, flip, no-mercy)" in text
     assert "95% CIs" in build_parser().format_help()  # the list of commands too
 
 

@@ -177,9 +177,9 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
         "--engine",
         choices=("python", "compiled"),
         default="python",
-        help="python: the reference engine (default; the only one for flip and no-mercy); "
-        "compiled: numba, about 40-50 times faster (docs/benchmarks.md), classic decks and "
-        "fast players only (pip install 'unokit[fast]')",
+        help="python: the reference engine (default); compiled: numba, 40 to 180 times "
+        "faster (docs/benchmarks.md), every game (classic, flip, no-mercy), fast players "
+        "only (pip install 'unokit[fast]')",
     )
     sp.add_argument(
         "--check",
