@@ -60,6 +60,11 @@ def test_the_same_seed_gives_the_same_tally_whatever_the_workers() -> None:
     assert Tally.from_json(one.to_json()).to_json() == one.to_json()
 
 
-def test_the_compiled_engine_refuses_the_modern_games() -> None:
-    with pytest.raises(SimError, match=r"classic decks only.*--engine python"):
-        SimConfig(preset="flip", engine="compiled", games=1)
+def test_the_compiled_engine_plays_the_modern_games_but_not_their_bots() -> None:
+    """Issue 50: the compiled twins (tests/test_compiled_modern.py holds them to this
+    engine); bots decide from views and stay on this one."""
+    pytest.importorskip("numba")
+    for preset in ("flip", "no-mercy"):
+        assert SimConfig(preset=preset, engine="compiled", games=1).engine == "compiled"
+        with pytest.raises(SimError, match=r"reference engine.*--engine python"):
+            SimConfig(preset=preset, engine="compiled", seats=("heuristic", "random"))

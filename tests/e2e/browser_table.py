@@ -511,11 +511,22 @@ def shot(page: Page, name: str) -> Path:
     return path
 
 
+# Every finite CSS animation jumped to its end: axe measures colour contrast with the
+# opacity of the moment, so a note fading in (``.flip-note``, 0.6 s from opacity 0) read
+# as unreadable when axe ran mid-fade (a chance failure, issue 51); what a player reads
+# is the end state.  An endless one (a spinner) cannot finish and is left running.
+FINISH_ANIMATIONS = """() => document.getAnimations().forEach((a) => {
+    if (a.effect && a.effect.getComputedTiming().endTime !== Infinity) a.finish();
+})"""
+
+
 def serious(page: Page) -> list[str]:
-    """axe-core's serious and critical findings on the page as it is now (axe is
-    vendored in axe-playwright-python, a dev dependency: nothing is fetched)."""
+    """axe-core's serious and critical findings on the page as it is when its
+    animations have ended (axe is vendored in axe-playwright-python, a dev dependency:
+    nothing is fetched)."""
     from axe_playwright_python.sync_playwright import Axe
 
+    page.evaluate(FINISH_ANIMATIONS)
     out = []
     for v in Axe().run(page).response["violations"]:
         if v["impact"] in ("serious", "critical"):

@@ -178,27 +178,27 @@ def unsupported(seats: Sequence[str], rules: RuleSet) -> str | None:
             f"({', '.join(FAST_PLAYERS)}); {names} decide from views and run on the "
             "reference engine: drop --engine compiled (or use --engine python)"
         )
-    game = game_of_deck(rules.deck)
-    if game == "flip":
-        from unokit.compiled import flip
-
-        return flip.unsupported(rules)
-    if game != "classic":  # No Mercy: every option (compiled/nomercy.py)
-        return None
+    twin = _twin(game_of_deck(rules.deck))
+    if twin is not None:
+        why: str | None = twin.unsupported(rules)
+        return why
     if len(seats) * rules.deal_size >= len(build_deck(rules.deck, rules.custom_cards)):
         # the reference engine refuses these too (unokit.engine.game.Game), in these words
         return f"{len(seats)} hands of {rules.deal_size} leave no card to start the round"
     return None
 
 
+# The compiled twins of the modern games, by the game's registry name (a declaration,
+# as ``games`` is for a component that plays some games): each module has the same
+# functions (unsupported, rules_array, run_chunk, play_logged, record, state_json,
+# warm).  Classic UNO's kernel is driven by this module itself.
+TWINS: dict[str, str] = {"flip": "unokit.compiled.flip", "no-mercy": "unokit.compiled.nomercy"}
+
+
 def _twin(game: str) -> ModuleType | None:
-    """The compiled twin of a modern game (``flip``, ``nomercy``); None for classic UNO,
-    whose kernel this module drives itself."""
-    if game == "flip":
-        return importlib.import_module("unokit.compiled.flip")
-    if game == "no-mercy":
-        return importlib.import_module("unokit.compiled.nomercy")
-    return None
+    """The compiled twin of ``game``; None for classic UNO."""
+    name = TWINS.get(game)
+    return importlib.import_module(name) if name else None
 
 
 # ------------------------------------------------------------------ arrays ---------
@@ -269,14 +269,9 @@ class Setup:
         if why:
             raise SimError(why)
         game = game_of_deck(rules.deck)
-        if game == "flip":
-            from unokit.compiled import flip
-
-            R = flip.rules_array(rules, cfg.players, cfg.rounds_only)
-        elif game == "no-mercy":
-            from unokit.compiled import nomercy
-
-            R = nomercy.rules_array(rules, cfg.players, cfg.rounds_only)
+        twin = _twin(game)
+        if twin is not None:
+            R = twin.rules_array(rules, cfg.players, cfg.rounds_only)
         else:
             reactive = any(s == "careless" for s in cfg.seats)
             R = rules_array(rules, cfg.players, cfg.rounds_only, reactive)

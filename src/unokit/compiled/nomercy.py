@@ -20,6 +20,11 @@ from unokit.rules import RuleSet, from_preset
 from unokit.simbase import Tally
 
 
+def unsupported(rules: RuleSet) -> str | None:
+    """Why the compiled engine cannot play these No Mercy rules: never (None)."""
+    return None
+
+
 def rules_array(rules: RuleSet, players: int, rounds_only: bool) -> np.ndarray:
     """The flat rules array the kernel reads (``nm_kernel.R_*``)."""
     from unokit.compiled import nm_kernel as nk
@@ -205,4 +210,12 @@ def warm(check: bool) -> None:
         play_logged(R, P, compiled.base_seed(0), -1, 0)
 
 
-__all__ = ["play_logged", "record", "rules_array", "run_chunk", "state_json", "warm"]
+__all__ = [
+    "play_logged",
+    "record",
+    "rules_array",
+    "run_chunk",
+    "state_json",
+    "unsupported",
+    "warm",
+]
