@@ -63,6 +63,7 @@ def rules_array(rules: RuleSet, players: int, rounds_only: bool) -> np.ndarray:
     r[fk.R_ROUNDS_ONLY] = int(rounds_only)
     r[fk.R_MAXDEC] = simbase.MAX_DECISIONS  # read now: tests lower it
     r[fk.R_MULTI] = int(rules.multi_play)
+    r[fk.R_JUMPIN] = int(rules.jump_in)
     r[fk.O_LIGHT : fk.O_LIGHT + fk.NDECK] = LIGHTS
     r[fk.O_DARKS : fk.O_DARKS + fk.NDECK] = DARKS
     r[fk.O_POINTS : fk.O_POINTS + fk.NUM_FACES] = FACE_POINTS

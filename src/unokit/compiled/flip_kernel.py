@@ -116,7 +116,8 @@ R_FLAST = 12  # 0 flip, 1 no_flip
 R_ROUNDS_ONLY = 13
 R_MAXDEC = 14
 R_MULTI = 15  # R-VAR-MULTI (FLIP-OPT-1): number faces of one number played at once
-O_LIGHT = 16  # the light face of each physical id
+R_JUMPIN = 16  # R-VAR-JUMPIN (FLIP-OPT-1): seats showing the top face are asked out of turn
+O_LIGHT = 24  # the light face of each physical id
 O_DARKS = O_LIGHT + NDECK  # the 112 dark faces, in id order (shuffled into a pairing)
 O_POINTS = O_DARKS + NDECK  # points of each face (FLIP-SCORE-1)
 RULES_SIZE = O_POINTS + NUM_FACES
@@ -851,23 +852,41 @@ def play_multi(
 
 
 # ================================================================ the players ====
+@njit(cache=True, _nrt=False)
+def jump_ins(st: np.ndarray, seat: int) -> bool:
+    """``FlipGame._jump_actions`` is not empty: R-VAR-JUMPIN, ``seat`` shows the top card's
+    coloured face while the player to act has not begun (``P_PLAY``)."""
+    if st[S_PHASE] != P_PLAY or seat == st[S_CUR] or st[O_LIVE + seat] == 0:
+        return False
+    faces = O_FACE + st[S_SIDE] * NDECK
+    top = st[faces + st[O_DISC + st[S_NDISC] - 1]]
+    if top >= WILD_F:
+        return False
+    base = O_HANDS + seat * HCAP
+    for i in range(st[O_HS + seat]):  # noqa: SIM110 (numba: plain loops and comparisons)
+        if st[faces + st[base + i]] == top:
+            return True
+    return False
+
+
 @njit(cache=True, _nrt=False, inline="always")
-def who_acts(st: np.ndarray, passed: int) -> int:
-    """``engine.state.seat_to_ask`` for these players: while a seat is catchable, every
-    other live seat clockwise from the seat after the one to act, not in ``passed``;
-    then the seat to act.  (A jump-in chance is let go by every fast player without a
-    draw of the generator, so ``jump_in`` changes nothing here, as in the driver.)"""
+def who_acts(st: np.ndarray, R: np.ndarray, passed: int) -> int:
+    """``engine.state.seat_to_ask``: clockwise from the seat after the one to act, every
+    other live seat while one is catchable, else (``jump_in``) those that may jump in,
+    not in ``passed``; then the seat to act.  The fast players let a jump-in go by, but
+    each chance is a decision of the driver's, counted against ``MAX_DECISIONS``."""
     if st[S_PHASE] >= P_ROUND_OVER:
         return -1
     cur = st[S_CUR]
-    if st[S_VULN] < 0:
+    catchable = st[S_VULN] >= 0
+    if not catchable and R[R_JUMPIN] == 0:
         return cur
     n = st[S_N]
     for k in range(1, n):
         s = cur + k
         if s >= n:
             s -= n
-        if st[O_LIVE + s] != 0 and not (passed >> s) & 1:
+        if st[O_LIVE + s] != 0 and not (passed >> s) & 1 and (catchable or jump_ins(st, s)):
             return s
     return cur
 
@@ -944,7 +963,7 @@ def play_round(
     rt = 0
     passed = 0
     for _ in range(R[R_MAXDEC]):
-        seat = who_acts(st, passed)
+        seat = who_acts(st, R, passed)
         if seat < 0:
             return rt
         cur = st[S_CUR]

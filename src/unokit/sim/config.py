@@ -83,8 +83,7 @@ class SimConfig:
         rules = self.rules()  # raises RulesError for a bad preset or option
         if self.engine == "compiled" and not plays(COMPILED_GAMES, rules):
             raise SimError(
-                f"the compiled engine plays classic UNO and UNO Flip! only: deck={rules.deck!r} "
-                "(No Mercy) is simulated by the Python engine; use --engine python"
+                f"the compiled engine does not play deck={rules.deck!r}: use --engine python"
             )
         rules.check_players(len(self.seats))
         if self.dealer is not None and not 0 <= self.dealer < len(self.seats):
