@@ -55,7 +55,6 @@ FLIP_FAMILIES: list[Opts] = [
     (("jump_in", True),),
     (("multi_play", True),),  # R-VAR-MULTI (FLIP-OPT-1): several number faces at once
     (("multi_play", True), ("draw_until_playable", True), ("flip_exposed_action", True)),
-    (("multi_play", True), ("hand_size", 3)),  # a multi-play that empties the hand
     (("scoring", "low"), ("target_score", 300)),  # FLIP-SCORE-3
     (("scoring", "first-out"),),
     (("uno_penalty", 4), ("hand_size", 9)),
@@ -79,10 +78,10 @@ NM_FAMILIES: list[Opts] = [
     (("nm_knockout_cards", "discard_bottom"), ("mercy_limit", 15)),  # NM-MERCY-2
     (("nm_last_card_effect", True), ("nm_stack_deflect", True)),  # NM-END-2
     # tiny hands reach a last card that opens or sends on a stack (NM-STACK-8, a final
-    # WR+4), and a knock-out one card after the deal puts cards face down under the
-    # discards, which the next reshuffle takes (NM-MERCY-2, NM-TURN-6)
+    # WR+4); late knock-outs of six seats put cards face down under the discards, which
+    # a reshuffle then takes (NM-MERCY-2, NM-TURN-6: test_rare_paths_are_replayed)
     (("nm_last_card_effect", True), ("nm_stack_deflect", True), ("hand_size", 2)),
-    (("nm_knockout_cards", "discard_bottom"), ("mercy_limit", 4), ("hand_size", 3)),
+    (("nm_knockout_cards", "discard_bottom"), ("mercy_limit", 20)),
     (("nm_roulette_color", "player"),),  # NM-ROULETTE-1
     (("nm_voluntary_draw", False),),  # NM-TURN-4
     (("scoring", "standard"), ("target_score", 500)),  # NM-SCORE-2
@@ -136,6 +135,39 @@ def test_compiled_modern_games_replay_identically_through_the_reference_engine(
     if dict(opts).get("multi_play"):
         assert multis > 0  # the fast players played several cards at once
     assert stalled == 0 or dict(opts).get("mercy_limit") == 0
+
+
+def test_rare_paths_are_replayed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Paths the families above reach seldom, each reached here and replayed: a Flip
+    multi-play that empties the hand (R-VAR-MULTI, FLIP-END-1: careless players, who go
+    out that way only when they forget UNO, in tiny hands) and a No Mercy reshuffle of
+    face-down knocked-out cards (NM-MERCY-2 with ``discard_bottom``, NM-TURN-6)."""
+    from unokit.engine.modern.nomercy import NoMercyGame
+
+    out_by_multi = 0
+    cfg = SimConfig(preset="flip", options=(("multi_play", True), ("hand_size", 2)),
+                    seats=("careless",) * 3, games=40, seed=3, engine="compiled",
+                    rounds_only=True)  # fmt: skip
+    for index in range(40):
+        played = compiled.check_game(cfg, index)
+        plays = [a for a in played.record["rounds"][0]["actions"] if "play" in a or "cards" in a]
+        out_by_multi += "cards" in plays[-1]
+    assert out_by_multi > 0
+
+    face_down = []
+    refill = NoMercyGame._refill_cards
+
+    def counted(self: NoMercyGame) -> list[int]:
+        face_down.append(self.face_down)
+        return refill(self)
+
+    monkeypatch.setattr(NoMercyGame, "_refill_cards", counted)
+    cfg = SimConfig(preset="no-mercy", seats=("random",) * 6, games=10, seed=6,
+                    options=(("nm_knockout_cards", "discard_bottom"), ("mercy_limit", 20)),
+                    engine="compiled", rounds_only=True)  # fmt: skip
+    for index in range(10):
+        compiled.check_game(cfg, index)
+    assert any(k > 0 for k in face_down), face_down
 
 
 def test_a_flip_game_that_differs_is_reported_with_its_record(
