@@ -147,7 +147,7 @@ def matches(st: np.ndarray, R: np.ndarray, c: int) -> bool:
     if c >= NM_W or c >> 4 == st[S_COLOR]:
         return True
     top = top_card(st)
-    return top < NM_W and R[O_RANK + c] == R[O_RANK + top]
+    return top < NM_W and c & 15 == top & 15  # both coloured: the rank is ``& 15``
 
 
 @njit(cache=True, _nrt=False)
@@ -557,7 +557,7 @@ def pass_hands(st: np.ndarray) -> None:
             st[O_HS + t] = k
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def play(
     st: np.ndarray, R: np.ndarray, seat: int, c: int, color: int, target: int, uno: int,
     lg: np.ndarray,
@@ -658,7 +658,7 @@ def play(
 
 
 # ================================================================ the players ====
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def list_plays(st: np.ndarray, R: np.ndarray, seat: int, buf: np.ndarray) -> int:
     """Every play ``_turn_actions`` lists now (``_plays`` of each distinct playable card),
     4 words each in ``buf``: card, colour, target, 1 if it leaves one card (a call of UNO
