@@ -295,6 +295,35 @@ def _hist(values: np.ndarray) -> Hist:
     return Hist(dict(zip(seen.tolist(), counts[seen].tolist(), strict=True)))
 
 
+def modern_tally(
+    k: ModuleType, games: np.ndarray, rounds: np.ndarray, nr: int, players: int
+) -> Tally:
+    """A modern twin's games as ``ModernTable.play`` counts them: ``games`` rows of the
+    twin's kernel ``k`` (the same ``G_*`` columns for every count both games keep; a
+    stalled game adds only its finished rounds), ``rounds`` rows of (turns, points)."""
+    ok = games[:, k.G_STALLED] == 0
+    good = games[ok]
+    tally = Tally(players)
+    tally.games = int(ok.sum())
+    tally.stalled = int(len(games) - tally.games)
+    tally.rounds = int(good[:, k.G_ROUNDS].sum())
+    tally.wins_by_seat = np.bincount(good[:, k.G_WINNER], minlength=players).tolist()
+    tally.wins_by_position = np.bincount(good[:, k.G_POS], minlength=players).tolist()
+    tally.turns = _hist(good[:, k.G_TURNS])
+    tally.rounds_per_game = _hist(good[:, k.G_ROUNDS])
+    tally.round_turns = _hist(rounds[:nr, 0])
+    tally.round_points = _hist(rounds[:nr, 1])
+    tally.draw_turns = int(good[:, k.G_DRAWTURNS].sum())
+    tally.reshuffles = _hist(good[:, k.G_RESH])
+    tally.challenges = _hist(good[:, k.G_CHAL])
+    tally.challenges_won = int(good[:, k.G_CHALWON].sum())
+    tally.catches = _hist(good[:, k.G_CATCH])
+    none = _hist(np.zeros(len(good), dtype=np.int64))  # a count the game does not have
+    tally.flips = none
+    tally.knockouts = none
+    return tally
+
+
 def run_chunk(cfg: Config, start: int, size: int) -> Tally:
     """Games ``start`` .. ``start + size - 1`` on the compiled engine, as a ``Tally``.
 

@@ -75,30 +75,12 @@ def run_chunk(
     size: int,
 ) -> Tally:  # fmt: skip
     """Games ``start`` .. ``start + size - 1`` as a ``Tally`` (``ModernTable.play``'s counts)."""
-    from unokit.compiled import _hist
+    from unokit.compiled import _hist, modern_tally
     from unokit.compiled import flip_kernel as fk
 
     games, rounds, nr = fk.run_games(R, P, base, start, size, dealer)
-    n = players
-    ok = games[:, fk.G_STALLED] == 0
-    good = games[ok]
-    tally = Tally(n)
-    tally.games = int(ok.sum())
-    tally.stalled = int(size - tally.games)
-    tally.rounds = int(good[:, fk.G_ROUNDS].sum())
-    tally.wins_by_seat = np.bincount(good[:, fk.G_WINNER], minlength=n).tolist()
-    tally.wins_by_position = np.bincount(good[:, fk.G_POS], minlength=n).tolist()
-    tally.turns = _hist(good[:, fk.G_TURNS])
-    tally.rounds_per_game = _hist(good[:, fk.G_ROUNDS])
-    tally.round_turns = _hist(rounds[:nr, 0])
-    tally.round_points = _hist(rounds[:nr, 1])
-    tally.draw_turns = int(good[:, fk.G_DRAWTURNS].sum())
-    tally.reshuffles = _hist(good[:, fk.G_RESH])
-    tally.challenges = _hist(good[:, fk.G_CHAL])
-    tally.challenges_won = int(good[:, fk.G_CHALWON].sum())
-    tally.catches = _hist(good[:, fk.G_CATCH])
-    tally.flips = _hist(good[:, fk.G_FLIPS])
-    tally.knockouts = _hist(np.zeros(len(good), dtype=np.int64))  # none in Flip, per game
+    tally = modern_tally(fk, games, rounds, nr, players)
+    tally.flips = _hist(games[games[:, fk.G_STALLED] == 0][:, fk.G_FLIPS])
     return tally
 
 

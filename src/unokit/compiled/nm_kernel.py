@@ -31,8 +31,6 @@ from unokit.compiled.kernel import (
     S_DIR,
     S_DRAWN,
     S_GWIN,
-    S_LOGON,
-    S_LOGOVF,
     S_LOGPOS,
     S_N,
     S_NDISC,
@@ -43,7 +41,6 @@ from unokit.compiled.kernel import (
     S_PHASE,
     S_RESH,
     S_RIDX,
-    S_RNG,
     S_RWIN,
     S_VULN,
     S_WD4BY,
@@ -56,6 +53,7 @@ from unokit.compiled.kernel import (
     step,
     unowned,
 )
+from unokit.compiled.kernel import new_game as classic_new_game
 
 # ---------------------------------------------------------------- cards ---------
 N_SKIP, N_REVERSE, N_D2, N_D4, N_SKIPALL, N_DISCARDALL = 10, 11, 12, 13, 14, 15
@@ -330,32 +328,9 @@ def take(
 
 @njit(cache=True, _nrt=False)
 def new_game(st: np.ndarray, R: np.ndarray) -> None:
-    """A fresh game before its first hand."""
-    keep_rng = st[S_RNG]
-    keep_log = st[S_LOGPOS]
-    keep_ovf = st[S_LOGOVF]
-    keep_on = st[S_LOGON]
-    st[:O_HANDS] = 0
-    st[S_RNG] = keep_rng
-    st[S_LOGPOS] = keep_log
-    st[S_LOGOVF] = keep_ovf
-    st[S_LOGON] = keep_on
-    n = R[R_N]
-    st[S_N] = n
-    st[S_NLIVE] = n
-    for s in range(n):
-        st[O_LIVE + s] = 1
-    st[S_COLOR] = -1
-    st[S_DIR] = 1
-    st[S_PHASE] = P_ROUND_OVER
-    st[S_DRAWN] = -1
-    st[S_VULN] = -1
-    st[S_WD4BY] = -1
-    st[S_PEND] = -1
-    st[S_RWIN] = -1
-    st[S_GWIN] = -1
-    st[S_RIDX] = -1
-    st[S_DEALER] = -1
+    """A fresh game before its first hand (the classic kernel's ``new_game``: the layouts
+    agree there)."""
+    classic_new_game(st, R)
     st[S_ROULBY] = -1
 
 

@@ -58,29 +58,12 @@ def run_chunk(
     size: int,
 ) -> Tally:  # fmt: skip
     """Games ``start`` .. ``start + size - 1`` as a ``Tally`` (``ModernTable.play``'s counts)."""
-    from unokit.compiled import _hist
+    from unokit.compiled import _hist, modern_tally
     from unokit.compiled import nm_kernel as nk
 
     games, rounds, nr = nk.run_games(R, P, base, start, size, dealer)
-    n = players
-    ok = games[:, nk.G_STALLED] == 0
-    good = games[ok]
-    tally = Tally(n)
-    tally.games = int(ok.sum())
-    tally.stalled = int(size - tally.games)
-    tally.rounds = int(good[:, nk.G_ROUNDS].sum())
-    tally.wins_by_seat = np.bincount(good[:, nk.G_WINNER], minlength=n).tolist()
-    tally.wins_by_position = np.bincount(good[:, nk.G_POS], minlength=n).tolist()
-    tally.turns = _hist(good[:, nk.G_TURNS])
-    tally.rounds_per_game = _hist(good[:, nk.G_ROUNDS])
-    tally.round_turns = _hist(rounds[:nr, 0])
-    tally.round_points = _hist(rounds[:nr, 1])
-    tally.draw_turns = int(good[:, nk.G_DRAWTURNS].sum())
-    tally.reshuffles = _hist(good[:, nk.G_RESH])
-    tally.challenges = _hist(good[:, nk.G_CHAL])
-    tally.catches = _hist(good[:, nk.G_CATCH])
-    tally.knockouts = _hist(good[:, nk.G_KNOCKOUTS])
-    tally.flips = _hist(np.zeros(len(good), dtype=np.int64))  # none in No Mercy, per game
+    tally = modern_tally(nk, games, rounds, nr, players)
+    tally.knockouts = _hist(games[games[:, nk.G_STALLED] == 0][:, nk.G_KNOCKOUTS])
     # the hands won by the Mercy rule before a stall count, as in the driver
     tally.mercy_rounds = int(games[:, nk.G_MERCY].sum())
     return tally
