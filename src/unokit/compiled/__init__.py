@@ -324,6 +324,25 @@ def modern_tally(
     return tally
 
 
+def modern_logged(
+    k: ModuleType, R: np.ndarray, P: np.ndarray, base: np.uint64, dealer: int, index: int
+) -> tuple[np.ndarray, np.ndarray, bool]:
+    """Game ``index`` on a modern twin's kernel ``k``, with its log: ``(state, log,
+    stalled)``; a log that overflows plays the same game again with more room."""
+    kernel = load_kernel()  # the log's slots in the state are the classic kernel's
+    size = 1 << 16
+    while True:
+        st = np.zeros(k.STATE_SIZE, dtype=np.int64)
+        st[kernel.S_LOGON] = 1
+        lg = np.zeros(size, dtype=np.int64)
+        cnt = np.zeros(k.G_SIZE, dtype=np.int64)
+        rounds = np.zeros((1, 2), dtype=np.int64)
+        k.play_game_entry(st, R, P, base, index, dealer, cnt, rounds, lg)
+        if not st[kernel.S_LOGOVF]:
+            return st, lg[: st[kernel.S_LOGPOS]], bool(cnt[k.G_STALLED])
+        size *= 4
+
+
 def run_chunk(cfg: Config, start: int, size: int) -> Tally:
     """Games ``start`` .. ``start + size - 1`` on the compiled engine, as a ``Tally``.
 

@@ -89,19 +89,9 @@ def play_logged(
 ) -> tuple[np.ndarray, np.ndarray, bool]:
     """Game ``index`` with its log: ``(state, log, stalled)``."""
     from unokit.compiled import flip_kernel as fk
-    from unokit.compiled import kernel as k
+    from unokit.compiled import modern_logged
 
-    size = 1 << 16
-    while True:
-        st = np.zeros(fk.STATE_SIZE, dtype=np.int64)
-        st[k.S_LOGON] = 1
-        lg = np.zeros(size, dtype=np.int64)
-        cnt = np.zeros(fk.G_SIZE, dtype=np.int64)
-        rounds = np.zeros((1, 2), dtype=np.int64)
-        fk.play_game_entry(st, R, P, base, index, dealer, cnt, rounds, lg)
-        if not st[k.S_LOGOVF]:
-            return st, lg[: st[k.S_LOGPOS]], bool(cnt[fk.G_STALLED])
-        size *= 4  # the log overflowed: the same game again, with more room
+    return modern_logged(fk, R, P, base, dealer, index)
 
 
 def record(rules: RuleSet, players: int, log: np.ndarray) -> dict[str, Any]:

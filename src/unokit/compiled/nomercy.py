@@ -73,20 +73,10 @@ def play_logged(
     R: np.ndarray, P: np.ndarray, base: np.uint64, dealer: int, index: int
 ) -> tuple[np.ndarray, np.ndarray, bool]:
     """Game ``index`` with its log: ``(state, log, stalled)``."""
-    from unokit.compiled import kernel as k
+    from unokit.compiled import modern_logged
     from unokit.compiled import nm_kernel as nk
 
-    size = 1 << 16
-    while True:
-        st = np.zeros(nk.STATE_SIZE, dtype=np.int64)
-        st[k.S_LOGON] = 1
-        lg = np.zeros(size, dtype=np.int64)
-        cnt = np.zeros(nk.G_SIZE, dtype=np.int64)
-        rounds = np.zeros((1, 2), dtype=np.int64)
-        nk.play_game_entry(st, R, P, base, index, dealer, cnt, rounds, lg)
-        if not st[k.S_LOGOVF]:
-            return st, lg[: st[k.S_LOGPOS]], bool(cnt[nk.G_STALLED])
-        size *= 4  # the log overflowed: the same game again, with more room
+    return modern_logged(nk, R, P, base, dealer, index)
 
 
 def record(rules: RuleSet, players: int, log: np.ndarray) -> dict[str, Any]:
