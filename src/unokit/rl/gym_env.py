@@ -29,8 +29,8 @@ from unokit.bots import BOTS, Bot
 from unokit.bots.base import observes
 from unokit.engine import view_of
 from unokit.match import ask_bot, inform
-from unokit.obs.core import IllegalTableAction, Table, observation_bounds
-from unokit.obs.spec import NUM_ACTIONS
+from unokit.obs.core import IllegalTableAction
+from unokit.obs.tables import tables_for
 from unokit.rules import RuleSet, from_preset
 
 OBSERVATION_MODES = ("dict", "array")
@@ -75,12 +75,9 @@ class UnoGymEnv(gymnasium.Env[Any, np.int64]):
             raise ValueError(f"observation must be one of {OBSERVATION_MODES}")
         if illegal_action not in ILLEGAL_MODES:
             raise ValueError(f"illegal_action must be one of {ILLEGAL_MODES}")
-        self.table = Table(
-            rules if rules is not None else from_preset(preset, options),
-            num_players,
-            reward=reward,
-            episode=episode,
-        )
+        rule_set = rules if rules is not None else from_preset(preset, options)
+        self.tables = tables = tables_for(rule_set)  # the game's action and observation tables
+        self.table = tables.make_table(rule_set, num_players, reward=reward, episode=episode)
         n = num_players
         if seat is not None and not 0 <= seat < n:
             raise ValueError(f"seat must be 0 to {n - 1} or None, not {seat}")
@@ -104,19 +101,19 @@ class UnoGymEnv(gymnasium.Env[Any, np.int64]):
         self.max_steps = max_steps
         self.steps = 0
         self.render_mode = render_mode
-        low, high = observation_bounds()
+        low, high = tables.bounds()
         box = spaces.Box(low=low, high=high, dtype=np.uint8)
         self.observation_space: spaces.Space[Any]
         if observation == "dict":
             self.observation_space = spaces.Dict(
                 {
                     "observation": box,
-                    "action_mask": spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8),
+                    "action_mask": spaces.Box(0, 1, shape=(tables.num_actions,), dtype=np.int8),
                 }
             )
         else:
             self.observation_space = box
-        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self.action_space = spaces.Discrete(tables.num_actions)
         self.bots: list[Bot | None] = [None] * n
         self._observed = [0] * n  # events handed to each bot's observe() so far
         self._done = True
@@ -161,10 +158,12 @@ class UnoGymEnv(gymnasium.Env[Any, np.int64]):
                 if table.episode == "round" or game.game_over:
                     self._done = True
                     return reward
-                if not view_of(game, self.seat).live[self.seat]:  # eliminated: game over
+                # looked at once the next round is dealt: out of the game (R-SCORE-ELIM)
+                # ends the episode, out of one No Mercy hand does not (NM-END-4)
+                table.next_round()
+                if not view_of(game, self.seat).live[self.seat]:
                     self._done = True
                     return reward
-                table.next_round()
                 continue
             s = table.select()
             if s == self.seat:

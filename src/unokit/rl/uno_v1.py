@@ -13,8 +13,9 @@
         env.step(action)
 
 Agents are ``player_0`` .. ``player_{n-1}`` (the seat numbers).  Observations are
-``{"observation": uint8[330], "action_mask": int8[343]}``; actions index the fixed
-table of ``unokit.obs.spec`` (docs/rl.md).  Out-of-turn decisions (catching a player who
+``{"observation": uint8[k], "action_mask": int8[m]}``; actions index the fixed table of
+the game the rules play (``unokit.obs.tables``, docs/rl.md): classic UNO 330 and 343,
+UNO Flip! 1,599 and 251, No Mercy 430 and 267.  Out-of-turn decisions (catching a player who
 did not call UNO, a late UNO call, a jump-in) are offered one seat at a time before
 each turn decision, with a PASS action; see ``Table.select``.
 
@@ -34,8 +35,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from unokit.engine import view_of
-from unokit.obs.core import IllegalTableAction, Table, observation_bounds
-from unokit.obs.spec import NUM_ACTIONS
+from unokit.obs.core import IllegalTableAction
+from unokit.obs.tables import GameTables, tables_for
 from unokit.rules import RuleSet, from_preset
 
 ILLEGAL_MODES = ("raise", "terminate")
@@ -51,12 +52,14 @@ def make_rules(
     return rules if rules is not None else from_preset(preset, options)
 
 
-def observation_space() -> spaces.Dict:
-    low, high = observation_bounds()
+def observation_space(tables: GameTables | None = None) -> spaces.Dict:
+    """The observation space of a game's tables (classic's by default)."""
+    t = tables if tables is not None else tables_for(RuleSet())
+    low, high = t.bounds()
     return spaces.Dict(
         {
             "observation": spaces.Box(low=low, high=high, dtype=np.uint8),
-            "action_mask": spaces.Box(low=0, high=1, shape=(NUM_ACTIONS,), dtype=np.int8),
+            "action_mask": spaces.Box(low=0, high=1, shape=(t.num_actions,), dtype=np.int8),
         }
     )
 
@@ -112,9 +115,9 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]
             raise ValueError(f"render_mode must be 'ansi', 'human' or None, not {render_mode!r}")
         if illegal_action not in ILLEGAL_MODES:
             raise ValueError(f"illegal_action must be one of {ILLEGAL_MODES}")
-        self.table = Table(
-            make_rules(preset, options, rules), num_players, reward=reward, episode=episode
-        )
+        rule_set = make_rules(preset, options, rules)
+        self.tables = tables = tables_for(rule_set)  # the game's action and observation tables
+        self.table = tables.make_table(rule_set, num_players, reward=reward, episode=episode)
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         if max_steps is not None and max_steps < 1:
@@ -124,9 +127,9 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
         self.agents: list[str] = []
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
-        obs_space = observation_space()
+        obs_space = observation_space(tables)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        act_space = spaces.Discrete(NUM_ACTIONS)
+        act_space = spaces.Discrete(tables.num_actions)
         self.action_spaces = {a: act_space for a in self.possible_agents}
         self.np_random = np.random.default_rng()
         self._dirty = False  # rewards hold a round's rewards that the next step clears
@@ -277,13 +280,15 @@ class UnoAECEnv(AECEnv):  # type: ignore[misc]
                 self.terminations[a] = True
                 self._ended = True
             return True
+        # Looked at once the next round is dealt: a seat out of the *game* (R-SCORE-ELIM)
+        # stays out, a seat knocked out of one No Mercy hand plays the next (NM-END-4).
+        table.next_round()
         live = view_of(game, None).live
-        for a in self.agents:  # R-SCORE-ELIM: an eliminated seat's episode is over
+        for a in self.agents:  # an eliminated seat's episode is over
             if not live[self._seat[a]]:
                 self.terminations[a] = True
                 self._ended = True
                 self._newly_dead = True
-        table.next_round()
         return False
 
     # ------------------------------------------------------------------- render ----
