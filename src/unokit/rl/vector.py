@@ -50,14 +50,10 @@ from gymnasium.vector.utils import batch_space
 
 from unokit import compiled
 from unokit.cards import build_deck, plain_deck
-from unokit.obs.core import (
-    EPISODE_MODES,
-    REWARD_MODES,
-    IllegalTableAction,
-    observation_bounds,
-    rule_features,
-)
-from unokit.obs.spec import MAX_SEATS, NUM_ACTIONS, OBS_SIZE, action_name
+from unokit.engine import game_class
+from unokit.obs.core import EPISODE_MODES, REWARD_MODES, IllegalTableAction
+from unokit.obs.spec import MAX_SEATS
+from unokit.obs.tables import tables_for
 from unokit.rl.uno_v1 import make_rules
 from unokit.rules import RuleSet
 
@@ -81,15 +77,84 @@ class VectorUnsupported(ValueError):
     """A configuration the vector environment does not play; the message says why."""
 
 
-def _kernel() -> ModuleType:
-    """The compiled half (imports numba); ``VectorUnsupported`` without numba."""
+def _kernel(module: str = "unokit.rl.vector_kernel") -> ModuleType:
+    """A game's compiled half (imports numba); ``VectorUnsupported`` without numba."""
     if not compiled.available():
         raise VectorUnsupported(
             "unokit.rl.vector runs compiled code and needs numba: pip install 'unokit[fast]'"
         )
     # the first reset and step on a machine compile for a minute or two: say so
     compiled.announce_compiling()
-    return importlib.import_module("unokit.rl.vector_kernel")
+    return importlib.import_module(module)
+
+
+class VectorGame:
+    """One game's half of the vector environment: its compiled kernel module and the
+    arrays it reads.  ``_Games`` and both interfaces are the same for every game; a
+    kernel module offers the same entry points (``ma_reset``, ``ma_step``,
+    ``sa_reset``, ``sa_step``, ``seed_all``, ``first_illegal``) and the same control
+    and settings layout (``C_*``, ``V_*``), with its game's own ``scratch`` arrays
+    passed between the games' arrays and the actions.  This one is classic UNO's.
+    """
+
+    kernel_module = "unokit.rl.vector_kernel"
+    opponents: tuple[str, ...] = OPPONENTS
+
+    def unsupported(self, rules: RuleSet, num_players: int, opponents: str | None) -> str | None:
+        """Why the kernel cannot play this, or None (``opponents`` None: self-play)."""
+        if rules.deck not in KERNEL_DECKS:
+            return (
+                f"deck={rules.deck!r}: the compiled engine plays the UNO decks only "
+                f"({', '.join(KERNEL_DECKS)}); use unokit.rl.uno_v1"
+            )
+        why = compiled.unsupported(["random"] * num_players, rules)
+        if why:
+            return why
+        if opponents == "heuristic" and not compiled.rollouts_cover(rules):
+            named = []
+            if rules.stacking != "off":
+                named.append(f"stacking={rules.stacking}")
+            if rules.seven_zero:
+                named.append("seven_zero")
+            if rules.multi_play:
+                named.append("multi_play")
+            if not plain_deck(rules.deck):
+                named.append(f"deck={rules.deck}")
+            return (
+                f"opponents='heuristic' plays the plain classic path only; these rules have "
+                f"{', '.join(named)}: use opponents='random', or UnoGymEnv's Python bots"
+            )
+        return None
+
+    def arrays(
+        self, rules: RuleSet, num_players: int
+    ) -> tuple[I64, F64, int, tuple[npt.NDArray[Any], ...]]:
+        """The rules array, the players array, a game state's size and the scratch."""
+        from unokit.compiled import search
+
+        k = compiled.load_kernel()
+        R = compiled.rules_array(rules, num_players, rounds_only=True, reactive=False)
+        P = compiled.players_array(["random"] * num_players)
+        deck_col = search.deck_colours(build_deck(rules.deck, rules.custom_cards))
+        buf, _lg, deck_col, cnt, unseen, sc = search.rollout_scratch(deck_col)
+        return R, P, int(k.STATE_SIZE), (buf, deck_col, cnt, unseen, sc)
+
+    def record(self, rules: RuleSet, num_players: int, log: I64) -> dict[str, Any]:
+        return compiled.record_from_log(rules, num_players, log)
+
+
+# Each game's half, by game name (module, attribute): imported when a game is played.
+VECTOR_GAMES: dict[str, tuple[str, str]] = {"classic": ("unokit.rl.vector", "CLASSIC")}
+CLASSIC = VectorGame()
+
+
+def vector_game(rules: RuleSet) -> VectorGame | None:
+    """The vector half of the game ``rules`` play, or None if it has none."""
+    where = VECTOR_GAMES.get(game_class(rules).NAME)
+    if where is None:
+        return None
+    game: VectorGame = getattr(importlib.import_module(where[0]), where[1])
+    return game
 
 
 def unsupported(
@@ -98,44 +163,33 @@ def unsupported(
     """Why the vector environment cannot play this, or None if it can.
 
     ``opponents`` None: every seat is a learner (``UnoVectorEnv``).  Multi-play needs no
-    refusal: ``uno_v1``'s table offers single-card plays only (docs/rl.md), and so do
-    both compiled opponents.
+    refusal: the tables offer single-card plays only (docs/rl.md), and so do the
+    compiled opponents.
     """
-    if rules.deck not in KERNEL_DECKS:
+    game = vector_game(rules)
+    if game is None:
         return (
-            f"deck={rules.deck!r}: the compiled engine plays the UNO decks only "
-            f"({', '.join(KERNEL_DECKS)}); use unokit.rl.uno_v1"
+            f"deck={rules.deck!r}: the vector environment has no compiled kernel for "
+            f"{game_class(rules).NAME!r} yet; use unokit.rl.uno_v1"
         )
     if episode != "round":
         return (
             f"episode={episode!r}: the vector environment plays one round per episode "
             "(use unokit.rl.uno_v1 for whole games)"
         )
-    why = compiled.unsupported(["random"] * num_players, rules)
-    if why:
-        return why
-    if opponents == "heuristic" and not compiled.rollouts_cover(rules):
-        named = []
-        if rules.stacking != "off":
-            named.append(f"stacking={rules.stacking}")
-        if rules.seven_zero:
-            named.append("seven_zero")
-        if rules.multi_play:
-            named.append("multi_play")
-        if not plain_deck(rules.deck):
-            named.append(f"deck={rules.deck}")
+    if opponents is not None and opponents not in game.opponents:
         return (
-            f"opponents='heuristic' plays the plain classic path only; these rules have "
-            f"{', '.join(named)}: use opponents='random', or UnoGymEnv's Python bots"
+            f"opponents={opponents!r}: the compiled opponents of {game_class(rules).NAME!r} "
+            f"are {', '.join(map(repr, game.opponents))}; or use UnoGymEnv's Python bots"
         )
-    return None
+    return game.unsupported(rules, num_players, opponents)
 
 
 class Batch(NamedTuple):
     """One step of every game (``UnoVectorEnv``); all arrays are new on every call."""
 
-    obs: U8  # (num_envs, 330): the observation of the seat to decide next
-    mask: I8  # (num_envs, 343): its legal actions
+    obs: U8  # (num_envs, obs size): the observation of the seat to decide next
+    mask: I8  # (num_envs, number of actions): its legal actions
     agent: I64  # (num_envs,): that seat
     rewards: F64  # (num_envs, num_players): every seat's reward for what just ended
     terminated: Bools  # (num_envs,): the round ended at this step (then reset)
@@ -172,37 +226,36 @@ class _Games:
         why = unsupported(rules, num_players, episode, opponents)
         if why:
             raise VectorUnsupported(why)
-        self.vk = vk = _kernel()
-        k = compiled.load_kernel()
-        from unokit.compiled import search
-
-        self.k = k
+        game = vector_game(rules)
+        assert game is not None  # unsupported() said so otherwise
+        self.game = game
+        self.vk = vk = _kernel(game.kernel_module)
+        self.tables = tables = tables_for(rules)
         self.rules = rules
         self.num_envs = num_envs
         self.num_players = n = num_players
-        self.R = compiled.rules_array(rules, n, rounds_only=True, reactive=False)
-        v = np.zeros(vk.V_SIZE, dtype=np.int64)
+        self.R, self.P, state_size, self.scratch = game.arrays(rules, n)
+        self.buf = self.scratch[0]
+        feats = tables.rule_features(rules, n)
+        v = np.zeros(vk.V_FEATS + len(feats), dtype=np.int64)
         v[vk.V_MAXSTEPS] = max_steps or 0
         v[vk.V_REWARD] = REWARD_MODES.index(reward)
-        v[vk.V_OPPONENT] = OPPONENTS.index(opponents) if opponents else 0
+        v[vk.V_OPPONENT] = game.opponents.index(opponents) if opponents else 0
         v[vk.V_SEAT] = -1 if seat is None else seat
         v[vk.V_BOTDEC] = BOT_DECISIONS
-        v[vk.V_FEATS : vk.V_FEATS + 20] = rule_features(rules, n)
+        v[vk.V_FEATS :] = feats
         self.V = v
-        self.P = compiled.players_array(["random"] * n)
-        self.ST = np.zeros((num_envs, k.STATE_SIZE), dtype=np.int64)
+        self.ST = np.zeros((num_envs, state_size), dtype=np.int64)
         self.CT = np.zeros((num_envs, vk.C_SIZE), dtype=np.int64)
         self.recording = record
         words = LOG_WORDS if record else 1
         self.LG = np.zeros((num_envs, words), dtype=np.int64)
         self.LAST = np.zeros((num_envs, words + 1), dtype=np.int64)
         if record:
-            self.ST[:, k.S_LOGON] = 1
-        deck_col = search.deck_colours(build_deck(rules.deck, rules.custom_cards))
-        self.buf, _lg, self.deck_col, self.cnt, self.unseen, self.sc = search.rollout_scratch(
-            deck_col
-        )
-        self.mask = np.zeros((num_envs, NUM_ACTIONS), dtype=np.int8)  # the current masks
+            self.ST[:, vk.S_LOGON] = 1
+        self.obs_size = tables.obs_size
+        self.num_actions = tables.num_actions
+        self.mask = np.zeros((num_envs, tables.num_actions), dtype=np.int8)  # the current masks
         self.seeded = False
 
     def seed(self, seed: int | Sequence[int] | None) -> None:
@@ -232,7 +285,7 @@ class _Games:
         bad = self.vk.first_illegal(self.mask, a)
         if bad >= 0:
             x = int(a[bad])
-            name = action_name(x) if 0 <= x < NUM_ACTIONS else "no such action"
+            name = self.tables.action_name(x) if 0 <= x < self.num_actions else "no such action"
             raise IllegalTableAction(
                 f"game {bad}: action {x} ({name}) is not allowed for seat "
                 f"{int(self.CT[bad, self.vk.C_AGENT])} now; nothing was applied"
@@ -240,14 +293,14 @@ class _Games:
         return a
 
     def _record(self, log: I64) -> dict[str, Any]:
-        return compiled.record_from_log(self.rules, self.num_players, log)
+        return self.game.record(self.rules, self.num_players, log)
 
     def record(self, i: int) -> dict[str, Any]:
         """The record (RECORD.md) of game ``i``'s episode so far (``record=True``)."""
         self._need_record()
-        if self.ST[i, self.k.S_LOGOVF]:
+        if self.ST[i, self.vk.S_LOGOVF]:
             raise RuntimeError(f"game {i}'s log ran out of room ({LOG_WORDS} words)")
-        return self._record(self.LG[i, : self.ST[i, self.k.S_LOGPOS]])
+        return self._record(self.LG[i, : self.ST[i, self.vk.S_LOGPOS]])
 
     def last_record(self, i: int) -> dict[str, Any]:
         """The record of game ``i``'s last ended episode (``record=True``)."""
@@ -314,8 +367,8 @@ class UnoVectorEnv:
         g = self.games
         g.seed(seed)
         n = self.num_envs
-        obs = np.empty((n, OBS_SIZE), dtype=np.uint8)
-        mask = np.empty((n, NUM_ACTIONS), dtype=np.int8)
+        obs = np.empty((n, g.obs_size), dtype=np.uint8)
+        mask = np.empty((n, g.num_actions), dtype=np.int8)
         g.vk.ma_reset(g.ST, g.CT, g.R, g.V, g.LG, g.buf, obs, mask)
         g.mask = mask
         self._started = True
@@ -337,8 +390,8 @@ class UnoVectorEnv:
         g = self.games
         a = g.check(actions)
         n = self.num_envs
-        obs = np.empty((n, OBS_SIZE), dtype=np.uint8)
-        mask = np.empty((n, NUM_ACTIONS), dtype=np.int8)
+        obs = np.empty((n, g.obs_size), dtype=np.uint8)
+        mask = np.empty((n, g.num_actions), dtype=np.int8)
         rew = np.empty((n, self.num_players))
         term = np.empty(n, dtype=np.bool_)
         trunc = np.empty(n, dtype=np.bool_)
@@ -439,20 +492,21 @@ class UnoVectorGymEnv(VectorEnv[Any, Any, Any]):
         self.num_envs = num_envs
         self.num_players = num_players
         self.observation_mode = observation
-        low, high = observation_bounds()
+        tables = self.games.tables
+        low, high = tables.bounds()
         box = spaces.Box(low=low, high=high, dtype=np.uint8)
         single: spaces.Space[Any]
         if observation == "dict":
             single = spaces.Dict(
                 {
                     "observation": box,
-                    "action_mask": spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8),
+                    "action_mask": spaces.Box(0, 1, shape=(tables.num_actions,), dtype=np.int8),
                 }
             )
         else:
             single = box
         self.single_observation_space = single
-        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
+        self.single_action_space = spaces.Discrete(tables.num_actions)
         self.observation_space = batch_space(single, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._started = False
@@ -476,10 +530,9 @@ class UnoVectorGymEnv(VectorEnv[Any, Any, Any]):
         g = self.games
         g.seed(seed)
         n = self.num_envs
-        obs = np.empty((n, OBS_SIZE), dtype=np.uint8)
-        mask = np.empty((n, NUM_ACTIONS), dtype=np.int8)
-        g.vk.sa_reset(g.ST, g.CT, g.R, g.V, g.P, g.LG, g.buf, g.deck_col, g.cnt, g.unseen,
-                      g.sc, obs, mask)  # fmt: skip
+        obs = np.empty((n, g.obs_size), dtype=np.uint8)
+        mask = np.empty((n, g.num_actions), dtype=np.int8)
+        g.vk.sa_reset(g.ST, g.CT, g.R, g.V, g.P, g.LG, *g.scratch, obs, mask)
         g.mask = mask
         self._started = True
         return self._obs(obs, mask), {"seat": self.seats}
@@ -492,18 +545,17 @@ class UnoVectorGymEnv(VectorEnv[Any, Any, Any]):
         g = self.games
         a = g.check(actions)
         n = self.num_envs
-        obs = np.empty((n, OBS_SIZE), dtype=np.uint8)
-        mask = np.empty((n, NUM_ACTIONS), dtype=np.int8)
+        obs = np.empty((n, g.obs_size), dtype=np.uint8)
+        mask = np.empty((n, g.num_actions), dtype=np.int8)
         rew = np.empty(n)
         term = np.empty(n, dtype=np.bool_)
         trunc = np.empty(n, dtype=np.bool_)
         stall = np.empty(n, dtype=np.bool_)
-        final = np.empty((n, OBS_SIZE), dtype=np.uint8)
-        fmask = np.empty((n, NUM_ACTIONS), dtype=np.int8)
+        final = np.empty((n, g.obs_size), dtype=np.uint8)
+        fmask = np.empty((n, g.num_actions), dtype=np.int8)
         winner = np.empty(n, dtype=np.int64)
-        g.vk.sa_step(g.ST, g.CT, g.R, g.V, g.P, g.LG, g.LAST, g.buf, g.deck_col, g.cnt,
-                     g.unseen, g.sc, a, obs, mask, rew, term, trunc, stall, final, fmask,
-                     winner)  # fmt: skip
+        g.vk.sa_step(g.ST, g.CT, g.R, g.V, g.P, g.LG, g.LAST, *g.scratch, a, obs, mask, rew,
+                     term, trunc, stall, final, fmask, winner)  # fmt: skip
         g.mask = mask
         info: dict[str, Any] = {"seat": self.seats}
         ended = term | trunc
@@ -515,7 +567,7 @@ class UnoVectorGymEnv(VectorEnv[Any, Any, Any]):
         return self._obs(obs, mask), rew, term, trunc, info
 
     def action_masks(self) -> Bools:
-        """Every game's legal actions now, as booleans (num_envs, 343)."""
+        """Every game's legal actions now, as booleans (num_envs, the table's size)."""
         return self.games.mask.astype(bool)
 
     def record(self, i: int) -> dict[str, Any]:
@@ -531,11 +583,14 @@ class UnoVectorGymEnv(VectorEnv[Any, Any, Any]):
 __all__ = [
     "KERNEL_DECKS",
     "OPPONENTS",
+    "VECTOR_GAMES",
     "ActionSampler",
     "Batch",
     "UnoVectorEnv",
     "UnoVectorGymEnv",
+    "VectorGame",
     "VectorUnsupported",
     "sample_actions",
     "unsupported",
+    "vector_game",
 ]

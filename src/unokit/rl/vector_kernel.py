@@ -116,7 +116,6 @@ from unokit.obs.spec import (
     A_UNO,
     A_UNO_PLAYS,
     MAX_COUNT,
-    NUM_ACTIONS,
     NUM_PLAYS,
     O_COLOR,
     O_DIRECTION,
@@ -624,10 +623,11 @@ def seed_all(ST: np.ndarray, base: np.uint64) -> None:
 
 @njit(cache=True)
 def first_illegal(mask: np.ndarray, actions: np.ndarray) -> int:
-    """The first game whose action its mask does not allow, or -1."""
+    """The first game whose action its mask does not allow, or -1 (any game's table:
+    the mask's width is its number of actions)."""
     for i in range(actions.shape[0]):
         a = actions[i]
-        if a < 0 or a >= NUM_ACTIONS or mask[i, a] == 0:
+        if a < 0 or a >= mask.shape[1] or mask[i, a] == 0:
             return i
     return -1
 
