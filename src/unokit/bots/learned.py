@@ -21,7 +21,6 @@ turn it always catches and calls its own UNO when it may, like every unokit bot.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -34,8 +33,15 @@ from unokit.engine.actions import CATCH, UNO, Action
 from unokit.engine.view import View
 
 HIDDEN = 256
-WEIGHTS = Path(__file__).with_name("learned.npz")
-# The decks of the observation table (docs/rl.md); others have cards it cannot encode.
+WEIGHTS = Path(__file__).with_name("learned.npz")  # classic UNO's
+# Each game's weights, shipped beside this file with their provenance (the same name,
+# .json): a game without its file is refused (``LearnedUnsupported``).
+WEIGHT_FILES: dict[str, str] = {
+    "classic": "learned.npz",
+    "flip": "learned-flip.npz",
+    "no-mercy": "learned-no-mercy.npz",
+}
+# The decks of classic UNO's observation table (docs/rl.md).
 DECKS = ("classic", "mattel-2018-swap", "mattel-2018-shuffle", "my-first-uno")
 
 F32 = npt.NDArray[np.float32]
@@ -47,49 +53,55 @@ class LearnedUnsupported(ValueError):
     code = "bot_unsupported"
 
 
-def obs_scale() -> F32:
-    """What each observation feature is multiplied by before the network (training too).
-
-    Counts of a card kind (at most 4) by 1/4, card counts by 1/16, the scores by 0 (the
-    policy saw single rounds only), the number of players by 1/10, one-hots by 1.
-    """
-    from unokit.cards import NUM_CARDS
-    from unokit.obs import spec
-
-    s = np.ones(spec.OBS_SIZE, np.float32)
-    s[spec.O_HAND : spec.O_HAND + NUM_CARDS] = 0.25
-    s[spec.O_SEEN : spec.O_SEEN + NUM_CARDS] = 0.25
-    s[spec.O_HAND_SIZE : spec.O_HAND_SIZE + spec.MAX_SEATS] = 1 / 16
-    s[spec.O_DRAW_PILE] = 1 / 16
-    s[spec.O_PENDING] = 1 / 16
-    s[spec.O_SCORES : spec.O_SCORES + spec.MAX_SEATS] = 0.0
-    s[spec.O_RULES + 13] = 0.1
-    return s
+def weights_path(game: str) -> Path | None:
+    """The shipped weights of ``game``, or None if it has none."""
+    name = WEIGHT_FILES.get(game)
+    path = Path(__file__).with_name(name) if name else None
+    return path if path is not None and path.exists() else None
 
 
-def prune(mask: npt.NDArray[np.int8]) -> npt.NDArray[np.int8]:
+def shipped_games() -> frozenset[str]:
+    """The games whose weights ship with unokit."""
+    return frozenset(g for g in WEIGHT_FILES if weights_path(g) is not None)
+
+
+def obs_scale(game: str = "classic") -> F32:
+    """What each observation feature of ``game``'s table is multiplied by before the
+    network (in training too): card-kind counts by 1/4, card counts by 1/16, scores
+    by 0 (the policy sees single rounds), the number of players by 1/10."""
+    from unokit.obs.tables import TABLES
+
+    return TABLES[game].network_scale()
+
+
+def prune(mask: npt.NDArray[np.int8], game: str = "classic") -> npt.NDArray[np.int8]:
     """The mask without dominated actions (in place; one mask or a batch), in training
     and in play: a play without the UNO call where the same play calling UNO is allowed
     (the call only avoids a penalty), and PASS where a catch or a late UNO call is
-    allowed (out of turn, where both are free).  Returns ``mask``."""
-    from unokit.obs.spec import A_CATCH, A_PASS, A_UNO, A_UNO_PLAYS, NUM_PLAYS, OFFSETS
+    allowed (out of turn, where both are free).  Every game's table has that shape
+    (``GameTables``).  Returns ``mask``."""
+    from unokit.obs.spec import OFFSETS
+    from unokit.obs.tables import TABLES
 
+    t = TABLES[game]
+    plays, uno, catch, pass_ = t.num_plays, t.a_uno, t.a_catch, t.a_pass
     if mask.ndim == 1:  # one decision (the bot): the same, without the batch's reshapes
-        mask[:NUM_PLAYS] &= 1 - mask[A_UNO_PLAYS : A_UNO_PLAYS + NUM_PLAYS]
-        if mask[A_UNO] or mask[A_CATCH : A_CATCH + OFFSETS].any():
-            mask[A_PASS] = 0
+        mask[:plays] &= 1 - mask[plays : 2 * plays]
+        if mask[uno] or mask[catch : catch + OFFSETS].any():
+            mask[pass_] = 0
         return mask
     m = mask.reshape(-1, mask.shape[-1])
-    m[:, :NUM_PLAYS] &= 1 - m[:, A_UNO_PLAYS : A_UNO_PLAYS + NUM_PLAYS]
-    free = (m[:, A_UNO] | m[:, A_CATCH : A_CATCH + OFFSETS].max(axis=1)).astype(np.int8)
-    m[:, A_PASS] &= 1 - free
+    m[:, :plays] &= 1 - m[:, plays : 2 * plays]
+    free = (m[:, uno] | m[:, catch : catch + OFFSETS].max(axis=1)).astype(np.int8)
+    m[:, pass_] &= 1 - free
     return mask
 
 
 class Network:
-    """The policy's layers as numpy arrays, from a ``.npz`` that ``unokit train`` wrote."""
+    """The policy's layers as numpy arrays, from a ``.npz`` that ``unokit train`` wrote
+    for ``game``'s table."""
 
-    def __init__(self, path: Path | str = WEIGHTS) -> None:
+    def __init__(self, path: Path | str = WEIGHTS, game: str = "classic") -> None:
         with np.load(path, allow_pickle=False) as z:
             self.w0 = z["w0"].astype(np.float32)
             self.b0 = z["b0"].astype(np.float32)
@@ -98,7 +110,12 @@ class Network:
             self.wpi = z["wpi"].astype(np.float32)
             self.bpi = z["bpi"].astype(np.float32)
             self.meta = str(z["meta"]) if "meta" in z else "{}"
-        self.scale = obs_scale()
+        self.scale = obs_scale(game)
+        if self.w0.shape[0] != self.scale.shape[0]:
+            raise LearnedUnsupported(
+                f"{path} has {self.w0.shape[0]} inputs; {game}'s observation has "
+                f"{self.scale.shape[0]}: these weights were trained for another game"
+            )
 
     def logits(self, obs: npt.NDArray[Any]) -> F32:
         """The action logits of one observation or a batch (unmasked)."""
@@ -109,62 +126,63 @@ class Network:
         return out
 
 
-@lru_cache(maxsize=4)
-def network(path: str = str(WEIGHTS)) -> Network:
+@lru_cache(maxsize=8)
+def network(path: str = str(WEIGHTS), game: str = "classic") -> Network:
     """The network of a weights file, loaded once per process."""
-    return Network(path)
-
-
-@lru_cache(maxsize=1)
-def _encoder() -> tuple[Callable[[View], Any], Callable[[View], Any], int]:
-    """``uno_v1``'s encoder, imported when first needed (``unokit.bots`` stays light)."""
-    from unokit.obs.core import encode_view, mask_of_view
-    from unokit.obs.spec import A_PASS
-
-    return encode_view, mask_of_view, A_PASS
-
-
-@lru_cache(maxsize=64)
-def _table(seat: int, n: int) -> tuple[Action | None, ...]:
-    from unokit.obs.spec import decode_table
-
-    return decode_table(seat, n)
+    return Network(path, game)
 
 
 class LearnedBot(BotBase):
-    """The PPO policy of ``learned.npz``; deterministic given the seed."""
+    """The PPO policy of the game's shipped weights; deterministic given the seed."""
 
-    games = frozenset({"classic"})  # the policy knows the classic cards only
+    games = shipped_games()  # the games it has weights for
 
     name = "learned"
 
     def __init__(
         self, seed: int | None = None, sample: bool = False, weights: str | None = None
     ) -> None:
+        """``weights``: a weights file to play instead of the shipped ones (any game
+        whose table it was trained on)."""
         self.rng = np.random.default_rng(seed)
         self.sample = sample
-        self.net = network(weights or str(WEIGHTS))
+        self.weights = weights
+        self._last: Network | None = None  # the network of the last decision
+
+    @property
+    def net(self) -> Network:
+        """The network of the last decision (classic UNO's before the first)."""
+        return self._last or self._net("classic")
+
+    def _net(self, game: str) -> Network:
+        path = self.weights or weights_path(game)
+        if path is None:
+            raise LearnedUnsupported(
+                f"the learned bot has no weights for {game!r} (it plays "
+                f"{', '.join(sorted(self.games))})"
+            )
+        self._last = net = network(str(path), game)
+        return net
 
     def _choose(self, view: View, may_pass: bool) -> int:
-        encode_view, mask_of_view, A_PASS = _encoder()
-        deck = view.rules.deck
-        if deck not in DECKS:
-            raise LearnedUnsupported(
-                f"the learned bot plays the UNO decks only ({', '.join(DECKS)}), not deck={deck!r}"
-            )
-        mask = mask_of_view(view)
-        mask[A_PASS] = 1 if may_pass else 0
-        prune(mask)
+        from unokit.engine import game_class
+        from unokit.obs.tables import TABLES
+
+        game = game_class(view.rules).NAME
+        t = TABLES[game]
+        net = self._net(game)
+        mask = t.mask_of_view(view)
+        mask[t.a_pass] = 1 if may_pass else 0
+        prune(mask, game)
         legal = np.flatnonzero(mask)
-        logits = self.net.logits(encode_view(view))[legal]
+        logits = net.logits(t.encode_view(view))[legal]
         if not self.sample:
             return int(legal[np.argmax(logits)])
         p = np.exp(logits - logits.max())
         return int(self.rng.choice(legal, p=p / p.sum()))
 
     def act(self, view: View) -> Action:
-        i = self._choose(view, may_pass=False)
-        action = _table(view.seat, view.n)[i]
+        action = _action(view, self._choose(view, may_pass=False))
         assert action is not None
         return action
 
@@ -176,4 +194,16 @@ class LearnedBot(BotBase):
                 return a
         if not view.legal:
             return None
-        return _table(view.seat, view.n)[self._choose(view, may_pass=True)]
+        return _action(view, self._choose(view, may_pass=True))
+
+
+def _action(view: View, index: int) -> Action | None:
+    """The legal action of ``view`` at table ``index`` (None: PASS)."""
+    from unokit.engine import game_class
+    from unokit.obs.tables import TABLES
+
+    index_of = TABLES[game_class(view.rules).NAME].action_index
+    for a in view.legal:
+        if index_of(view.seat, view.n, a) == index:
+            return a
+    return None

@@ -57,16 +57,13 @@ class ForgetfulBot:
 
 
 class UnoDecksOnly:
-    """A bot of the UNO decks (``learned``) with a stand-in for the games it refuses
-    (UNO Flip!, No Mercy), so a level plays every game."""
+    """A bot of some games (``learned``: those it has weights for) with a stand-in for
+    the games it refuses, so a level plays every game."""
 
     def __init__(self, inner: Bot, stand_in: Bot) -> None:
-        from unokit.bots.learned import DECKS
-
         self.inner = inner
         self.stand_in = stand_in
         self.name = inner.name
-        self.decks = DECKS
         self.games = bot_games(stand_in)
         self.observes = observes(inner) or observes(stand_in)
 
@@ -115,7 +112,7 @@ def make_bots(kind: str | None, level: str, count: int, seed: int | None) -> lis
     for i in range(count):
         s = seed * 100 + i + 1 if seed is not None else rng.getrandbits(32)
         bot: Bot = kinds[kind](seed=s)
-        if kind == "learned" and "heuristic" in kinds:  # it plays the UNO decks only
+        if kind == "learned" and "heuristic" in kinds:  # the games it has weights for
             bot = UnoDecksOnly(bot, kinds["heuristic"](seed=s))
         forget, skip = LEVEL_FORGET.get(level, LEVEL_FORGET["normal"])
         bot = ForgetfulBot(bot, seed=s + 7, forget=forget, skip=skip)

@@ -145,6 +145,22 @@ def observation_bounds() -> tuple[ByteArray, ByteArray]:
     return low, high
 
 
+def network_scale() -> npt.NDArray[np.float32]:
+    """What each observation feature is multiplied by before a network (``unokit
+    train`` and the ``learned`` bot): counts of a card kind (at most 4) by 1/4, card
+    counts by 1/16, the scores by 0 (the policy sees single rounds), the number of
+    players by 1/10, one-hots by 1."""
+    s = np.ones(OBS_SIZE, np.float32)
+    s[O_HAND : O_HAND + NUM_CARDS] = 0.25
+    s[O_SEEN : O_SEEN + NUM_CARDS] = 0.25
+    s[O_HAND_SIZE : O_HAND_SIZE + MAX_SEATS] = 1 / 16
+    s[O_DRAW_PILE] = 1 / 16
+    s[O_PENDING] = 1 / 16
+    s[O_SCORES : O_SCORES + MAX_SEATS] = 0.0
+    s[O_RULES + 13] = 0.1
+    return s
+
+
 def rule_features(rules: RuleSet, n: int) -> list[int]:
     """The constant rule-set block of the observation (spec.RULE_FEATURES)."""
     feats = [

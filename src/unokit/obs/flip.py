@@ -167,7 +167,17 @@ LAYOUT = Layout(
         ("pending_total", 1, 255, "cards the seat to act draws on accepting (cap 255)"),
         ("scores", MAX_SEATS, 255, "score in % of target_score per relative seat (cap 255)"),
         ("rules", len(RULE_FEATURES), MAX_SEATS, "rule-set features: " + ", ".join(RULE_FEATURES)),
-    ]
+    ],
+    scales={
+        "hand": 0.25,
+        "others": 0.25,
+        "hand_size": 1 / 16,
+        "draw_pile": 1 / 16,
+        "discard_size": 1 / 16,
+        "pending_total": 1 / 16,
+        "scores": 0.0,
+        "rules": [1.0] * (len(RULE_FEATURES) - 1) + [0.1],
+    },
 )
 OBS_SIZE = LAYOUT.size
 OBS_SLICES = LAYOUT.slices

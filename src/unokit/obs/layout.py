@@ -17,9 +17,17 @@ ByteArray = npt.NDArray[np.uint8]
 
 
 class Layout:
-    """Blocks ``(name, size, high, meaning)`` laid end to end in a uint8 vector."""
+    """Blocks ``(name, size, high, meaning)`` laid end to end in a uint8 vector.
 
-    def __init__(self, blocks: Sequence[tuple[str, int, int, str]]) -> None:
+    ``scales`` gives the factor a network multiplies a block by (1 where not named;
+    ``network_scale``), so that counts reach the network near the one-hots' range.
+    """
+
+    def __init__(
+        self,
+        blocks: Sequence[tuple[str, int, int, str]],
+        scales: dict[str, float | Sequence[float]] | None = None,
+    ) -> None:
         self.start: dict[str, int] = {}
         slices = []
         highs: list[int] = []
@@ -34,9 +42,17 @@ class Layout:
         self.size = off
         self.slices: tuple[tuple[str, int, int, str], ...] = tuple(slices)
         self._high = np.asarray(highs, np.uint8)
+        self._scale = np.ones(off, np.float32)
+        stops = {name: stop for name, _start, stop, _m in slices}
+        for name, value in (scales or {}).items():
+            self._scale[self.start[name] : stops[name]] = value
 
     def __getitem__(self, name: str) -> int:
         return self.start[name]
+
+    def network_scale(self) -> npt.NDArray[np.float32]:
+        """Each feature's factor before a network (a new array)."""
+        return self._scale.copy()
 
     def bounds(self) -> tuple[ByteArray, ByteArray]:
         """``low`` and ``high`` of the observation Box."""

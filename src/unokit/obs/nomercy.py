@@ -135,7 +135,17 @@ LAYOUT = Layout(
         ("pending_total", 1, CAP, "cards the seat to act draws on accepting (cap 255)"),
         ("scores", MAX_SEATS, CAP, "score in % of target_score per relative seat (cap 255)"),
         ("rules", len(RULE_FEATURES), CAP, "rule-set features: " + ", ".join(RULE_FEATURES)),
-    ]
+    ],
+    scales={
+        "hand": 0.25,
+        "discard": 0.25,
+        "hand_size": 1 / 16,
+        "draw_pile": 1 / 16,
+        "aside": 1 / 16,
+        "pending_total": 1 / 16,
+        "scores": 0.0,
+        "rules": [1.0] * (len(RULE_FEATURES) - 2) + [1 / 25, 0.1],
+    },
 )
 OBS_SIZE = LAYOUT.size
 OBS_SLICES = LAYOUT.slices

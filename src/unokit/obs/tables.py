@@ -74,11 +74,15 @@ class GameTables:
     obs_size: int
     obs_slices: tuple[tuple[str, int, int, str], ...]
     a_pass: int
+    num_plays: int  # plays fill [0, num_plays), the same calling UNO the next num_plays
+    a_uno: int
+    a_catch: int  # + offset - 1: catch the seat that many places clockwise
     action_index: Callable[[int, int, Action], int]
     action_name: Callable[[int], str]
     encode_view: Callable[[View], ByteArray]
     rule_features: Callable[[RuleSet, int], list[int]]
     bounds: Callable[[], tuple[ByteArray, ByteArray]]
+    network_scale: Callable[[], npt.NDArray[np.float32]]
     make_table: Callable[..., TableLike]
 
     def mask_of_view(self, view: View) -> MaskArray:
@@ -101,11 +105,15 @@ def _modern(game: str, mod: ModuleType) -> GameTables:
         obs_size=mod.OBS_SIZE,
         obs_slices=mod.OBS_SLICES,
         a_pass=mod.A_PASS,
+        num_plays=mod.NUM_PLAYS,
+        a_uno=mod.A_UNO,
+        a_catch=mod.A_CATCH,
         action_index=mod.action_index,
         action_name=mod.action_name,
         encode_view=mod.encode_view,
         rule_features=mod.rule_features,
         bounds=mod.LAYOUT.bounds,
+        network_scale=mod.LAYOUT.network_scale,
         make_table=lambda rules, n, **kw: ViewTable(rules, n, TABLES[game], **kw),
     )
 
@@ -117,11 +125,15 @@ TABLES: dict[str, GameTables] = {
         obs_size=spec.OBS_SIZE,
         obs_slices=spec.OBS_SLICES,
         a_pass=spec.A_PASS,
+        num_plays=spec.NUM_PLAYS,
+        a_uno=spec.A_UNO,
+        a_catch=spec.A_CATCH,
         action_index=spec.action_index,
         action_name=spec.action_name,
         encode_view=core.encode_view,
         rule_features=core.rule_features,
         bounds=core.observation_bounds,
+        network_scale=core.network_scale,
         make_table=core.Table,
     ),
     "flip": _modern("flip", flip),

@@ -17,9 +17,11 @@ import torch
 from torch import nn
 
 from unokit.bots.learned import HIDDEN, obs_scale, prune
-from unokit.obs.spec import NUM_ACTIONS, OBS_SIZE
+from unokit.engine import game_class
+from unokit.obs.tables import GameTables, tables_for
 from unokit.rl.train_config import Config
-from unokit.rl.vector import UnoVectorEnv, UnoVectorGymEnv
+from unokit.rl.vector import UnoVectorEnv, UnoVectorGymEnv, vector_game
+from unokit.rules import from_preset
 
 F32 = npt.NDArray[np.float32]
 NEG = -1e9
@@ -28,20 +30,20 @@ NEG = -1e9
 class Policy:
     """The network, without subclassing ``nn.Module`` (its type is Any without torch)."""
 
-    def __init__(self) -> None:
+    def __init__(self, tables: GameTables) -> None:
         self.body = nn.Sequential(
-            nn.Linear(OBS_SIZE, HIDDEN),
+            nn.Linear(tables.obs_size, HIDDEN),
             nn.ReLU(),
             nn.Linear(HIDDEN, HIDDEN),
             nn.ReLU(),
         )
-        self.pi = nn.Linear(HIDDEN, NUM_ACTIONS)
+        self.pi = nn.Linear(HIDDEN, tables.num_actions)
         self.v = nn.Linear(HIDDEN, 1)
         self.modules = nn.ModuleList([self.body, self.pi, self.v])
         with torch.no_grad():
             self.pi.weight.mul_(0.01)
             self.pi.bias.zero_()
-        self.scale = torch.from_numpy(obs_scale())
+        self.scale = torch.from_numpy(obs_scale(tables.game))
 
     def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Masked logits and values of a batch (obs uint8, mask int8 or bool)."""
@@ -91,19 +93,20 @@ class Policy:
 class Group:
     """Games of one kind and their rollout storage, ``(horizon, num_envs)`` arrays."""
 
-    def __init__(self, name: str, n: int, horizon: int) -> None:
+    def __init__(self, name: str, n: int, horizon: int, tables: GameTables) -> None:
         self.name = name
         self.n = n
-        self.obs = np.zeros((horizon, n, OBS_SIZE), np.uint8)
-        self.mask = np.zeros((horizon, n, NUM_ACTIONS), np.int8)
+        obs_size, num_actions = tables.obs_size, tables.num_actions
+        self.obs = np.zeros((horizon, n, obs_size), np.uint8)
+        self.mask = np.zeros((horizon, n, num_actions), np.int8)
         self.act = np.zeros((horizon, n), np.int64)
         self.logp = np.zeros((horizon, n), np.float32)
         self.val = np.zeros((horizon, n), np.float32)
         self.learner = np.ones((horizon, n), np.bool_)
         self.rew = np.zeros((horizon, n), np.float32)
         self.done = np.zeros((horizon, n), np.bool_)
-        self.cur_obs: npt.NDArray[np.uint8] = np.zeros((n, OBS_SIZE), np.uint8)
-        self.cur_mask: npt.NDArray[np.int8] = np.zeros((n, NUM_ACTIONS), np.int8)
+        self.cur_obs: npt.NDArray[np.uint8] = np.zeros((n, obs_size), np.uint8)
+        self.cur_mask: npt.NDArray[np.int8] = np.zeros((n, num_actions), np.int8)
         self.cur_learner = np.ones(n, np.bool_)
         self.seat = np.arange(n) % 2  # the learner's seat in a league game
         self.wins = 0
@@ -149,39 +152,54 @@ class Trainer:
         self.out = out
         torch.manual_seed(cfg.seed)
         self.rng = np.random.default_rng(cfg.seed)
-        self.policy = Policy()
-        self.opponent = Policy()
+        self.rules = rules = from_preset(cfg.preset)
+        self.tables = tables = tables_for(rules)
+        self.game = game = game_class(rules).NAME
+        vg = vector_game(rules)
+        # the strongest compiled opponent the game has (UNO Flip! and No Mercy: random)
+        self.opponents = vg.opponents if vg is not None else ("random",)
+        strong = "heuristic" if "heuristic" in self.opponents else "random"
+        self.policy = Policy(tables)
+        self.opponent = Policy(tables)
         self.opt = torch.optim.Adam(self.policy.modules.parameters(), lr=cfg.lr, eps=1e-5)
         self.league: list[dict[str, Any]] = []
         h = cfg.horizon
         self.envs: list[tuple[Group, Any]] = []
         seeds = iter(range(cfg.seed * 100 + 1, cfg.seed * 100 + 100))
+        # the groups are named by their settings' names; where the game has no compiled
+        # heuristic, the "heuristic" groups play its strongest opponent (recorded in
+        # learned.json's "groups")
+        self.groups: dict[str, str] = {}
         for name, n, players, opp in (
-            ("heuristic", cfg.heuristic_envs, 2, "heuristic"),
+            ("heuristic", cfg.heuristic_envs, 2, strong),
             ("random", cfg.random_envs, 2, "random"),
             ("league", cfg.league_envs, 2, None),
-            ("heuristic4", cfg.four_envs, 4, "heuristic"),
+            ("heuristic4", cfg.four_envs, 4, strong),
         ):
             if n <= 0:
                 continue
-            g = Group(name, n, h)
+            g = Group(name, n, h, tables)
+            self.groups[name] = f"{players} players, {opp or 'league'} x{n}"
             env: Any
             if opp is None:
-                env = UnoVectorEnv(num_envs=n, num_players=players, max_steps=4 * cfg.max_steps)
+                env = UnoVectorEnv(
+                    num_envs=n, num_players=players, rules=rules, max_steps=4 * cfg.max_steps
+                )
                 b = env.reset(seed=next(seeds))
-                g.cur_obs, g.cur_mask = b.obs, prune(b.mask)
+                g.cur_obs, g.cur_mask = b.obs, prune(b.mask, game)
                 g.cur_learner = b.agent == g.seat
             else:
                 env = UnoVectorGymEnv(
                     num_envs=n,
                     num_players=players,
+                    rules=rules,
                     seat=None,
                     opponents=opp,
                     observation="array",
                     max_steps=cfg.max_steps,
                 )
                 obs, _info = env.reset(seed=next(seeds))
-                g.cur_obs, g.cur_mask = obs, prune(env.games.mask.copy())
+                g.cur_obs, g.cur_mask = obs, prune(env.games.mask.copy(), game)
             self.envs.append((g, env))
         self.steps = 0
         self.updates = 0
@@ -211,7 +229,7 @@ class Trainer:
                     done = b.terminated | b.truncated
                     r = b.rewards[np.arange(g.n), seat].astype(np.float32)
                     g.rew[t], g.done[t] = r, done
-                    g.cur_obs, g.cur_mask = b.obs, prune(b.mask)
+                    g.cur_obs, g.cur_mask = b.obs, prune(b.mask, self.game)
                     g.cur_learner = b.agent == seat
                     g.wins += int((r > 0).sum())
                     g.episodes += int(done.sum())
@@ -220,7 +238,7 @@ class Trainer:
                     obs, r, term, trunc, _info = env.step(a)
                     done = term | trunc
                     g.rew[t], g.done[t] = r, done
-                    g.cur_obs, g.cur_mask = obs, prune(env.games.mask.copy())
+                    g.cur_obs, g.cur_mask = obs, prune(env.games.mask.copy(), self.game)
                     g.wins += int((r > 0).sum())
                     g.episodes += int(done.sum())
 
@@ -284,6 +302,7 @@ class Trainer:
         env = UnoVectorGymEnv(
             num_envs=rounds,
             num_players=2,
+            rules=self.rules,
             seat=None,
             opponents=opponent,
             observation="array",
@@ -292,7 +311,7 @@ class Trainer:
         obs, _ = env.reset(seed=seed)
         result = np.full(rounds, -1, np.int64)
         while (result < 0).any():
-            a, _, _ = self.policy.act(obs, prune(env.games.mask.copy()), greedy=True)
+            a, _, _ = self.policy.act(obs, prune(env.games.mask.copy(), self.game), greedy=True)
             obs, r, term, trunc, _info = env.step(a)
             ended = (term | trunc) & (result < 0)
             result[ended] = r[ended] > 0
@@ -306,8 +325,9 @@ class Trainer:
             "wall_s": round(time.time() - self.t0, 1),
             "cpu_s": round(time.process_time() - self.cpu0, 1),
             "vs_random": self.evaluate("random", cfg.eval_rounds, 10_001),
-            "vs_heuristic": self.evaluate("heuristic", cfg.eval_rounds, 10_002),
         }
+        if "heuristic" in self.opponents:
+            row["vs_heuristic"] = self.evaluate("heuristic", cfg.eval_rounds, 10_002)
         for g, _env in self.envs:
             row[f"train_{g.name}"] = round(g.wins / max(g.episodes, 1), 4)
             g.wins = g.episodes = 0
@@ -346,6 +366,8 @@ def train(cfg: Config, out: Path, threads: int = 1) -> list[dict[str, Any]]:
         "commit": commit(),
         "torch": torch.__version__,
         "hidden": HIDDEN,
+        "game": trainer.game,
+        "groups": trainer.groups,
     }
     print(json.dumps(trainer.log_eval({})), flush=True)
     while trainer.steps < cfg.steps:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 @dataclass
 class Config:
+    preset: str = "classic"  # the game and rules trained on (flip, no-mercy: their tables)
     steps: int = 12_000_000  # learner decisions to train on (about an hour on one core)
     seed: int = 1
     heuristic_envs: int = 128
