@@ -250,3 +250,52 @@ def test_gymnasium_env_against_bots(game: str, opponents: str) -> None:
         assert reward in (-1.0, 1.0) and info["round_winner"] >= 0
     assert ends == 6
     assert "won the round" in env.table.render()
+
+
+# ------------------------------------------------------------ the learned bot -----
+def _random_weights(path: Any, game: str, seed: int) -> None:
+    """A weights file of ``game``'s table shapes (as ``unokit train`` writes them)."""
+    t = TABLES[game]
+    rng = np.random.default_rng(seed)
+    h = 256
+    np.savez(
+        path,
+        w0=rng.normal(0, 0.1, (t.obs_size, h)).astype(np.float32),
+        b0=np.zeros(h, np.float32),
+        w1=rng.normal(0, 0.1, (h, h)).astype(np.float32),
+        b1=np.zeros(h, np.float32),
+        wpi=rng.normal(0, 0.1, (h, t.num_actions)).astype(np.float32),
+        bpi=np.zeros(t.num_actions, np.float32),
+    )
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_learned_bot_plays_a_game_with_weights_of_its_table(game: str, tmp_path: Any) -> None:
+    """The learned bot reads any game's table: with weights of that table's shape it
+    plays whole rounds through the engine's checks, on its turn and out of turn."""
+    from test_learned import Checked
+
+    from unokit.bots import RandomBot, play_round
+    from unokit.bots.learned import LearnedBot
+
+    path = tmp_path / f"{game}.npz"
+    _random_weights(path, game, 1)
+    for seed in range(3):
+        g = Game(from_preset(game), 3, seed=seed, events=False)
+        bots = [Checked(LearnedBot(seed=seed, weights=str(path))), RandomBot(1), RandomBot(2)]
+        play_round(g, bots)
+        assert g.round_winner >= 0
+
+
+def test_the_learned_bot_refuses_weights_of_another_table(tmp_path: Any) -> None:
+    from unokit.bots.learned import LearnedBot, LearnedUnsupported, shipped_games
+
+    path = tmp_path / "classic.npz"
+    _random_weights(path, "classic", 2)
+    view = view_of(Game(from_preset("flip"), 2, seed=1), 0)
+    with pytest.raises(LearnedUnsupported, match="trained for another game"):
+        LearnedBot(weights=str(path)).act(view)
+    for game in set(GAMES) - shipped_games():  # no weights shipped for it: refused by name
+        view = view_of(Game(from_preset(game), 2, seed=1), 0)
+        with pytest.raises(LearnedUnsupported, match="no weights for"):
+            LearnedBot().act(view)
