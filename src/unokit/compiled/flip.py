@@ -75,12 +75,12 @@ def run_chunk(
     size: int,
 ) -> Tally:  # fmt: skip
     """Games ``start`` .. ``start + size - 1`` as a ``Tally`` (``ModernTable.play``'s counts)."""
-    from unokit.compiled import _hist, modern_tally
     from unokit.compiled import flip_kernel as fk
+    from unokit.compiled.common import hist, modern_tally
 
     games, rounds, nr = fk.run_games(R, P, base, start, size, dealer)
     tally = modern_tally(fk, games, rounds, nr, players)
-    tally.flips = _hist(games[games[:, fk.G_STALLED] == 0][:, fk.G_FLIPS])
+    tally.flips = hist(games[games[:, fk.G_STALLED] == 0][:, fk.G_FLIPS])
     return tally
 
 
@@ -89,7 +89,7 @@ def play_logged(
 ) -> tuple[np.ndarray, np.ndarray, bool]:
     """Game ``index`` with its log: ``(state, log, stalled)``."""
     from unokit.compiled import flip_kernel as fk
-    from unokit.compiled import modern_logged
+    from unokit.compiled.common import modern_logged
 
     return modern_logged(fk, R, P, base, dealer, index)
 
@@ -211,14 +211,14 @@ def state_json(st: np.ndarray, rules: RuleSet) -> dict[str, Any]:
 
 def warm(check: bool) -> None:
     """Compile, or load from numba's cache, what a Flip simulation runs."""
-    from unokit import compiled
     from unokit.compiled import flip_kernel as fk
+    from unokit.compiled.common import base_seed, players_array
 
     R = rules_array(from_preset("flip"), 2, rounds_only=True)
-    P = compiled.players_array(["random", "random"])
-    fk.run_games(R, P, compiled.base_seed(0), 0, 1, -1)
+    P = players_array(["random", "random"])
+    fk.run_games(R, P, base_seed(0), 0, 1, -1)
     if check:
-        play_logged(R, P, compiled.base_seed(0), -1, 0)
+        play_logged(R, P, base_seed(0), -1, 0)
 
 
 __all__ = ["play_logged", "record", "rules_array", "run_chunk", "state_json", "unsupported", "warm"]

@@ -58,12 +58,12 @@ def run_chunk(
     size: int,
 ) -> Tally:  # fmt: skip
     """Games ``start`` .. ``start + size - 1`` as a ``Tally`` (``ModernTable.play``'s counts)."""
-    from unokit.compiled import _hist, modern_tally
     from unokit.compiled import nm_kernel as nk
+    from unokit.compiled.common import hist, modern_tally
 
     games, rounds, nr = nk.run_games(R, P, base, start, size, dealer)
     tally = modern_tally(nk, games, rounds, nr, players)
-    tally.knockouts = _hist(games[games[:, nk.G_STALLED] == 0][:, nk.G_KNOCKOUTS])
+    tally.knockouts = hist(games[games[:, nk.G_STALLED] == 0][:, nk.G_KNOCKOUTS])
     # the hands won by the Mercy rule before a stall count, as in the driver
     tally.mercy_rounds = int(games[:, nk.G_MERCY].sum())
     return tally
@@ -73,8 +73,8 @@ def play_logged(
     R: np.ndarray, P: np.ndarray, base: np.uint64, dealer: int, index: int
 ) -> tuple[np.ndarray, np.ndarray, bool]:
     """Game ``index`` with its log: ``(state, log, stalled)``."""
-    from unokit.compiled import modern_logged
     from unokit.compiled import nm_kernel as nk
+    from unokit.compiled.common import modern_logged
 
     return modern_logged(nk, R, P, base, dealer, index)
 
@@ -173,14 +173,14 @@ def state_json(st: np.ndarray, rules: RuleSet) -> dict[str, Any]:
 
 def warm(check: bool) -> None:
     """Compile, or load from numba's cache, what a No Mercy simulation runs."""
-    from unokit import compiled
     from unokit.compiled import nm_kernel as nk
+    from unokit.compiled.common import base_seed, players_array
 
     R = rules_array(from_preset("no-mercy"), 2, rounds_only=True)
-    P = compiled.players_array(["random", "random"])
-    nk.run_games(R, P, compiled.base_seed(0), 0, 1, -1)
+    P = players_array(["random", "random"])
+    nk.run_games(R, P, base_seed(0), 0, 1, -1)
     if check:
-        play_logged(R, P, compiled.base_seed(0), -1, 0)
+        play_logged(R, P, base_seed(0), -1, 0)
 
 
 __all__ = [
