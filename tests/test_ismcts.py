@@ -952,3 +952,44 @@ def test_warm_up_compiles_the_search_a_front_end_would_wait_for(
     g = Game(RuleSet(), ["A", "B", "C", "D"], seed=8)
     play_round(g, [bot, RandomBot(seed=1), RandomBot(seed=2), RandomBot(seed=3)])
     assert bot.stats()["jit_s"] == 0.0  # the real game compiled nothing more
+
+
+# ------------------------------------------------ the learned prior (issue 50) -----
+def test_a_learned_base_is_the_answer_the_search_starts_from() -> None:
+    """With ``learned`` the search starts from (and, unless overruled, answers) the PPO
+    policy's favourite; with ``keep=1`` nothing rivals it, so that is the answer."""
+    from unokit.bots.learned import LearnedBot
+
+    rules = RuleSet()
+    checked = differ = 0
+    for seed in range(8):
+        g = Game(rules, 2, seed=seed, events=False)
+        bot = ISMCTSBot(seed=seed, iterations=40, learned=True, keep=1.0)
+        policy = LearnedBot(seed=seed)
+        heur = HeuristicBot(seed=seed)
+        table = [RandomBot(seed), RandomBot(seed + 1)]
+        for _ in range(30):
+            if g.round_over:
+                break
+            s = g.current
+            v = view_of(g, s)
+            if v.phase not in (0, 1):  # play or a drawn card: the policy decides
+                step(g, table)
+                continue
+            want = policy.act(v)
+            assert bot.act(v) == want
+            differ += want != heur.act(v)
+            checked += 1
+            step(g, table)
+    assert checked > 100
+    assert differ > 0  # the policy's answers are not the heuristic's
+
+
+def test_a_learned_prior_plays_whole_rounds_legally() -> None:
+    rules = RuleSet()
+    for seed in range(3):
+        g = Game(rules, 3, seed=seed, events=True)
+        bots = [ISMCTSBot(seed=seed, iterations=60, learned=True, keep=0.05),
+                RandomBot(seed), RandomBot(seed + 1)]  # fmt: skip
+        play_round(g, bots)
+        assert g.round_over and g.round_winner >= 0

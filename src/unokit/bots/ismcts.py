@@ -179,6 +179,8 @@ class ISMCTSBot:
         layered_voids: bool = False,
         named: float = 0.0,
         prior_many: bool = True,
+        learned: bool = False,
+        keep: float = 0.0,
     ) -> None:
         from unokit.bots.heuristic import MANY_WEIGHTS, HeuristicBot, Weights  # imported late
 
@@ -241,6 +243,14 @@ class ISMCTSBot:
         # named with its last play, a wild, until it draws): sensible players name
         # the colour they hold most (docs/bots.md, seventh pass); 0: not weighed
         self.named_w = named
+        # the base policy the search may overrule: the heuristic's choice (it stays the
+        # answer unless beaten by ``margin`` standard errors), or with ``learned`` the
+        # PPO policy's most likely action (issue 50's moonshot: a learned prior); then
+        # ``keep`` > 0 searches only the actions the policy gives at least ``keep``
+        # times the probability of its favourite (the base is always searched)
+        self.learned = learned
+        self.keep = keep
+        self._learned: Any = None
         self.bluffers: set[int] = set()  # kept for the whole game, across rounds
         self._bank = 0.0  # CPU seconds credited to decisions and not yet spent
         self._allow = time_budget  # this decision's CPU allowance, set by act()
@@ -695,6 +705,9 @@ class ISMCTSBot:
         self._margin = self.margin_many if many and self.margin_many is not None else self.margin
         self.prior.w = self._w_many if many else self._w_two
         prior = self.prior.act(view)
+        weights: dict[tuple[int, ...], float] | None = None
+        if self.learned and view.phase != P_CHALLENGE:
+            prior, weights = self._learned_prior(view)
         if self.paired and view.phase == P_CHALLENGE:
             # A sampled world's W+4 player holds the old colour as often as a random
             # hand does, but players rarely bluff: searching would challenge far too
@@ -722,6 +735,14 @@ class ISMCTSBot:
                 key = (a.kind, *a.cards, a.color, a.target, int(a.uno))
             if key not in seen:
                 seen.add(key)
+                # with a learned base: the policy's mass on this card and target (any
+                # colour or call) must reach ``keep`` times its favourite's
+                if (
+                    weights is not None
+                    and a != prior
+                    and weights.get((a.kind, *a.cards, a.target), 0.0) < self.keep
+                ):
+                    continue
                 actions.append(a)
         if len(actions) <= 1:
             return actions[0] if actions else prior
@@ -736,6 +757,21 @@ class ISMCTSBot:
         if self.paired:
             return self._search_paired(view, actions, prior)
         return self._search(view, actions, prior)
+
+    def _learned_prior(self, view: View) -> tuple[Action, dict[tuple[int, ...], float]]:
+        """The learned policy's favourite action and, per (kind, cards, target), the
+        probability it gives those actions relative to its favourite's."""
+        if self._learned is None:
+            from unokit.bots.learned import LearnedBot
+
+            self._learned = LearnedBot(seed=self._seed)
+        ranked = self._learned.policy(view)
+        best = ranked[0][1]
+        weights: dict[tuple[int, ...], float] = {}
+        for a, p in ranked:
+            key = (a.kind, *a.cards, a.target)
+            weights[key] = weights.get(key, 0.0) + p / best
+        return ranked[0][0], weights
 
     def _answer_wd4(self, view: View, prior: Action) -> Action:
         """Challenge a Wild Draw Four when a bluff is likely enough.

@@ -164,7 +164,8 @@ class LearnedBot(BotBase):
         self._last = net = network(str(path), game)
         return net
 
-    def _choose(self, view: View, may_pass: bool) -> int:
+    def _logits(self, view: View, may_pass: bool) -> tuple[npt.NDArray[np.intp], F32]:
+        """The allowed table indices (pruned) and their logits."""
         from unokit.engine import game_class
         from unokit.obs.tables import TABLES
 
@@ -175,11 +176,27 @@ class LearnedBot(BotBase):
         mask[t.a_pass] = 1 if may_pass else 0
         prune(mask, game)
         legal = np.flatnonzero(mask)
-        logits = net.logits(t.encode_view(view))[legal]
+        return legal, net.logits(t.encode_view(view))[legal]
+
+    def _choose(self, view: View, may_pass: bool) -> int:
+        legal, logits = self._logits(view, may_pass)
         if not self.sample:
             return int(legal[np.argmax(logits)])
         p = np.exp(logits - logits.max())
         return int(self.rng.choice(legal, p=p / p.sum()))
+
+    def policy(self, view: View) -> list[tuple[Action, float]]:
+        """The policy on the seat's turn: each allowed action with its probability, the
+        most likely first (for a search that uses it as its prior)."""
+        legal, logits = self._logits(view, may_pass=False)
+        p = np.exp(logits - logits.max())
+        p /= p.sum()
+        out = []
+        for j in np.argsort(-p, kind="stable"):
+            a = _action(view, int(legal[j]))
+            if a is not None:
+                out.append((a, float(p[j])))
+        return out
 
     def act(self, view: View) -> Action:
         action = _action(view, self._choose(view, may_pass=False))
