@@ -133,7 +133,7 @@ bench: $(STAMP) $(BENCH_VENV)/.installed
 	$(BIN)/python benchmarks/bench_rl.py --reference-python $(BENCH_VENV)/bin/python $(ARGS)
 	$(BIN)/python benchmarks/bench_compiled.py --reference-python $(BENCH_VENV)/bin/python --cold-start $(ARGS)
 	$(BIN)/python benchmarks/bench_compiled_modern.py $(ARGS)
-	$(BIN)/python benchmarks/bench_vector.py --reference-python $(BENCH_VENV)/bin/python $(ARGS)
+	$(BIN)/python benchmarks/bench_vector.py --reference-python $(BENCH_VENV)/bin/python --games flip no-mercy $(ARGS)
 
 # The learned bot (docs/rl.md): PPO on the vector env, CPU, about an hour of one core
 # with the shipped settings; the train extra brings torch==2.13.0 (a CPU wheel).  ARGS go

@@ -14,6 +14,10 @@ Agent steps per second, observations and masks included, for ``num_envs`` 1 to 4
   the reference interpreter (``bench_rl.measure_reference``); ``rlcard-env-step/
   cpu-timed``: the same ``env.step`` loop timed by its process's CPU time too.
 
+``--games flip no-mercy`` adds UNO Flip! and No Mercy's self-play (issue 50: at least
+1,000,000 agent steps/s on one core at ``num_envs`` 1,024, 2 and 4 players), each
+beside classic's in turn in the same run; ``--only-games`` skips the rest.
+
 ``--processes 2`` also runs the self-play measurement in two processes at once (one
 batch each, summed): on a machine with two cores shared with other work, expect less
 than twice.  The systems alternate (``--repeats``); the best of each is reported, by
@@ -201,6 +205,14 @@ def main() -> int:
     p.add_argument("--sizes", type=int, nargs="+", default=list(SIZES), help="num_envs values")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", type=Path, help="write all measurements to this file")
+    p.add_argument(
+        "--games", nargs="+", default=[], choices=("flip", "no-mercy"),
+        help="also measure these modern games' self-play at num_envs=1024",
+    )  # fmt: skip
+    p.add_argument(
+        "--only-games", action="store_true",
+        help="with --games: only those, beside classic's at num_envs=1024",
+    )  # fmt: skip
     args = p.parse_args()
 
     say = lambda r: print(  # noqa: E731
@@ -212,6 +224,13 @@ def main() -> int:
     rows: list[dict[str, Any]] = []
     for rep in range(args.repeats):
         seed = args.seed + rep
+        for game in args.games:  # beside classic's at the same size, in turn
+            for players in (2, 4):
+                for preset in ("classic", game):
+                    rows.append(measure_selfplay(preset, players, 1024, args.seconds, seed))
+                    say(rows[-1])
+        if args.only_games:
+            continue
         for players in (2, 4):
             for size in args.sizes:
                 rows.append(measure_selfplay("classic", players, size, args.seconds, seed))
@@ -295,6 +314,22 @@ def main() -> int:
             print(
                 f"  ÷ rlcard-env-step 2p per CPU-second: {round(cpu_best / ref_cpu, 1)}x "
                 f"(goal {GOAL_RATIO:g}x: {'met' if ok else 'NOT met'})"
+            )
+    for game in args.games:
+        for players in (2, 4):
+            mine = best(rows, system=f"vector-selfplay/{game}", players=players, num_envs=1024)
+            ref = best(rows, system="vector-selfplay/classic", players=players, num_envs=1024)
+            if mine is None:
+                continue
+            met = "met" if mine["steps_per_s"] >= GOAL_STEPS else "NOT met"
+            ratio = f"; {mine['steps_per_s'] / ref['steps_per_s']:.2f}x classic's" if ref else ""
+            ratios[f"{game} {players}p / classic"] = (
+                round(mine["steps_per_s"] / ref["steps_per_s"], 3) if ref else 0.0
+            )
+            print(
+                f"vector-selfplay/{game} {players}p, num_envs=1024: "
+                f"{mine['steps_per_s']:,.0f} agent steps/s (goal {GOAL_STEPS:,}: {met}); "
+                f"{mine['steps_per_cpu_s']:,.0f} per CPU-second{ratio} (same run)"
             )
     if args.json:
         args.json.write_text(json.dumps({"rows": rows, "ratios": ratios}, indent=2))
