@@ -725,6 +725,52 @@ def wants_uno(st: np.ndarray, P: np.ndarray, seat: int) -> bool:
     return not (f != 0.0 and rand(st) < f)
 
 
+# what ``fast_turn`` decided, as ``play_round`` counts turns
+TURN_NONE = 0  # no turn of its own: the Roulette's colour, an absorb, a drawn card's play
+TURN_PLAY = 1
+TURN_DRAW = 2
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def fast_turn(
+    st: np.ndarray, R: np.ndarray, P: np.ndarray, seat: int, buf: np.ndarray, lg: np.ndarray
+) -> int:  # fmt: skip
+    """The fast players' decision as the seat to act (nobody to catch first): a
+    uniformly random legal play (each colour of a wild and each target of a 7 counts),
+    among those that call UNO when some would leave one card and the player does not
+    forget; else the draw or the absorb; the Roulette's colour at random.  What it was,
+    as ``play_round`` counts turns (``TURN_*``); the vector environment's ``random``
+    opponent is this function too (``unokit.rl.vector_nm_kernel``)."""
+    phase = st[S_PHASE]
+    if phase == P_START_COLOR:
+        roulette(st, R, seat, below(st, np.int64(4)), lg)
+        return TURN_NONE
+    n = list_plays(st, R, seat, buf)
+    if n == 0:
+        if phase == P_ANSWER:
+            absorb(st, R, seat, lg)
+            return TURN_NONE
+        draw(st, R, seat, lg)
+        return TURN_DRAW
+    calls = 0
+    for i in range(n):
+        calls += buf[4 * i + 3]
+    call = calls > 0 and wants_uno(st, P, seat)
+    if call:
+        j = below(st, calls)
+        i = 0
+        while True:
+            if buf[4 * i + 3]:
+                if j == 0:
+                    break
+                j -= 1
+            i += 1
+    else:
+        i = below(st, n)
+    play(st, R, seat, buf[4 * i], buf[4 * i + 1], buf[4 * i + 2], np.int64(call), lg)
+    return TURN_NONE if phase == P_DRAWN else TURN_PLAY
+
+
 @njit(cache=True, _nrt=False)
 def play_round(
     st: np.ndarray, R: np.ndarray, P: np.ndarray, cnt: np.ndarray, buf: np.ndarray,
@@ -732,10 +778,8 @@ def play_round(
 ) -> int:  # fmt: skip
     """``ModernTable.play``'s loop for one hand; its turns, or -1 if it stalled.
 
-    The fast players as there: a uniformly random legal play (each colour of a wild and
-    each target of a 7 counts), among those that call UNO when some would leave one card
-    and the player does not forget; else the draw or the absorb; the Roulette's colour at
-    random; a catch of a missed call; a late call when asked out of turn."""
+    The fast players as there: their turn decisions (``fast_turn``), a catch of a missed
+    call, a late call when asked out of turn."""
     rt = 0
     passed = 0
     for _ in range(R[R_MAXDEC]):
@@ -763,37 +807,11 @@ def play_round(
             cnt[G_CATCH] += 1
             catch(st, R, seat, v, lg)
             continue
-        phase = st[S_PHASE]
-        if phase == P_START_COLOR:
-            roulette(st, R, seat, below(st, np.int64(4)), lg)
-            continue
-        n = list_plays(st, R, seat, buf)
-        if n == 0:
-            if phase == P_ANSWER:
-                absorb(st, R, seat, lg)
-            else:
-                rt += 1
-                cnt[G_DRAWTURNS] += 1
-                draw(st, R, seat, lg)
-            continue
-        calls = 0
-        for i in range(n):
-            calls += buf[4 * i + 3]
-        call = calls > 0 and wants_uno(st, P, seat)
-        if call:
-            j = below(st, calls)
-            i = 0
-            while True:
-                if buf[4 * i + 3]:
-                    if j == 0:
-                        break
-                    j -= 1
-                i += 1
-        else:
-            i = below(st, n)
-        if phase != P_DRAWN:
+        k = fast_turn(st, R, P, seat, buf, lg)
+        if k != TURN_NONE:
             rt += 1
-        play(st, R, seat, buf[4 * i], buf[4 * i + 1], buf[4 * i + 2], np.int64(call), lg)
+            if k == TURN_DRAW:
+                cnt[G_DRAWTURNS] += 1
     return -1  # as the driver's for-else: no winner within MAX_DECISIONS
 
 
