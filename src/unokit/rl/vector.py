@@ -144,7 +144,10 @@ class VectorGame:
 
 
 # Each game's half, by game name (module, attribute): imported when a game is played.
-VECTOR_GAMES: dict[str, tuple[str, str]] = {"classic": ("unokit.rl.vector", "CLASSIC")}
+VECTOR_GAMES: dict[str, tuple[str, str]] = {
+    "classic": ("unokit.rl.vector", "CLASSIC"),
+    "no-mercy": ("unokit.rl.vector_nm", "NOMERCY"),
+}
 CLASSIC = VectorGame()
 
 
