@@ -48,6 +48,7 @@ COMPILED_SOURCES = (
     SRC / "compiled" / "flip_kernel.py",
     SRC / "compiled" / "nm_kernel.py",
     SRC / "rl" / "vector_kernel.py",
+    SRC / "rl" / "vector_nm_kernel.py",
 )
 
 
@@ -158,6 +159,22 @@ assert ended > 0, "400 random decisions in 8 games and no round ended"
 env.record(0)
 print("UnoVectorEnv ok", f"{time.perf_counter() - t0:.0f} s", flush=True)
 
+# No Mercy's vector kernel (rl.vector_nm_kernel), both interfaces
+genv = UnoVectorGymEnv(num_envs=8, num_players=3, preset="no-mercy", record=True)
+obs, _ = genv.reset(seed=1)
+ended = 0
+for _ in range(300):
+    obs, reward, terminated, truncated, info = genv.step(sample(obs["action_mask"]))
+    ended += int(terminated.sum())
+assert ended > 0, "300 random decisions in 8 No Mercy games and no hand ended"
+env = UnoVectorEnv(num_envs=8, num_players=4, preset="no-mercy", record=True)
+batch = env.reset(seed=1)
+for _ in range(400):
+    batch = env.step(sample(batch.mask))
+    ended += int(batch.terminated.sum())
+env.record(0)
+print("No Mercy vector envs ok", f"{time.perf_counter() - t0:.0f} s", flush=True)
+
 rules = RuleSet()
 for policy, fast_sample in ((1, True), (1, False), (2, True)):
     bots = [ISMCTSBot(seed=i, iterations=8, policy=policy, compiled=True,
@@ -234,7 +251,8 @@ def test_every_entry_point_compiles_on_an_empty_cache(
     print(cold.stdout)  # the seconds each step took (pytest -s, or on a failure)
     assert cold.returncode == 0, cold.stdout + cold.stderr
     for line in ("UnoVectorGymEnv random ok", "UnoVectorGymEnv heuristic ok",
-                 "UnoVectorEnv ok", "ISMCTSBot policy 2 fast_sample True ok"):  # fmt: skip
+                 "UnoVectorEnv ok", "No Mercy vector envs ok",
+                 "ISMCTSBot policy 2 fast_sample True ok"):  # fmt: skip
         assert line in cold.stdout
     assert cold.stderr.count(NOTICE) == 1, cold.stderr  # the environments say it
 
