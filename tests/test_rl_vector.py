@@ -28,13 +28,14 @@ pytest.importorskip("numba")
 
 from gymnasium.vector import AutoresetMode
 
-from unokit.engine import Game
+from unokit.engine import Game, game_class
 from unokit.obs.core import IllegalTableAction
 from unokit.obs.spec import A_PASS, NUM_PLAYS, O_PHASE, action_index
 from unokit.record import loads, replay
 from unokit.rl import uno_v1
 from unokit.rl.vector import (
     KERNEL_DECKS,
+    VECTOR_GAMES,
     UnoVectorEnv,
     UnoVectorGymEnv,
     VectorUnsupported,
@@ -259,7 +260,7 @@ def test_single_agent_same_as_aec(preset: str, n: int, opponents: str) -> None:
 
 
 # ---------------------------------------------------------------- refusals ---------
-def test_refusals_name_the_rule() -> None:
+def test_refusals_name_the_rule(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(VectorUnsupported, match=r"stacking=progressive.*seven_zero"):
         UnoVectorGymEnv(2, 3, "party", opponents="heuristic")
     with pytest.raises(VectorUnsupported, match="multi_play"):
@@ -268,12 +269,14 @@ def test_refusals_name_the_rule() -> None:
         UnoVectorGymEnv(2, 3, "mattel-2018", opponents="heuristic")
     with pytest.raises(VectorUnsupported, match="episode='game'"):
         UnoVectorEnv(2, 3, episode="game")
-    # any game the vector environment has no kernel for (another deck) is refused
-    for deck in ("flip",):
+    # a game without a vector kernel (another deck) is refused: each game's kernel
+    # taken away in turn (both have one: tests/test_rl_vector_flip.py, _nm.py)
+    for deck in ("flip", "no-mercy"):
         try:
             rules = from_preset("classic", {"deck": deck})
         except RulesError:  # pragma: no cover - a build without that game
             continue
+        monkeypatch.delitem(VECTOR_GAMES, game_class(rules).NAME, raising=False)
         with pytest.raises(VectorUnsupported, match=f"deck='{deck}'"):
             UnoVectorEnv(2, 2, rules=rules)
         with pytest.raises(VectorUnsupported, match=f"deck='{deck}'"):

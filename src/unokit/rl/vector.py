@@ -146,6 +146,7 @@ class VectorGame:
 # Each game's half, by game name (module, attribute): imported when a game is played.
 VECTOR_GAMES: dict[str, tuple[str, str]] = {
     "classic": ("unokit.rl.vector", "CLASSIC"),
+    "flip": ("unokit.rl.vector_flip", "FLIP"),
     "no-mercy": ("unokit.rl.vector_nm", "NOMERCY"),
 }
 CLASSIC = VectorGame()
