@@ -48,6 +48,7 @@ COMPILED_SOURCES = (
     SRC / "compiled" / "flip_kernel.py",
     SRC / "compiled" / "nm_kernel.py",
     SRC / "rl" / "vector_kernel.py",
+    SRC / "rl" / "vector_flip_kernel.py",
     SRC / "rl" / "vector_nm_kernel.py",
 )
 
@@ -106,6 +107,7 @@ def test_runtime_free_code_calls_only_runtime_free_code() -> None:
         "kernel.play_round",
         "flip_kernel.play_round",
         "nm_kernel.play_round",
+        "vector_flip_kernel.bot_act",
     } <= funcs.keys()
     unmarked = sorted(
         f"{caller} calls {callee}"
@@ -159,6 +161,19 @@ assert ended > 0, "400 random decisions in 8 games and no round ended"
 env.record(0)
 print("UnoVectorEnv ok", f"{time.perf_counter() - t0:.0f} s", flush=True)
 
+genv = UnoVectorGymEnv(num_envs=8, num_players=3, preset="flip", record=True)
+obs, _ = genv.reset(seed=1)
+fenv = UnoVectorEnv(num_envs=8, num_players=3, preset="flip", record=True)
+batch = fenv.reset(seed=1)
+ended = 0
+for _ in range(300):
+    obs, reward, terminated, truncated, info = genv.step(sample(obs["action_mask"]))
+    batch = fenv.step(sample(batch.mask))
+    ended += int(terminated.sum() + batch.terminated.sum())
+assert ended > 0, "300 random decisions in 16 Flip games and no round ended"
+fenv.record(0)
+print("UnoVectorEnv and UnoVectorGymEnv, flip, ok", f"{time.perf_counter() - t0:.0f} s",
+      flush=True)
 # No Mercy's vector kernel (rl.vector_nm_kernel), both interfaces
 genv = UnoVectorGymEnv(num_envs=8, num_players=3, preset="no-mercy", record=True)
 obs, _ = genv.reset(seed=1)
