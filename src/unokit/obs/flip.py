@@ -18,10 +18,13 @@ have no index, as in the classic table: the table plays single cards.
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 import numpy.typing as npt
 
 from unokit.engine.actions import ACCEPT, CATCH, CHALLENGE, COLOR, DRAW, KEEP, PLAY, UNO, Action
+from unokit.engine.modern.view import ModernView
 from unokit.engine.phases import P_ROUND_OVER
 from unokit.engine.view import View
 from unokit.modern_cards import (
@@ -207,25 +210,29 @@ def _scaled(raw: int, target: int) -> int:
 
 
 def encode_view(view: View) -> npt.NDArray[np.uint8]:
-    """The observation of ``view.seat`` from its view alone (a Flip ``ModernView``)."""
+    """The observation of ``view.seat`` from its view alone: a Flip ``ModernView``
+    (``tables.TABLES`` hands this encoder Flip's views only)."""
+    return _encode(cast(ModernView, view))
+
+
+def _encode(view: ModernView) -> npt.NDArray[np.uint8]:
     L = LAYOUT
     n, seat = view.n, view.seat
     o = np.zeros(OBS_SIZE, np.uint8)
     for f in view.hand:
         o[L["hand"] + face_slot(f)] += 1
-    others = getattr(view, "others", ())
+    others = view.others
     for k in range(1, n):
         base = L["others"] + (k - 1) * NF
         for f in others[(seat + k) % n]:
             o[base + face_slot(f)] += 1
     if view.discard:
         o[L["top"] + face_slot(view.top)] = 1
-    pile_top = getattr(view, "pile_top", -1)
-    if pile_top >= 0:
-        o[L["pile_top"] + face_slot(pile_top)] = 1
+    if view.pile_top >= 0:
+        o[L["pile_top"] + face_slot(view.pile_top)] = 1
     if view.color >= 0:
         o[L["color"] + view.color] = 1
-    o[L["side"]] = getattr(view, "side", 0) == 1
+    o[L["side"]] = view.side == 1
     if view.phase < P_ROUND_OVER:
         o[L["phase"] + view.phase] = 1
         o[L["to_act"] + (view.current - seat) % n] = 1
@@ -248,7 +255,7 @@ def encode_view(view: View) -> npt.NDArray[np.uint8]:
         o[L["scores"] + j] = _scaled(view.scores[s], rules.target_score)
     o[L["direction"]] = view.direction == 1
     o[L["draw_pile"]] = min(view.draw_pile, 255)
-    o[L["discard_size"]] = min(getattr(view, "discard_size", len(view.discard)), 255)
+    o[L["discard_size"]] = min(view.discard_size, 255)
     feats = rule_features(rules, n)
     o[L["rules"] : L["rules"] + len(feats)] = feats
     return o

@@ -14,11 +14,13 @@ a 7 with nobody to swap with (the last card, or played as an answer) is a plain 
 from __future__ import annotations
 
 from collections import Counter
+from typing import cast
 
 import numpy as np
 import numpy.typing as npt
 
 from unokit.engine.actions import ACCEPT, CATCH, COLOR, DRAW, PLAY, UNO, Action
+from unokit.engine.modern.view import ModernView
 from unokit.engine.phases import P_ROUND_OVER
 from unokit.engine.view import View
 from unokit.modern_cards import NM_CODE, NM_COLOR_CODES, NM_DECKS, NM_NUM_CARDS, nm_deck
@@ -153,9 +155,10 @@ OBS_SLICES = LAYOUT.slices
 
 def rule_features(rules: RuleSet, n: int) -> list[int]:
     """The constant rule-set block (``RULE_FEATURES``)."""
+    pack = NM_DECKS.index(rules.nm_deck)  # 0 wiki, 1 alt38, 2 alt37
     feats = [
-        rules.nm_deck == "alt38",
-        rules.nm_deck == "alt37",
+        pack == 1,
+        pack == 2,
         rules.nm_voluntary_draw,
         rules.nm_stack_threshold == "total",
         rules.nm_stack_match_color,
@@ -169,7 +172,12 @@ def rule_features(rules: RuleSet, n: int) -> list[int]:
 
 
 def encode_view(view: View) -> npt.NDArray[np.uint8]:
-    """The observation of ``view.seat`` from its view alone (a No Mercy ``ModernView``)."""
+    """The observation of ``view.seat`` from its view alone: a No Mercy ``ModernView``
+    (``tables.TABLES`` hands this encoder No Mercy's views only)."""
+    return _encode(cast(ModernView, view))
+
+
+def _encode(view: ModernView) -> npt.NDArray[np.uint8]:
     L = LAYOUT
     n, seat = view.n, view.seat
     o = np.zeros(OBS_SIZE, np.uint8)
@@ -201,7 +209,7 @@ def encode_view(view: View) -> npt.NDArray[np.uint8]:
         o[L["scores"] + j] = min(CAP, view.scores[s] * 100 // target)
     o[L["direction"]] = view.direction == 1
     o[L["draw_pile"]] = min(view.draw_pile, CAP)
-    o[L["aside"]] = min(getattr(view, "aside", 0), CAP)
+    o[L["aside"]] = min(view.aside, CAP)
     feats = rule_features(view.rules, n)
     o[L["rules"] : L["rules"] + len(feats)] = feats
     return o
