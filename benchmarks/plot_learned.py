@@ -5,8 +5,9 @@
 Reads ``curve.json`` and ``weights.npz`` of a ``unokit train`` run: draws the greedy
 policy's win rate against the compiled ``random`` and ``heuristic`` players (two
 players, one round a game, the learner's seat random) over training time and learner
-decisions; ``--ship`` copies the weights into the package (``unokit/bots/learned.npz``)
-and writes ``learned.json`` beside them: the command, seed and commit that trained
+decisions; ``--ship`` copies the weights into the package (``unokit/bots/learned.npz``,
+or the game's file of ``learned.WEIGHT_FILES`` for a run of ``--preset flip`` or
+``no-mercy``) and writes its ``.json`` beside them: the command, seed and commit that trained
 them, the training time in core-hours and the last evaluation.
 """
 
@@ -24,6 +25,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
+from unokit.bots.learned import WEIGHT_FILES
+
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "unokit" / "bots"
 
 
@@ -31,7 +34,7 @@ def wilson_half(p: float, n: int) -> float:
     return 1.96 * float(np.sqrt(max(p * (1 - p), 1e-9) / n))
 
 
-def plot(curve: list[dict[str, Any]], rounds: int, png: Path) -> None:
+def plot(curve: list[dict[str, Any]], rounds: int, png: Path, game: str = "classic") -> None:
     hours = [r["cpu_s"] / 3600 for r in curve]
     steps = [r["steps"] / 1e6 for r in curve]
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), dpi=110)
@@ -41,6 +44,8 @@ def plot(curve: list[dict[str, Any]], rounds: int, png: Path) -> None:
             ("vs_random", "against random", "tab:blue"),
             ("vs_heuristic", "against heuristic", "tab:red"),
         ):
+            if key not in curve[0]:  # a game without a compiled heuristic
+                continue
             y = np.array([r[key] for r in curve])
             half = np.array([wilson_half(v, rounds) for v in y])
             ax.plot(x, 100 * y, color=colour, label=name)
@@ -53,8 +58,8 @@ def plot(curve: list[dict[str, Any]], rounds: int, png: Path) -> None:
         ax.grid(alpha=0.3)
     axes[0].legend(loc="lower right")
     fig.suptitle(
-        f"unokit train: two-player rounds, {rounds} per point (95% band); "
-        "dashed: the heuristic's level against random"
+        f"unokit train ({game}): two-player rounds, {rounds} per point (95% band); "
+        "dashed: classic heuristic's level against random"
     )
     fig.tight_layout()
     png.parent.mkdir(parents=True, exist_ok=True)
@@ -64,6 +69,7 @@ def plot(curve: list[dict[str, Any]], rounds: int, png: Path) -> None:
 def ship(run: Path, curve: list[dict[str, Any]]) -> dict[str, Any]:
     with np.load(run / "weights.npz", allow_pickle=False) as z:
         meta = json.loads(str(z["meta"]))
+    game = meta.get("game", "classic")
     last = curve[-1]
     info = {
         "command": meta["command"],
@@ -76,12 +82,15 @@ def ship(run: Path, curve: list[dict[str, Any]]) -> dict[str, Any]:
         "wall_hours": round(last["wall_s"] / 3600, 3),
         "cpu_seconds": last["cpu_s"],
         "core_hours": round(last["cpu_s"] / 3600, 3),
-        "last_eval": {k: last[k] for k in ("vs_random", "vs_heuristic")},
-        "eval": "greedy policy, two-player classic rounds against the compiled players, "
+        "last_eval": {k: last[k] for k in ("vs_random", "vs_heuristic") if k in last},
+        "eval": f"greedy policy, two-player {game} rounds against the compiled players, "
         f"{meta['config']['eval_rounds']} rounds each (unokit.rl.ppo.Trainer.evaluate)",
+        "game": game,
+        "groups": meta.get("groups", {}),
     }
-    shutil.copyfile(run / "weights.npz", PACKAGE / "learned.npz")
-    (PACKAGE / "learned.json").write_text(json.dumps(info, indent=1) + "\n")
+    name = WEIGHT_FILES[game]
+    shutil.copyfile(run / "weights.npz", PACKAGE / name)
+    (PACKAGE / name.replace(".npz", ".json")).write_text(json.dumps(info, indent=1) + "\n")
     return info
 
 
@@ -93,8 +102,8 @@ def main() -> None:
     a = p.parse_args()
     curve = json.loads((a.run / "curve.json").read_text())
     with np.load(a.run / "weights.npz", allow_pickle=False) as z:
-        rounds = json.loads(str(z["meta"]))["config"]["eval_rounds"]
-    plot(curve, rounds, a.png)
+        meta = json.loads(str(z["meta"]))
+    plot(curve, meta["config"]["eval_rounds"], a.png, meta.get("game", "classic"))
     print(f"wrote {a.png}")
     if a.ship:
         print(json.dumps(ship(a.run, curve), indent=1))
