@@ -299,3 +299,28 @@ def test_the_learned_bot_refuses_weights_of_another_table(tmp_path: Any) -> None
         view = view_of(Game(from_preset(game), 2, seed=1), 0)
         with pytest.raises(LearnedUnsupported, match="no weights for"):
             LearnedBot().act(view)
+
+
+def test_no_mercy_score_rewards_pay_what_the_winner_scores() -> None:
+    """reward="score" under standard scoring: the winner gains what the game scores it
+    (the other hands' points and 250 per knock-out, NM-SCORE-2) / 100, and each other
+    seat loses its share: a knocked-out seat 2.5, a seat still in its hand's points."""
+    rules = from_preset("no-mercy", {"scoring": "standard", "target_score": 100_000})
+    table = make_table(rules, 4, reward="score")
+    rng = random.Random(5)
+    knocked = 0
+    for seed in range(30):
+        table.new_game(seed)
+        while not table.round_over:
+            s = table.select()
+            table.step(s, int(rng.choice(np.flatnonzero(table.mask_array(s)))))
+        g = table.game
+        r = table.round_rewards()
+        w = g.round_winner
+        assert r[w] == pytest.approx(g.scores[w] / 100)
+        for s in range(4):
+            if s != w:
+                want = 2.5 if not g.live[s] else g.hand_points(s) / 100
+                assert r[s] == pytest.approx(-want)
+                knocked += not g.live[s]
+    assert knocked > 0  # the Mercy rule came up

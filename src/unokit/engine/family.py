@@ -224,6 +224,11 @@ class Game(ABC):
     @abstractmethod
     def hand_points(self, seat: int) -> int: ...
 
+    def points_owed(self, seat: int) -> int:
+        """What ``seat`` hands the round's winner under points scoring: its hand's
+        points, valued by this game (a game whose players pay otherwise says so)."""
+        return self.hand_points(seat)
+
     @abstractmethod
     def card_count(self) -> int:
         """Cards in hands and piles (and set aside): always the deck's size."""

@@ -255,9 +255,10 @@ class ViewTable:
 
     def round_rewards(self) -> list[float]:
         """Each seat's reward for the round just over (docs/rl.md): +1/-1 under
-        ``reward="win"`` (and first-out scoring); under ``"score"`` the winner gains the
-        points it scored / 100, the others lose their hand's points / 100 (low scoring:
-        everyone loses its own hand's)."""
+        ``reward="win"`` (and first-out scoring); under ``"score"`` each other seat loses
+        what it hands the winner (``points_owed``: its hand's points; No Mercy's
+        knocked-out seats 250) / 100 and the winner gains their sum (low scoring:
+        everyone loses its own hand's points / 100)."""
         g = self.game
         n = self.n
         w = g.round_winner
@@ -267,11 +268,11 @@ class ViewTable:
         scoring = self.rules.scoring
         if self.reward_mode == "win" or scoring == "first-out":
             return [1.0 if x else -1.0 for x in won]
-        own = [g.hand_points(s) / 100 for s in range(n)]
         if scoring in ("low", "elimination"):
-            return [-x for x in own]
-        gained = sum(own[s] for s in range(n) if not won[s])
-        return [gained if won[s] else -own[s] for s in range(n)]
+            return [-(g.hand_points(s) / 100) for s in range(n)]
+        owed = [g.points_owed(s) / 100 for s in range(n)]
+        gained = sum(owed[s] for s in range(n) if not won[s])
+        return [gained if won[s] else -owed[s] for s in range(n)]
 
     # ------------------------------------------------------------- observation -----
     def observe(self, seat: int) -> ByteArray:

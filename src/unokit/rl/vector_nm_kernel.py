@@ -54,6 +54,7 @@ from unokit.compiled.kernel import (
 )
 from unokit.compiled.nm_kernel import (
     HC,
+    KNOCKOUT_POINTS,
     NM_W,
     O_DISC,
     O_HANDS,
@@ -321,8 +322,9 @@ def apply_index(st: np.ndarray, R: np.ndarray, seat: int, a: int, lg: np.ndarray
 def round_rewards(st: np.ndarray, R: np.ndarray, V: np.ndarray, out: np.ndarray) -> None:
     """``ViewTable.round_rewards``: each seat's reward for the hand just over, in ``out``
     (the same float operations in the same order, so the values are identical): +1 the
-    winner, -1 the others, under ``reward="win"`` or first-out scoring; else the winner
-    gains the other hands' points / 100 and each other seat loses its own / 100."""
+    winner, -1 the others, under ``reward="win"`` or first-out scoring; else each other
+    seat loses what it owes the winner / 100 (``NoMercyGame.points_owed``: its hand's
+    points, 250 when knocked out) and the winner gains their sum."""
     n = st[S_N]
     w = st[S_RWIN]
     if w < 0:
@@ -336,9 +338,15 @@ def round_rewards(st: np.ndarray, R: np.ndarray, V: np.ndarray, out: np.ndarray)
     gained = 0.0
     for s in range(n):
         if s != w:
-            gained += hand_points(st, R, s) / 100
+            gained += owed(st, R, s) / 100
     for s in range(n):
-        out[s] = gained if s == w else -(hand_points(st, R, s) / 100)
+        out[s] = gained if s == w else -(owed(st, R, s) / 100)
+
+
+@njit(cache=True, _nrt=False)
+def owed(st: np.ndarray, R: np.ndarray, s: int) -> int:
+    """``NoMercyGame.points_owed``: a hand's points, or 250 for a knocked-out seat."""
+    return KNOCKOUT_POINTS if st[O_LIVE + s] == 0 else hand_points(st, R, s)
 
 
 @njit(cache=True, _nrt=False)

@@ -563,6 +563,10 @@ class NoMercyGame(ModernGame):
     def hand_points(self, seat: int) -> int:
         return sum(NM_POINTS[c] for c in self.hands[seat])
 
+    def points_owed(self, seat: int) -> int:
+        """NM-SCORE-2: a hand's points, or 250 for a seat knocked out of the hand."""
+        return KNOCKOUT_POINTS if not self.live[seat] else self.hand_points(seat)
+
     def _score(self, winner: int) -> None:
         """NM-SCORE-1, -2: first out wins; or points, 250 per knockout, to the target."""
         rules = self.rules
