@@ -15,8 +15,9 @@ Agent steps per second, observations and masks included, for ``num_envs`` 1 to 4
   cpu-timed``: the same ``env.step`` loop timed by its process's CPU time too.
 
 ``--games flip no-mercy`` adds UNO Flip! and No Mercy's self-play (issue 50: at least
-1,000,000 agent steps/s on one core at ``num_envs`` 1,024, 2 and 4 players), each
-beside classic's in turn in the same run; ``--only-games`` skips the rest.
+1,000,000 agent steps/s on one core at ``num_envs`` 1,024, 2 and 4 players) and their
+Gymnasium env against ``random`` (2 players), each beside classic's in turn in the same
+run; ``--only-games`` skips the rest.
 
 ``--processes 2`` also runs the self-play measurement in two processes at once (one
 batch each, summed): on a machine with two cores shared with other work, expect less
@@ -229,6 +230,9 @@ def main() -> int:
                 for preset in ("classic", game):
                     rows.append(measure_selfplay(preset, players, 1024, args.seconds, seed))
                     say(rows[-1])
+            for preset in ("classic", game):  # the Gymnasium env against random
+                rows.append(measure_gym(preset, 2, "random", 1024, args.seconds, seed))
+                say(rows[-1])
         if args.only_games:
             continue
         for players in (2, 4):

@@ -274,12 +274,12 @@ def test_the_learned_bot_plays_a_game_with_weights_of_its_table(game: str, tmp_p
     """The learned bot reads any game's table: with weights of that table's shape it
     plays whole rounds through the engine's checks, on its turn and out of turn."""
     from test_learned import Checked
-
     from unokit.bots import RandomBot, play_round
     from unokit.bots.learned import LearnedBot
 
     path = tmp_path / f"{game}.npz"
     _random_weights(path, game, 1)
+    assert LearnedBot(weights=str(path)).games == {game}  # what the weights were for
     for seed in range(3):
         g = Game(from_preset(game), 3, seed=seed, events=False)
         bots = [Checked(LearnedBot(seed=seed, weights=str(path))), RandomBot(1), RandomBot(2)]
@@ -287,15 +287,19 @@ def test_the_learned_bot_plays_a_game_with_weights_of_its_table(game: str, tmp_p
         assert g.round_winner >= 0
 
 
-def test_the_learned_bot_refuses_weights_of_another_table(tmp_path: Any) -> None:
-    from unokit.bots.learned import LearnedBot, LearnedUnsupported, shipped_games
+def test_the_learned_bot_refuses_weights_of_another_table(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from unokit.bots import learned
+    from unokit.bots.learned import LearnedBot, LearnedUnsupported
 
     path = tmp_path / "classic.npz"
     _random_weights(path, "classic", 2)
     view = view_of(Game(from_preset("flip"), 2, seed=1), 0)
     with pytest.raises(LearnedUnsupported, match="trained for another game"):
         LearnedBot(weights=str(path)).act(view)
-    for game in set(GAMES) - shipped_games():  # no weights shipped for it: refused by name
+    for game in GAMES:  # a game whose weights are not there is refused by name
+        monkeypatch.setitem(learned.WEIGHT_FILES, game, "not-shipped.npz")
         view = view_of(Game(from_preset(game), 2, seed=1), 0)
         with pytest.raises(LearnedUnsupported, match="no weights for"):
             LearnedBot().act(view)

@@ -1,22 +1,22 @@
 """The ``learned`` bot: a policy trained by PPO on the vector environment, played with
 numpy alone (no torch at play time).
 
-Its weights ship beside this file (``learned.npz``, with ``learned.json`` recording the
-command, seed and commit that trained them: ``unokit train``, ``unokit.rl.train``,
-docs/rl.md).  A decision encodes the seat's view with ``uno_v1``'s observation table
-(``unokit.obs.core.encode_view``, the reference encoder), masks the table's actions to
-the legal ones (``mask_of_view``) and runs the network: 330 inputs, two hidden layers
-of ``HIDDEN`` ReLU units, one logit per action of the table.  It plays the legal
-action with the highest logit (``sample=True``: draws one from their softmax with the
-bot's seeded generator instead), among the legal actions left by ``prune``: a play
-that could call UNO always calls it, as in training.
+Each game's weights ship beside this file (``WEIGHT_FILES``: ``learned.npz`` for classic
+UNO, ``learned-flip.npz``, ``learned-no-mercy.npz``), each with a ``.json`` recording
+the command, seed and commit that trained them (``unokit train``, ``unokit.rl.train``,
+docs/rl.md).  A decision encodes the seat's view with its game's observation table
+(``unokit.obs.tables``: classic 330 features, UNO Flip! 1,599, No Mercy 430), masks the
+table's actions to the legal ones and runs the network: two hidden layers of ``HIDDEN``
+ReLU units, one logit per action of the table.  It plays the legal action with the
+highest logit (``sample=True``: draws one from their softmax with the bot's seeded
+generator instead), among the legal actions left by ``prune``: a play that could call
+UNO always calls it, as in training.
 
-It plays the UNO decks (any preset and options, 2-10 seats); UNO Flip! and Show 'Em
-No Mercy have other cards and are refused with ``LearnedUnsupported``.  It was trained
-on single two-player and four-player classic rounds: other tables and rules are
-played, but off the training distribution.  Scores are left out of its input (it saw
-only first rounds), so whole games are played round by round the same way.  Out of
-turn it always catches and calls its own UNO when it may, like every unokit bot.
+It plays the games it has weights for (``LearnedBot.games``); another game is refused
+with ``LearnedUnsupported``.  It was trained on single two-player and four-player
+rounds: other tables and rules are played, but off the training distribution.  Scores
+are left out of its input, so whole games are played round by round the same way.  Out
+of turn it always catches and calls its own UNO when it may, like every unokit bot.
 """
 
 from __future__ import annotations
@@ -41,9 +41,6 @@ WEIGHT_FILES: dict[str, str] = {
     "flip": "learned-flip.npz",
     "no-mercy": "learned-no-mercy.npz",
 }
-# The decks of classic UNO's observation table (docs/rl.md).
-DECKS = ("classic", "mattel-2018-swap", "mattel-2018-shuffle", "my-first-uno")
-
 F32 = npt.NDArray[np.float32]
 
 
@@ -148,6 +145,10 @@ class LearnedBot(BotBase):
         self.sample = sample
         self.weights = weights
         self._last: Network | None = None  # the network of the last decision
+        if weights is not None:
+            # this bot plays the one game those weights were trained on (an instance's
+            # own ``games``, which ``bot_games`` reads before the class's)
+            setattr(self, "games", frozenset({_game_of_weights(weights)}))  # noqa: B010
 
     @property
     def net(self) -> Network:
@@ -212,6 +213,25 @@ class LearnedBot(BotBase):
         if not view.legal:
             return None
         return _action(view, self._choose(view, may_pass=True))
+
+
+def _game_of_weights(path: str) -> str:
+    """The game a weights file was trained for: its meta's ``game``, else the game
+    whose observation has as many features as the file has inputs."""
+    import json
+
+    from unokit.obs.tables import TABLES
+
+    with np.load(path, allow_pickle=False) as z:
+        meta = json.loads(str(z["meta"])) if "meta" in z else {}
+        inputs = int(z["w0"].shape[0])
+    game = meta.get("game")
+    if isinstance(game, str) and game in TABLES:
+        return game
+    for name, t in TABLES.items():
+        if t.obs_size == inputs:
+            return name
+    raise LearnedUnsupported(f"{path} has {inputs} inputs: no game's observation has that many")
 
 
 def _action(view: View, index: int) -> Action | None:

@@ -2,8 +2,9 @@
 twin's games as counts and as logged games.
 
 A module of its own so that the twins (``compiled/flip.py``, ``compiled/nomercy.py``),
-which ``compiled/__init__`` loads by name, import these without importing the package
-that loads them (no import runs back up).
+which ``compiled/__init__`` loads by name, take these from a leaf module rather than
+from ``compiled/__init__`` itself: no import of theirs runs back up to the module that
+loads them (Python still initialises the package first, as for any submodule).
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from unokit.bots.learned import HIDDEN, obs_scale, prune
 from unokit.engine import game_class
 from unokit.obs.tables import GameTables, tables_for
 from unokit.rl.train_config import Config
-from unokit.rl.vector import UnoVectorEnv, UnoVectorGymEnv, vector_game
+from unokit.rl.vector import UnoVectorEnv, UnoVectorGymEnv, unsupported, vector_game
 from unokit.rules import from_preset
 
 F32 = npt.NDArray[np.float32]
@@ -156,8 +156,14 @@ class Trainer:
         self.tables = tables = tables_for(rules)
         self.game = game = game_class(rules).NAME
         vg = vector_game(rules)
-        # the strongest compiled opponent the game has (UNO Flip! and No Mercy: random)
-        self.opponents = vg.opponents if vg is not None else ("random",)
+        # the compiled opponents these rules can have (UNO Flip! and No Mercy, or classic
+        # rules off the heuristic's path such as stacking: random only), the strongest
+        # playing the "heuristic" groups
+        self.opponents = tuple(
+            o
+            for o in (vg.opponents if vg is not None else ("random",))
+            if unsupported(rules, 2, "round", o) is None
+        )
         strong = "heuristic" if "heuristic" in self.opponents else "random"
         self.policy = Policy(tables)
         self.opponent = Policy(tables)

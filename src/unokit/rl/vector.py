@@ -15,13 +15,16 @@ training wants millions.  Here ``num_envs`` games live in one ``int64`` array (t
 compiled engine's state, ``unokit.compiled.kernel``, one row a game) and a batch of
 actions is one numba call: the kernel's trusted moves, ``who_acts`` for whose decision
 comes next (the engine's ``seat_to_ask``: the same single rule as every other loop),
-and ``uno_v1``'s observation and mask tables (``unokit.obs.spec``) written by compiled
-code (``unokit.rl.vector_kernel``).  A game whose episode ended starts the next one in
+and ``uno_v1``'s observation and mask tables of the game (``unokit.obs.tables``)
+written by compiled code: classic UNO's kernel ``unokit.rl.vector_kernel``, UNO Flip!'s
+``vector_flip_kernel``, No Mercy's ``vector_nm_kernel``, each plugged in as a
+``VectorGame`` (``VECTOR_GAMES``).  A game whose episode ended starts the next one in
 the same step (automatic reset), so every row always holds a decision to take.
 
 Equal to the AEC environment: ``tests/test_rl_vector.py`` steps both with the same
 deals and the same actions and compares every observation, mask, reward and end, for
-every preset and 2-10 seats.  The deals are the vector environment's own: its games
+every preset and 2-10 seats (``test_rl_vector_flip.py`` and ``test_rl_vector_nm.py``
+likewise for the modern games' options).  The deals are the vector environment's own: its games
 draw from the compiled engine's generator (SplitMix64, seeded from ``(seed, game
 index)`` as in ``unokit sim --engine compiled``), so ``reset(seed=s)`` does *not*
 deal what ``uno_v1.env().reset(seed=s)`` deals.  The test gives the AEC environment
@@ -29,10 +32,10 @@ the vector environment's deck, reshuffles and launcher presses through the recor
 kernel writes (``record=True``), the way ``unokit sim --check`` replays compiled games.
 
 Needs numba (``pip install 'unokit[fast]'``).  One round per episode; refused with
-``VectorUnsupported`` (a ``ValueError``) naming the reason: a deck the compiled engine
-does not know, ``episode="game"``, a deal that leaves no start card, and
+``VectorUnsupported`` (a ``ValueError``) naming the reason: a game without a vector
+kernel, ``episode="game"``, a deal that leaves no start card, and
 ``opponents="heuristic"`` under rules its compiled player does not cover (stacking,
-seven-zero, multi-play, the 112-card decks).
+seven-zero, multi-play, the 112-card decks, UNO Flip! and No Mercy).
 """
 
 from __future__ import annotations
