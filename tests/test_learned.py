@@ -127,10 +127,27 @@ def test_it_is_deterministic_given_the_seed(sample: bool) -> None:
     assert logs[0] == logs[1]
 
 
-def test_it_refuses_the_modern_games() -> None:
+def test_it_refuses_a_game_without_weights(monkeypatch: pytest.MonkeyPatch) -> None:
+    from unokit.bots import learned
+
+    monkeypatch.setitem(learned.WEIGHT_FILES, "flip", "not-shipped.npz")
     game = Game(from_preset("flip"), 2, seed=1, events=False)
     with pytest.raises(LearnedUnsupported, match="flip"):
         LearnedBot(seed=1).act(view_of(game, game.current))
+
+
+def test_the_shipped_no_mercy_weights_say_where_they_came_from() -> None:
+    """learned-no-mercy.npz (issue 50) ships with its provenance: the command, commit,
+    training cost, the groups it trained against, and the game its table is for."""
+    from unokit.bots.learned import weights_path
+
+    path = weights_path("no-mercy")
+    assert path is not None
+    info = json.loads(path.with_suffix(".json").read_text())
+    assert info["game"] == "no-mercy" and "--preset no-mercy" in info["command"]
+    assert info["core_hours"] > 0 and len(info["commit"]) == 40
+    assert set(info["groups"]) == {"heuristic", "random", "league", "heuristic4"}
+    assert Network(path, "no-mercy").w0.shape[0] == 430
 
 
 def test_it_catches_and_calls_uno_when_it_may() -> None:
@@ -199,9 +216,21 @@ def test_the_hard_level_seats_it_with_heuristic_for_the_modern_games() -> None:
         assert game.round_over
 
 
-def test_the_terminal_game_seats_heuristic_at_hard_in_the_modern_games() -> None:
+def test_the_terminal_game_seats_learned_at_hard_where_its_weights_ship(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The hard level seats the learned bot in every game it has weights for (issue 50:
+    No Mercy's ship), the heuristic with a note in a game it has none for."""
+    from unokit.bots import learned
     from unokit.tui.modern import modern_bot_kind
 
+    assert "no-mercy" in learned.shipped_games()
     for preset in ("flip", "no-mercy"):
         kind, note = modern_bot_kind(None, "hard", from_preset(preset))
-        assert kind == "heuristic" and "learned" in note
+        if preset in learned.shipped_games():
+            assert (kind, note) == ("learned", "")
+        else:
+            assert kind == "heuristic" and "learned" in note
+    monkeypatch.setattr(learned.LearnedBot, "games", frozenset({"classic"}))
+    kind, note = modern_bot_kind(None, "hard", from_preset("no-mercy"))
+    assert kind == "heuristic" and "learned" in note
