@@ -82,7 +82,6 @@ from unokit.compiled.kernel import (
     S_CUR,
     S_DIR,
     S_DRAWN,
-    S_LOGON,
     S_LOGOVF,
     S_LOGPOS,
     S_N,
@@ -97,9 +96,11 @@ from unokit.compiled.kernel import (
     below,
     keep,
     rand,
-    seed_game,
     unowned,
 )
+
+# ``unokit.rl.vector`` switches the log on with it (it reads this module's S_LOG*)
+from unokit.compiled.kernel import S_LOGON as S_LOGON
 from unokit.obs.flip import (
     A_ACCEPT,
     A_CATCH,
@@ -116,6 +117,12 @@ from unokit.obs.flip import (
     NUM_PLAYS,
     RULE_FEATURES,
 )
+
+# classic's kernel's game-independent helpers, one copy for every game (``seed_all`` and
+# ``first_illegal`` are entry points ``unokit.rl.vector`` calls on this module)
+from unokit.rl.vector_kernel import first_illegal as first_illegal
+from unokit.rl.vector_kernel import keep_last, rel
+from unokit.rl.vector_kernel import seed_all as seed_all
 
 # ---------------------------------------------------------------- per-game control --
 C_AGENT = 0  # the seat whose decision the row's observation is for
@@ -177,13 +184,6 @@ ROW_SIZE = X_DSLOT + NDECK
 
 
 # ================================================================ faces ============
-@njit(cache=True, _nrt=False, inline="always")
-def rel(s: int, seat: int, n: int) -> int:
-    """The seat ``s`` as an offset clockwise from ``seat`` (``(s - seat) % n``)."""
-    d = s - seat
-    return d + n if d < 0 else d
-
-
 @njit(cache=True, _nrt=False, inline="always")
 def slot(f: int) -> int:
     """``obs.flip.face_slot``: ``side * 52 + colour * 13 + rank - 1``, wilds 104..106."""
@@ -553,33 +553,6 @@ def first_learner_decision(
 
 
 # ================================================================ batches ==========
-@njit(cache=True)
-def seed_all(ST: np.ndarray, base: np.uint64) -> None:
-    """Game ``i``'s generator from the run's base seed and ``i`` (``kernel.seed_game``)."""
-    for i in range(ST.shape[0]):
-        seed_game(ST[i], base, i)
-
-
-@njit(cache=True)
-def first_illegal(mask: np.ndarray, actions: np.ndarray) -> int:
-    """The first game whose action its mask does not allow, or -1."""
-    for i in range(actions.shape[0]):
-        a = actions[i]
-        if a < 0 or a >= mask.shape[1] or mask[i, a] == 0:
-            return i
-    return -1
-
-
-@njit(cache=True, _nrt=False)
-def keep_last(st: np.ndarray, lg: np.ndarray, last: np.ndarray) -> None:
-    """An ended episode's log into ``last`` (its length first; -1: it ran out of room)."""
-    if st[S_LOGON]:
-        k = st[S_LOGPOS]
-        last[0] = -1 if st[S_LOGOVF] else k
-        for j in range(k):
-            last[1 + j] = lg[j]
-
-
 @njit(cache=True, _nrt=False)
 def ma_reset_in(
     ST: np.ndarray, CT: np.ndarray, R: np.ndarray, V: np.ndarray, LG: np.ndarray,

@@ -633,6 +633,16 @@ def first_illegal(mask: np.ndarray, actions: np.ndarray) -> int:
 
 
 @njit(cache=True, _nrt=False)
+def keep_last(st: np.ndarray, lg: np.ndarray, last: np.ndarray) -> None:
+    """An ended episode's log into ``last`` (its length first; -1: it ran out of room)."""
+    if st[S_LOGON]:
+        k = st[S_LOGPOS]
+        last[0] = -1 if st[S_LOGOVF] else k
+        for j in range(k):
+            last[1 + j] = lg[j]
+
+
+@njit(cache=True, _nrt=False)
 def ma_reset_in(
     ST: np.ndarray, CT: np.ndarray, R: np.ndarray, V: np.ndarray, LG: np.ndarray,
     buf: np.ndarray, OBS: np.ndarray, MASK: np.ndarray,
@@ -682,11 +692,7 @@ def ma_step_in(
                 ended = True
         if ended:
             ct[C_EPISODES] += 1
-            if st[S_LOGON]:
-                k = st[S_LOGPOS]
-                LAST[i, 0] = -1 if st[S_LOGOVF] else k  # -1: the log ran out of room
-                for j in range(k):
-                    LAST[i, 1 + j] = lg[j]
+            keep_last(st, lg, LAST[i])
             new_episode(st, R, ct, lg)
             nxt = who_acts(st, R, 0, EVERY_SEAT)
         ct[C_AGENT] = nxt
@@ -753,11 +759,7 @@ def sa_step_in(
         if ended:
             ct[C_EPISODES] += 1
             observe(st, R, V, seat, buf, FINAL[i], FMASK[i])
-            if st[S_LOGON]:
-                k = st[S_LOGPOS]
-                LAST[i, 0] = -1 if st[S_LOGOVF] else k  # -1: the log ran out of room
-                for j in range(k):
-                    LAST[i, 1 + j] = lg[j]
+            keep_last(st, lg, LAST[i])
             first_learner_decision(st, R, V, P, ct, buf, deck_col, cnt, unseen, sc, lg)
         ct[C_AGENT] = ct[C_SEAT]
         observe(st, R, V, ct[C_SEAT], buf, OBS[i], MASK[i])
