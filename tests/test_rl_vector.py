@@ -12,13 +12,12 @@ seat, the observation, the mask, every reward and both ends must be identical.
 
 The actions are random legal ones, most of the time a play when one is allowed (so
 rounds end often), and some runs truncate with ``max_steps``.  The first run compiles
-the vector kernel (numba, cached afterwards).
+the vector kernel (numba, cached afterwards).  The method's code is shared with the
+Flip and No Mercy tests (``tests/vector_helpers.py``).
 """
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -28,11 +27,8 @@ pytest.importorskip("numba")
 
 from gymnasium.vector import AutoresetMode
 
-from unokit.engine import Game, game_class
+from unokit.engine import game_class
 from unokit.obs.core import IllegalTableAction
-from unokit.obs.spec import A_PASS, NUM_PLAYS, O_PHASE, action_index
-from unokit.record import loads, replay
-from unokit.rl import uno_v1
 from unokit.rl.vector import (
     KERNEL_DECKS,
     VECTOR_GAMES,
@@ -41,7 +37,8 @@ from unokit.rl.vector import (
     VectorUnsupported,
     sample_actions,
 )
-from unokit.rules import PRESETS, RulesError, RuleSet, from_preset
+from unokit.rules import PRESETS, RulesError, from_preset
+from vector_helpers import replay_in_aec, replay_single_in_aec, run_vector, single_episodes
 
 # numba: one xdist worker compiles the kernels once for every test here (loadgroup)
 pytestmark = [pytest.mark.numba, pytest.mark.xdist_group("numba")]
@@ -65,88 +62,6 @@ def configs() -> list[tuple[str, int]]:
                 continue
             out.append((preset, n))
     return out
-
-
-@dataclass
-class Episode:
-    """One vector game's episode: its record and, per decision, what the env gave."""
-
-    record: dict[str, Any]
-    steps: list[tuple[Any, ...]] = field(default_factory=list)
-
-
-def choose(mask: np.ndarray, rng: np.random.Generator, eager: float) -> np.ndarray:
-    """Per row: with chance ``eager`` a random allowed play (if any), else a random
-    allowed action."""
-    out = sample_actions(mask, rng)
-    plays = mask[:, : 2 * NUM_PLAYS]
-    for i in np.flatnonzero(plays.any(axis=1) & (rng.random(len(mask)) < eager)):
-        out[i] = rng.choice(np.flatnonzero(plays[i]))
-    return out
-
-
-def run_vector(
-    rules: RuleSet, n: int, *, envs: int, steps: int, seed: int, reward: str, max_steps: int | None
-) -> list[Episode]:
-    """Step a recording vector env ``steps`` times, and on until a round has ended (up
-    to five times as long); every episode (ended or cut at the end) with its decisions."""
-    env = UnoVectorEnv(envs, n, rules=rules, reward=reward, max_steps=max_steps, record=True)
-    rng = np.random.default_rng(seed)
-    batch = env.reset(seed=seed)
-    open_: list[list[tuple[Any, ...]]] = [[] for _ in range(envs)]
-    done: list[Episode] = []
-    ended = False
-    for t in range(5 * steps):
-        if t >= steps and ended:
-            break
-        actions = choose(batch.mask, rng, 0.9)
-        nxt = env.step(actions)
-        for i in range(envs):
-            open_[i].append(
-                (int(batch.agent[i]), batch.obs[i], batch.mask[i], int(actions[i]),
-                 nxt.rewards[i], bool(nxt.terminated[i]), bool(nxt.truncated[i]))
-            )  # fmt: skip
-            ended |= bool(nxt.terminated[i])
-            if nxt.terminated[i] or nxt.truncated[i]:
-                done.append(Episode(env.last_record(i), open_[i]))
-                open_[i] = []
-        batch = nxt
-    done.extend(Episode(env.record(i), open_[i]) for i in range(envs) if open_[i])
-    return done
-
-
-def aec_on(rules: RuleSet, n: int, record: dict[str, Any], **kwargs: Any) -> Any:
-    """``uno_v1`` playing the recorded deal, its reshuffles and launches forced."""
-    env = uno_v1.env(num_players=n, rules=rules, **kwargs)
-    env.reset(seed=0)
-    spec = loads(json.dumps(record)).rounds[0]
-    game = Game(rules, n, seed=0, events=False, record=False, start=False)
-    game.start_round(spec.dealer, spec.deck, spec.seed, spec.shuffles, spec.launches)
-    env.table.set_game(game)
-    env.agent_selection = env.possible_agents[env.table.select()]
-    return env
-
-
-def replay_in_aec(rules: RuleSet, n: int, ep: Episode, reward: str, max_steps: int | None) -> int:
-    assert replay(loads(json.dumps(ep.record))).ok  # the reference engine accepts every move
-    env = aec_on(rules, n, ep.record, reward=reward, max_steps=max_steps)
-    agents = env.possible_agents
-    for k, (agent, obs, mask, action, rewards, term, trunc) in enumerate(ep.steps):
-        where = f"decision {k} of an episode of {len(ep.steps)}"
-        assert env.agent_selection == agents[agent], where
-        o, _r, te, tr, _info = env.last()
-        assert not (te or tr), where
-        if not np.array_equal(o["observation"], obs):
-            diff = np.flatnonzero(o["observation"] != obs)
-            pytest.fail(f"{where}: observations differ at {diff.tolist()}")
-        if not np.array_equal(o["action_mask"], mask):
-            diff = np.flatnonzero(o["action_mask"] != mask)
-            pytest.fail(f"{where}: masks differ at {diff.tolist()}")
-        env.step(action)
-        assert [env.rewards[a] for a in agents] == rewards.tolist(), where
-        assert all(env.terminations[a] == term for a in agents), where
-        assert all(env.truncations[a] == trunc for a in agents), where
-    return len(ep.steps)
 
 
 @pytest.mark.parametrize(("preset", "n"), configs())
@@ -189,46 +104,6 @@ def test_option_families_same_as_aec(preset: str, options: dict[str, Any], n: in
 
 
 # ---------------------------------------------------------------- single agent ------
-def replay_single_in_aec(
-    rules: RuleSet, n: int, record: dict[str, Any], seat: int, steps: list[tuple[Any, ...]]
-) -> None:
-    """The learner's decisions against the AEC env, the opponents' taken from the
-    record (a selected opponent whose next recorded action is not its own passed)."""
-    env = aec_on(rules, n, record)
-    agents = env.possible_agents
-    logged = [(s, action_index(s, n, a)) for s, a in loads(json.dumps(record)).rounds[0].actions]
-    pos = 0
-    k = 0
-    while True:
-        s = agents.index(env.agent_selection)
-        _o, _r, te, tr, _info = env.last()
-        if te or tr:
-            break
-        if s != seat:
-            if pos < len(logged) and logged[pos][0] == s:
-                env.step(logged[pos][1])
-                pos += 1
-            else:
-                env.step(A_PASS)
-            continue
-        if k == len(steps):
-            break  # the episode was cut here
-        obs, mask, action, _reward, _term = steps[k]
-        o = env.last()[0]
-        assert np.array_equal(o["observation"], obs), f"learner decision {k}"
-        assert np.array_equal(o["action_mask"], mask), f"learner decision {k}"
-        if action != A_PASS:
-            assert logged[pos] == (seat, action), f"learner decision {k}"
-            pos += 1
-        env.step(action)
-        k += 1
-    assert k == len(steps)
-    _action, reward, term = steps[-1][2:]
-    if term:  # the round ended after the learner's last decision, the opponents' moves
-        assert env.terminations[agents[seat]]
-        assert env.rewards[agents[seat]] == reward
-
-
 @pytest.mark.parametrize(
     ("preset", "n", "opponents"),
     [("classic", 2, "heuristic"), ("classic", 4, "heuristic"), ("party", 3, "random"),
@@ -236,26 +111,11 @@ def replay_single_in_aec(
 )  # fmt: skip
 def test_single_agent_same_as_aec(preset: str, n: int, opponents: str) -> None:
     rules = from_preset(preset)
-    envs = 3
-    env = UnoVectorGymEnv(envs, n, rules=rules, seat=None, opponents=opponents, record=True)
-    rng = np.random.default_rng(n)
-    obs, info = env.reset(seed=5)
-    open_: list[list[tuple[Any, ...]]] = [[] for _ in range(envs)]
+    env = UnoVectorGymEnv(3, n, rules=rules, seat=None, opponents=opponents, record=True)
     checked = 0
-    for _ in range(200):
-        seats = info["seat"]
-        actions = choose(obs["action_mask"], rng, 0.9)
-        nxt, reward, term, trunc, info2 = env.step(actions)
-        for i in range(envs):
-            open_[i].append((obs["observation"][i], obs["action_mask"][i], int(actions[i]),
-                             float(reward[i]), bool(term[i])))  # fmt: skip
-            if term[i] or trunc[i]:
-                last = info2["final_obs"]["observation"][i]
-                assert last[O_PHASE : O_PHASE + 5].any() == bool(trunc[i])  # none once over
-                replay_single_in_aec(rules, n, env.last_record(i), int(seats[i]), open_[i])
-                checked += 1
-                open_[i] = []
-        obs, info = nxt, info2
+    for ep in single_episodes(env, np.random.default_rng(n), steps=200):
+        replay_single_in_aec(rules, n, ep)
+        checked += 1
     assert checked
 
 

@@ -24,19 +24,17 @@ import pytest
 pytest.importorskip("numba")
 
 from helpers import NM_OPTIONS
-from test_rl_vector import Episode, choose
-from unokit.engine import new_game
 from unokit.obs.core import IllegalTableAction
-from unokit.obs.nomercy import A_PASS, LAYOUT, NUM_ACTIONS, OBS_SIZE, action_index
-from unokit.record import loads, replay, start_recorded_round
-from unokit.rl import uno_v1
+from unokit.obs.nomercy import LAYOUT, NUM_ACTIONS, OBS_SIZE
+from unokit.record import loads, replay
 from unokit.rl.vector import UnoVectorEnv, UnoVectorGymEnv, VectorUnsupported, sample_actions
-from unokit.rules import RulesError, RuleSet, from_preset
+from unokit.rules import RulesError, from_preset
+from vector_helpers import replay_in_aec, replay_single_in_aec, run_vector, single_episodes
 
 # numba: one xdist worker compiles the kernels once for every test here (loadgroup)
 pytestmark = [pytest.mark.numba, pytest.mark.xdist_group("numba")]
 
-PHASE = LAYOUT["phase"]
+EAGER = 0.8  # the random actions' chance of a play, where one is allowed (``choose``)
 
 
 def option_sets() -> list[tuple[dict[str, Any], int, str, int | None]]:
@@ -56,76 +54,12 @@ def option_sets() -> list[tuple[dict[str, Any], int, str, int | None]]:
     return out
 
 
-def run_vector(
-    rules: RuleSet, n: int, *, envs: int, steps: int, seed: int, reward: str, max_steps: int | None
-) -> list[Episode]:
-    """Step a recording vector env ``steps`` times, and on until a hand has ended (up
-    to five times as long); every episode (ended or cut at the end) with its decisions."""
-    env = UnoVectorEnv(envs, n, rules=rules, reward=reward, max_steps=max_steps, record=True)
-    rng = np.random.default_rng(seed)
-    batch = env.reset(seed=seed)
-    open_: list[list[tuple[Any, ...]]] = [[] for _ in range(envs)]
-    done: list[Episode] = []
-    ended = False
-    for t in range(5 * steps):
-        if t >= steps and ended:
-            break
-        actions = choose(batch.mask, rng, 0.8)
-        nxt = env.step(actions)
-        for i in range(envs):
-            open_[i].append(
-                (int(batch.agent[i]), batch.obs[i], batch.mask[i], int(actions[i]),
-                 nxt.rewards[i], bool(nxt.terminated[i]), bool(nxt.truncated[i]))
-            )  # fmt: skip
-            ended |= bool(nxt.terminated[i])
-            if nxt.terminated[i] or nxt.truncated[i]:
-                done.append(Episode(env.last_record(i), open_[i]))
-                open_[i] = []
-        batch = nxt
-    done.extend(Episode(env.record(i), open_[i]) for i in range(envs) if open_[i])
-    return done
-
-
-def aec_on(rules: RuleSet, n: int, record: dict[str, Any], **kwargs: Any) -> Any:
-    """``uno_v1`` playing the recorded deal with its reshuffles forced."""
-    env = uno_v1.env(num_players=n, rules=rules, **kwargs)
-    env.reset(seed=0)
-    spec = loads(json.dumps(record)).rounds[0]
-    game = new_game(rules, n, seed=0, events=False, record=False, start=False)
-    start_recorded_round(game, spec, 0)
-    env.table.set_game(game)
-    env.agent_selection = env.possible_agents[env.table.select()]
-    return env
-
-
-def replay_in_aec(rules: RuleSet, n: int, ep: Episode, reward: str, max_steps: int | None) -> int:
-    assert replay(loads(json.dumps(ep.record))).ok  # the reference engine accepts every move
-    env = aec_on(rules, n, ep.record, reward=reward, max_steps=max_steps)
-    agents = env.possible_agents
-    for k, (agent, obs, mask, action, rewards, term, trunc) in enumerate(ep.steps):
-        where = f"decision {k} of an episode of {len(ep.steps)}"
-        assert env.agent_selection == agents[agent], where
-        o, _r, te, tr, _info = env.last()
-        assert not (te or tr), where
-        if not np.array_equal(o["observation"], obs):
-            diff = np.flatnonzero(o["observation"] != obs)
-            pytest.fail(f"{where}: observations differ at {diff.tolist()}")
-        if not np.array_equal(o["action_mask"], mask):
-            diff = np.flatnonzero(o["action_mask"] != mask)
-            pytest.fail(f"{where}: masks differ at {diff.tolist()}")
-        env.step(action)
-        assert [env.rewards[a] for a in agents] == rewards.tolist(), where
-        assert all(env.terminations[a] == term for a in agents), where
-        assert all(env.truncations[a] == trunc for a in agents), where
-    return len(ep.steps)
-
-
 @pytest.mark.parametrize(("options", "n", "reward", "max_steps"), option_sets())
 def test_same_as_aec(options: dict[str, Any], n: int, reward: str, max_steps: int | None) -> None:
     rules = from_preset("no-mercy", options)
     episodes = run_vector(
         rules, n, envs=3, steps=200, seed=n * 7919 + len(json.dumps(options)), reward=reward,
-        max_steps=max_steps,
+        max_steps=max_steps, eager=EAGER,
     )  # fmt: skip
     decisions = sum(replay_in_aec(rules, n, ep, reward, max_steps) for ep in episodes)
     assert decisions >= 3 * 200
@@ -139,7 +73,9 @@ def test_knocked_out_seats_are_never_asked() -> None:
     """A low Mercy limit knocks seats out often: the hands go on without them, and the
     AEC environment agrees at every decision."""
     rules = from_preset("no-mercy", {"mercy_limit": 12, "nm_knockout_cards": "discard_bottom"})
-    episodes = run_vector(rules, 4, envs=4, steps=200, seed=3, reward="score", max_steps=None)
+    episodes = run_vector(
+        rules, 4, envs=4, steps=200, seed=3, reward="score", max_steps=None, eager=EAGER
+    )
     live = LAYOUT["live"]
     out = 0
     for ep in episodes:
@@ -151,52 +87,6 @@ def test_knocked_out_seats_are_never_asked() -> None:
 
 
 # ---------------------------------------------------------------- single agent ------
-def replay_single_in_aec(
-    rules: RuleSet, n: int, record: dict[str, Any], seat: int, steps: list[tuple[Any, ...]],
-    final: np.ndarray | None, reward: str,
-) -> None:  # fmt: skip
-    """The learner's decisions against the AEC env, the opponents' taken from the
-    record (a selected opponent whose next recorded action is not its own passed);
-    ``final``: the ended episode's last observation of the learner, or None."""
-    assert replay(loads(json.dumps(record))).ok
-    env = aec_on(rules, n, record, reward=reward)
-    agents = env.possible_agents
-    logged = [(s, action_index(s, n, a)) for s, a in loads(json.dumps(record)).rounds[0].actions]
-    pos = 0
-    k = 0
-    while True:
-        s = agents.index(env.agent_selection)
-        _o, _r, te, tr, _info = env.last()
-        if te or tr:
-            break
-        if s != seat:
-            if pos < len(logged) and logged[pos][0] == s:
-                env.step(logged[pos][1])
-                pos += 1
-            else:
-                env.step(A_PASS)
-            continue
-        if k == len(steps):
-            break  # the episode was cut here
-        obs, mask, action, _reward, _term = steps[k]
-        o = env.last()[0]
-        assert np.array_equal(o["observation"], obs), f"learner decision {k}"
-        assert np.array_equal(o["action_mask"], mask), f"learner decision {k}"
-        if action != A_PASS:
-            assert logged[pos] == (seat, action), f"learner decision {k}"
-            pos += 1
-        env.step(action)
-        k += 1
-    assert k == len(steps)
-    assert pos == len(logged)
-    _action, got, term = steps[-1][2:]
-    if term:  # the hand ended after the learner's last decision, the opponents' moves
-        assert env.terminations[agents[seat]]
-        assert env.rewards[agents[seat]] == got
-        assert final is not None
-        assert np.array_equal(env.observe(agents[seat])["observation"], final)
-
-
 @pytest.mark.parametrize(
     ("options", "n"),
     [({}, 2), ({"mercy_limit": 12, "nm_stack_deflect": True}, 4),
@@ -205,30 +95,16 @@ def replay_single_in_aec(
 )  # fmt: skip
 def test_single_agent_same_as_aec(options: dict[str, Any], n: int) -> None:
     rules = from_preset("no-mercy", options)
-    envs = 3
     reward = "score" if rules.scoring == "standard" else "win"
-    env = UnoVectorGymEnv(envs, n, rules=rules, seat=None, reward=reward, record=True)
-    rng = np.random.default_rng(n)
-    obs, info = env.reset(seed=5)
-    open_: list[list[tuple[Any, ...]]] = [[] for _ in range(envs)]
+    env = UnoVectorGymEnv(3, n, rules=rules, seat=None, reward=reward, record=True)
     checked = 0
-    for _ in range(150):
-        seats = info["seat"]
-        actions = choose(obs["action_mask"], rng, 0.8)
-        nxt, rew, term, trunc, info2 = env.step(actions)
-        for i in range(envs):
-            open_[i].append((obs["observation"][i], obs["action_mask"][i], int(actions[i]),
-                             float(rew[i]), bool(term[i])))  # fmt: skip
-            if term[i] or trunc[i]:
-                last = info2["final_obs"]["observation"][i]
-                assert last[PHASE : PHASE + 5].any() == bool(trunc[i])  # none once over
-                final = last if term[i] else None
-                replay_single_in_aec(
-                    rules, n, env.last_record(i), int(seats[i]), open_[i], final, reward
-                )
-                checked += 1
-                open_[i] = []
-        obs, info = nxt, info2
+    for ep in single_episodes(env, np.random.default_rng(n), steps=150, eager=EAGER):
+        assert replay(loads(json.dumps(ep.record))).ok
+        # every recorded move is replayed, and an ended hand's last observation of the
+        # learner is the AEC env's
+        final = ep.final_obs if ep.terminated else None
+        replay_single_in_aec(rules, n, ep, whole_log=True, final_obs=final, reward=reward)
+        checked += 1
     assert checked
 
 
